@@ -1,0 +1,73 @@
+package dev.openrag.knowledge.neo4j;
+
+import java.util.List;
+import java.util.Map;
+
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+
+/**
+ * Bootstraps the graph schema of ARCHITECTURE §4: uniqueness constraints (deterministic ids make
+ * sink upserts idempotent), the vector indexes on {@code Chunk.embedding} and
+ * {@code Memory.embedding}, and a fulltext index over chunk text and context. Idempotent.
+ */
+public final class Neo4jSchema {
+
+    public static final String CHUNK_VECTOR_INDEX = "chunk_embedding";
+    public static final String MEMORY_VECTOR_INDEX = "memory_embedding";
+    public static final String CHUNK_FULLTEXT_INDEX = "chunk_text";
+
+    private static final List<String> CONSTRAINTS = List.of(
+            "CREATE CONSTRAINT document_uid IF NOT EXISTS FOR (n:Document) REQUIRE n.uid IS UNIQUE",
+            "CREATE CONSTRAINT section_uid IF NOT EXISTS FOR (n:Section) REQUIRE n.uid IS UNIQUE",
+            "CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (n:Chunk) REQUIRE n.chunkId IS UNIQUE",
+            "CREATE CONSTRAINT entity_uid IF NOT EXISTS FOR (n:Entity) REQUIRE n.uid IS UNIQUE",
+            "CREATE CONSTRAINT memory_id IF NOT EXISTS FOR (n:Memory) REQUIRE n.id IS UNIQUE",
+            "CREATE CONSTRAINT correction_id IF NOT EXISTS FOR (n:Correction) REQUIRE n.id IS UNIQUE",
+            "CREATE CONSTRAINT conversation_id IF NOT EXISTS FOR (n:Conversation) REQUIRE n.id IS UNIQUE",
+            "CREATE CONSTRAINT message_id IF NOT EXISTS FOR (n:Message) REQUIRE n.id IS UNIQUE",
+            "CREATE INDEX document_collection IF NOT EXISTS FOR (n:Document) ON (n.collection)",
+            "CREATE INDEX chunk_document IF NOT EXISTS FOR (n:Chunk) ON (n.collection, n.documentId)",
+            "CREATE INDEX memory_scope IF NOT EXISTS FOR (n:Memory) ON (n.scope)",
+            "CREATE FULLTEXT INDEX " + CHUNK_FULLTEXT_INDEX + " IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.context]");
+
+    private Neo4jSchema() {
+    }
+
+    /**
+     * @param dimension vector size of the configured embedding model; an existing index with another
+     *                  dimension is an error (re-embedding with a new model needs a fresh index)
+     */
+    public static void bootstrap(Driver driver, int dimension) {
+        try (Session session = driver.session()) {
+            for (String statement : CONSTRAINTS) {
+                session.run(statement).consume();
+            }
+            for (String index : List.of(CHUNK_VECTOR_INDEX, MEMORY_VECTOR_INDEX)) {
+                String label = index.equals(CHUNK_VECTOR_INDEX) ? "Chunk" : "Memory";
+                Integer existing = existingDimension(session, index);
+                if (existing != null && existing != dimension) {
+                    throw new IllegalStateException("Neo4j vector index '" + index + "' has dimension " + existing
+                            + " but the embedding model produces " + dimension
+                            + "; drop the index (DROP INDEX " + index + ") and re-ingest, or configure the old model");
+                }
+                session.run("CREATE VECTOR INDEX " + index + " IF NOT EXISTS FOR (n:" + label + ") ON n.embedding "
+                        + "OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}}",
+                        Map.of("dimension", dimension)).consume();
+            }
+            session.run("CALL db.awaitIndexes(120)").consume();
+        }
+    }
+
+    private static Integer existingDimension(Session session, String index) {
+        List<Record> rows = session.run("SHOW INDEXES YIELD name, options WHERE name = $name RETURN options",
+                Map.of("name", index)).list();
+        if (rows.isEmpty()) {
+            return null;
+        }
+        Object dimension = rows.get(0).get("options").asMap().get("indexConfig") instanceof Map<?, ?> config
+                ? config.get("vector.dimensions") : null;
+        return dimension instanceof Number number ? number.intValue() : null;
+    }
+}

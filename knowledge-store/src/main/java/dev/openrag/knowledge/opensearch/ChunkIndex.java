@@ -1,0 +1,100 @@
+package dev.openrag.knowledge.opensearch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.regex.Pattern;
+
+import org.opensearch.client.opensearch.OpenSearchClient;
+import org.opensearch.client.opensearch.generic.Requests;
+import org.opensearch.client.opensearch.generic.Response;
+
+/**
+ * The per-collection chunk index {@code openrag-chunks-<collection>} (ARCHITECTURE §4).
+ * {@code text} and {@code context} use the English analyzer for BM25; a {@code .code} sub-field
+ * also splits identifiers (camelCase, snake_case, digits) so "parseHttpHeader" matches "http header".
+ */
+public final class ChunkIndex {
+
+    public static final String PREFIX = "openrag-chunks-";
+    private static final Pattern COLLECTION = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
+
+    static final String SETTINGS_AND_MAPPINGS = """
+            {
+              "settings": {
+                "number_of_shards": 1,
+                "number_of_replicas": 0,
+                "analysis": {
+                  "filter": {
+                    "identifier_parts": {
+                      "type": "word_delimiter_graph",
+                      "split_on_case_change": true,
+                      "split_on_numerics": true,
+                      "preserve_original": true
+                    },
+                    "english_stemmer": {"type": "stemmer", "language": "english"},
+                    "english_stop": {"type": "stop", "stopwords": "_english_"}
+                  },
+                  "analyzer": {
+                    "code": {
+                      "type": "custom",
+                      "tokenizer": "whitespace",
+                      "filter": ["identifier_parts", "lowercase", "english_stop", "english_stemmer"]
+                    }
+                  }
+                }
+              },
+              "mappings": {
+                "properties": {
+                  "collection": {"type": "keyword"},
+                  "documentId": {"type": "keyword"},
+                  "chunkId": {"type": "keyword"},
+                  "chunkIndex": {"type": "integer"},
+                  "title": {"type": "text", "analyzer": "english", "fields": {"code": {"type": "text", "analyzer": "code"}}},
+                  "sourceUri": {"type": "keyword"},
+                  "headingPath": {"type": "text", "analyzer": "english"},
+                  "text": {"type": "text", "analyzer": "english", "fields": {"code": {"type": "text", "analyzer": "code"}}},
+                  "context": {"type": "text", "analyzer": "english", "fields": {"code": {"type": "text", "analyzer": "code"}}}
+                }
+              }
+            }
+            """;
+
+    private ChunkIndex() {
+    }
+
+    /** Index name for a collection; rejects names OpenSearch would refuse or that could escape the prefix. */
+    public static String name(String collection) {
+        if (collection == null || !COLLECTION.matcher(collection).matches()) {
+            throw new IllegalArgumentException("invalid collection name '" + collection
+                    + "': use 1-64 characters a-z, 0-9, '_' or '-', starting with a letter or digit");
+        }
+        return PREFIX + collection;
+    }
+
+    /** Creates the collection's index unless it exists. @return true when it was created */
+    public static boolean ensure(OpenSearchClient client, String collection) {
+        String index = name(collection);
+        try {
+            if (client.indices().exists(e -> e.index(index)).value()) {
+                return false;
+            }
+            try (Response response = client.generic().execute(Requests.builder()
+                    .method("PUT").endpoint("/" + index).json(SETTINGS_AND_MAPPINGS).build())) {
+                if (response.getStatus() == 400 && bodyOf(response).contains("resource_already_exists_exception")) {
+                    return false; // created concurrently by another sink instance
+                }
+                if (response.getStatus() >= 300) {
+                    throw new IllegalStateException("creating index " + index + " failed: HTTP "
+                            + response.getStatus() + " " + bodyOf(response));
+                }
+                return true;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("OpenSearch unreachable while creating index " + index, e);
+        }
+    }
+
+    private static String bodyOf(Response response) {
+        return response.getBody().map(body -> body.bodyAsString()).orElse("");
+    }
+}

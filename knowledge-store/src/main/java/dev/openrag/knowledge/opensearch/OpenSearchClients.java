@@ -1,0 +1,26 @@
+package dev.openrag.knowledge.opensearch;
+
+import java.net.URISyntaxException;
+
+import org.apache.hc.core5.http.HttpHost;
+import org.opensearch.client.json.jackson.JacksonJsonpMapper;
+import org.opensearch.client.opensearch.OpenSearchClient;
+import org.opensearch.client.transport.httpclient5.ApacheHttpClient5TransportBuilder;
+
+/** Builds an opensearch-java client for a URL such as {@code http://127.0.0.1:9200}. */
+public final class OpenSearchClients {
+
+    private OpenSearchClients() {
+    }
+
+    public static OpenSearchClient create(String url) {
+        try {
+            HttpHost host = HttpHost.create(url);
+            return new OpenSearchClient(ApacheHttpClient5TransportBuilder.builder(host)
+                    .setMapper(new JacksonJsonpMapper())
+                    .build());
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("openrag.opensearch.url is not a valid URL: " + url, e);
+        }
+    }
+}

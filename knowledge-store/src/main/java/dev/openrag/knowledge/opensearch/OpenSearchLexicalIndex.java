@@ -1,0 +1,145 @@
+package dev.openrag.knowledge.opensearch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.opensearch.client.opensearch.OpenSearchClient;
+import org.opensearch.client.opensearch._types.FieldValue;
+import org.opensearch.client.opensearch._types.Refresh;
+import org.opensearch.client.opensearch._types.query_dsl.TextQueryType;
+import org.opensearch.client.opensearch.core.BulkResponse;
+import org.opensearch.client.opensearch.core.SearchResponse;
+import org.opensearch.client.opensearch.core.bulk.BulkOperation;
+import org.opensearch.client.opensearch.core.search.Hit;
+
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.port.ScoredChunk;
+
+/** {@link LexicalIndex} on OpenSearch: BM25 over chunk text, its context and title. */
+public final class OpenSearchLexicalIndex implements LexicalIndex {
+
+    /** Fields searched, with boosts: the chunk itself matters most, its context helps, identifiers split. */
+    static final List<String> SEARCH_FIELDS = List.of(
+            "text^2", "text.code^1.5", "context", "context.code", "title", "title.code", "headingPath");
+
+    private final OpenSearchClient client;
+    private final Refresh refresh;
+
+    /** @param refreshOnWrite true makes writes visible at once (tests, small imports); false batches refreshes */
+    public OpenSearchLexicalIndex(OpenSearchClient client, boolean refreshOnWrite) {
+        this.client = client;
+        this.refresh = refreshOnWrite ? Refresh.True : Refresh.False;
+    }
+
+    @Override
+    public void upsert(List<IndexedChunk> chunks) {
+        if (chunks.isEmpty()) {
+            return;
+        }
+        List<BulkOperation> operations = new ArrayList<>();
+        for (IndexedChunk chunk : chunks) {
+            ChunkIndex.ensure(client, chunk.collection());
+            operations.add(BulkOperation.of(op -> op.index(i -> i
+                    .index(ChunkIndex.name(chunk.collection()))
+                    .id(chunk.chunkId())
+                    .document(document(chunk)))));
+        }
+        try {
+            BulkResponse response = client.bulk(b -> b.operations(operations).refresh(refresh));
+            if (response.errors()) {
+                String firstError = response.items().stream()
+                        .filter(item -> item.error() != null)
+                        .map(item -> item.id() + ": " + item.error().reason())
+                        .findFirst().orElse("unknown");
+                throw new IllegalStateException("OpenSearch rejected chunks, first: " + firstError);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("OpenSearch unreachable while indexing", e);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public List<ScoredChunk> search(String collection, String query, int k) {
+        try {
+            SearchResponse<Map> response = client.search(s -> s
+                    .index(ChunkIndex.name(collection))
+                    .ignoreUnavailable(true)
+                    .size(k)
+                    .query(q -> q.multiMatch(m -> m
+                            .query(query)
+                            .type(TextQueryType.MostFields)
+                            .fields(SEARCH_FIELDS))), Map.class);
+            List<ScoredChunk> results = new ArrayList<>();
+            int rank = 1;
+            for (Hit<Map> hit : response.hits().hits()) {
+                results.add(new ScoredChunk(fromDocument(collection, hit.source()), rank++,
+                        hit.score() == null ? 0 : hit.score()));
+            }
+            return results;
+        } catch (IOException e) {
+            throw new UncheckedIOException("OpenSearch unreachable while searching", e);
+        }
+    }
+
+    @Override
+    public void deleteDocument(String collection, String documentId) {
+        try {
+            if (!client.indices().exists(e -> e.index(ChunkIndex.name(collection))).value()) {
+                return;
+            }
+            client.deleteByQuery(d -> d
+                    .index(ChunkIndex.name(collection))
+                    .refresh(refresh == Refresh.True)
+                    .query(q -> q.term(t -> t.field("documentId").value(FieldValue.of(documentId)))));
+        } catch (IOException e) {
+            throw new UncheckedIOException("OpenSearch unreachable while deleting " + documentId, e);
+        }
+    }
+
+    @Override
+    public long countChunks(String collection) {
+        try {
+            if (!client.indices().exists(e -> e.index(ChunkIndex.name(collection))).value()) {
+                return 0;
+            }
+            return client.count(c -> c.index(ChunkIndex.name(collection))).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException("OpenSearch unreachable while counting", e);
+        }
+    }
+
+    private static Map<String, Object> document(IndexedChunk chunk) {
+        Map<String, Object> document = new HashMap<>();
+        document.put("collection", chunk.collection());
+        document.put("documentId", chunk.documentId());
+        document.put("chunkId", chunk.chunkId());
+        document.put("chunkIndex", chunk.chunkIndex());
+        document.put("title", chunk.title());
+        document.put("sourceUri", chunk.sourceUri());
+        document.put("headingPath", chunk.headingPath());
+        document.put("text", chunk.text());
+        document.put("context", chunk.context());
+        return document;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static IndexedChunk fromDocument(String collection, Map<?, ?> source) {
+        Object headings = source.get("headingPath");
+        return new IndexedChunk(collection,
+                (String) source.get("documentId"),
+                (String) source.get("chunkId"),
+                ((Number) source.get("chunkIndex")).intValue(),
+                (String) source.get("title"),
+                (String) source.get("sourceUri"),
+                headings instanceof List<?> list ? (List<String>) list : List.of(),
+                (String) source.get("text"),
+                (String) source.get("context"),
+                null);
+    }
+}

@@ -1,0 +1,114 @@
+package dev.openrag.knowledge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+import org.opensearch.client.opensearch.OpenSearchClient;
+
+import dev.openrag.knowledge.neo4j.Neo4jSchema;
+import dev.openrag.knowledge.opensearch.ChunkIndex;
+import dev.openrag.knowledge.opensearch.OpenSearchClients;
+import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.localstack.Engine;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
+
+/** Store bootstrap and the lexical adapter against real Neo4j and OpenSearch. */
+@WithEngines({Engine.NEO4J, Engine.OPENSEARCH})
+class StoreBootstrapTest {
+
+    private static Driver driver;
+    private static OpenSearchClient openSearch;
+
+    @BeforeAll
+    static void connect(StackConfig config) {
+        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
+        openSearch = OpenSearchClients.create(config.openSearchUrl());
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+    }
+
+    @Test
+    void neo4jSchemaIsIdempotentAndTheChunkVectorIndexAnswers() {
+        Neo4jSchema.bootstrap(driver, 4);
+        Neo4jSchema.bootstrap(driver, 4);
+
+        try (var session = driver.session()) {
+            List<String> constraints = session.run("SHOW CONSTRAINTS YIELD name RETURN name").list(r -> r.get("name").asString());
+            assertThat(constraints).contains("chunk_id", "document_uid", "entity_uid", "memory_id");
+            List<String> indexes = session.run("SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name")
+                    .list(r -> r.get("name").asString());
+            assertThat(indexes).contains(Neo4jSchema.CHUNK_VECTOR_INDEX, Neo4jSchema.MEMORY_VECTOR_INDEX, Neo4jSchema.CHUNK_FULLTEXT_INDEX);
+
+            session.run("UNWIND $rows AS row MERGE (c:Chunk {chunkId: row.id}) SET c.text = row.text "
+                            + "WITH c, row CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)",
+                    Map.of("rows", List.of(
+                            Map.of("id", "t/d#0", "text", "consumer groups", "vector", List.of(1.0, 0.0, 0.0, 0.0)),
+                            Map.of("id", "t/d#1", "text", "vector search", "vector", List.of(0.0, 0.0, 1.0, 0.0))))).consume();
+            String nearest = session.run("CALL db.index.vector.queryNodes($index, 1, $q) YIELD node RETURN node.chunkId AS id",
+                    Map.of("index", Neo4jSchema.CHUNK_VECTOR_INDEX, "q", List.of(0.1, 0.0, 0.9, 0.0))).single().get("id").asString();
+            assertThat(nearest).isEqualTo("t/d#1");
+
+            assertThatThrownBy(() -> session.run("CREATE (:Chunk {chunkId: 't/d#0'})").consume())
+                    .as("chunk ids are unique").hasMessageContaining("t/d#0");
+        }
+    }
+
+    @Test
+    void aVectorIndexOfAnotherDimensionIsAClearError() {
+        Neo4jSchema.bootstrap(driver, 4);
+
+        assertThatThrownBy(() -> Neo4jSchema.bootstrap(driver, 384))
+                .hasMessageContaining("has dimension 4 but the embedding model produces 384");
+    }
+
+    @Test
+    void chunkIndexUsesEnglishAndIdentifierAnalysisForBm25() {
+        assertThat(ChunkIndex.ensure(openSearch, "bm25-test")).isTrue();
+        assertThat(ChunkIndex.ensure(openSearch, "bm25-test")).as("idempotent").isFalse();
+        OpenSearchLexicalIndex index = new OpenSearchLexicalIndex(openSearch, true);
+        index.upsert(List.of(
+                chunk(0, "fn parseHttpHeader(raw: &str) -> Header", "Defines parseHttpHeader in http.rs"),
+                chunk(1, "The scheduler runs queued jobs in parallel.", "From jobs.md, section Scheduling"),
+                chunk(2, "Unrelated text about gardening tomatoes.", "From garden.md")));
+
+        List<ScoredChunk> identifier = index.search("bm25-test", "http header parsing", 3);
+        assertThat(identifier).isNotEmpty();
+        assertThat(identifier.get(0).chunk().chunkIndex()).as("identifier split + stemming").isEqualTo(0);
+        List<ScoredChunk> stemmed = index.search("bm25-test", "schedulers running job", 3);
+        assertThat(stemmed.get(0).chunk().chunkIndex()).isEqualTo(1);
+        assertThat(stemmed.get(0).rank()).isEqualTo(1);
+
+        index.upsert(List.of(chunk(1, "The scheduler runs queued jobs in parallel.", "From jobs.md, section Scheduling")));
+        assertThat(index.countChunks("bm25-test")).as("upsert by chunk id").isEqualTo(3);
+        index.deleteDocument("bm25-test", "doc-1");
+        assertThat(index.countChunks("bm25-test")).isZero();
+        assertThat(index.search("unknown-collection", "anything", 5)).isEmpty();
+    }
+
+    @Test
+    void invalidCollectionNamesAreRejectedBeforeReachingOpenSearch() {
+        assertThatThrownBy(() -> ChunkIndex.name("../etc")).hasMessageContaining("invalid collection name '../etc'");
+        assertThatThrownBy(() -> ChunkIndex.name("UPPER")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ChunkIndex.name(null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static IndexedChunk chunk(int index, String text, String context) {
+        return new IndexedChunk("bm25-test", "doc-1", "bm25-test/doc-1#" + index, index, "Doc one", "file:///doc-1",
+                List.of(), text, context, null);
+    }
+}

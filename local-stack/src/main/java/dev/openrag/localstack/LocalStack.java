@@ -1,0 +1,71 @@
+package dev.openrag.localstack;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+
+/**
+ * The real engines (Kafka in KRaft mode, Neo4j with Bolt, OpenSearch) as local processes.
+ * Engines start in parallel; Kafka's topics are created once it is healthy.
+ */
+public final class LocalStack {
+
+    private static final Duration STOP_GRACE = Duration.ofSeconds(30);
+
+    private final StackConfig config;
+    private final ProcessSupervisor supervisor;
+
+    public LocalStack(StackConfig config, boolean detached) {
+        this.config = config;
+        this.supervisor = new ProcessSupervisor(config.home(), detached);
+    }
+
+    public StackConfig config() {
+        return config;
+    }
+
+    public ProcessSupervisor supervisor() {
+        return supervisor;
+    }
+
+    /**
+     * Starts the given engines (those already running are kept) and waits until all are healthy.
+     *
+     * @param progress receives one line per engine as it becomes ready
+     */
+    public void start(Collection<Engine> engines, Consumer<String> progress) {
+        List<CompletableFuture<Void>> starts = new ArrayList<>();
+        for (Engine engine : engines) {
+            starts.add(CompletableFuture.runAsync(() -> {
+                long began = System.nanoTime();
+                boolean started = supervisor.start(engine.spec(config));
+                if (engine == Engine.KAFKA) {
+                    KafkaTopics.ensure(config.kafkaBootstrapServers());
+                }
+                progress.accept(String.format("%-10s %s on 127.0.0.1:%d%s", engine.componentName(),
+                        started ? "ready" : "already running", engine.spec(config).port(),
+                        started ? String.format(" (%.1f s)", (System.nanoTime() - began) / 1e9) : ""));
+            }));
+        }
+        try {
+            CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof LocalStackException problem) {
+                throw problem;
+            }
+            throw new LocalStackException("starting the engines failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    public void stop(Collection<Engine> engines) {
+        engines.stream().parallel().forEach(engine -> supervisor.stop(engine.componentName(), STOP_GRACE));
+    }
+
+    public ComponentStatus status(Engine engine) {
+        return supervisor.status(engine.spec(config));
+    }
+}

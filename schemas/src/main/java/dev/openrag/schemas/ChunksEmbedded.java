@@ -1,0 +1,20 @@
+package dev.openrag.schemas;
+
+import java.util.List;
+import java.util.Map;
+
+/** Chunks with context and vector ({@link Topics#CHUNKS_EMBEDDED}); what the three sinks consume. */
+public record ChunksEmbedded(
+        int schemaVersion,
+        String eventId,
+        String documentId,
+        String jobId,
+        String collection,
+        Source source,
+        String title,
+        String contentHash,
+        String embeddingModel,
+        int dimension,
+        List<Chunk> chunks,
+        Map<String, String> metadata) implements EventEnvelope {
+}

@@ -1,0 +1,21 @@
+package dev.openrag.schemas;
+
+import java.util.List;
+import java.util.Map;
+
+/** Plain text and structure extracted by the parse stage ({@link Topics#DOCUMENTS_PARSED}). */
+public record DocumentParsed(
+        int schemaVersion,
+        String eventId,
+        String documentId,
+        String jobId,
+        String collection,
+        Source source,
+        String title,
+        String mediaType,
+        String text,
+        String contentHash,
+        List<Heading> headings,
+        List<PremadeChunk> chunks,
+        Map<String, String> metadata) implements EventEnvelope {
+}

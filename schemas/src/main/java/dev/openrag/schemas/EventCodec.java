@@ -1,0 +1,92 @@
+package dev.openrag.schemas;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+
+/**
+ * Reads and writes events as JSON. Reading validates against the event's JSON Schema first, so
+ * a bad event fails with messages that name its fields instead of a Jackson stack trace.
+ * Unknown fields are tolerated (a newer producer may add some).
+ */
+public final class EventCodec {
+
+    private final ObjectMapper mapper = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+    private final Map<EventType, JsonSchema> schemas = new EnumMap<>(EventType.class);
+
+    public EventCodec() {
+        JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+        for (EventType type : EventType.values()) {
+            try (InputStream in = EventCodec.class.getResourceAsStream(type.schemaResource())) {
+                if (in == null) {
+                    throw new IllegalStateException("missing schema resource " + type.schemaResource());
+                }
+                schemas.put(type, factory.getSchema(in));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+
+    public String toJson(EventEnvelope event) {
+        try {
+            return mapper.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("cannot serialise " + event.getClass().getSimpleName(), e);
+        }
+    }
+
+    public <T extends EventEnvelope> T fromJson(String json, Class<T> recordType) {
+        EventType type = EventType.of(recordType);
+        JsonNode tree = parse(json, type);
+        List<String> problems = validate(type, tree);
+        if (!problems.isEmpty()) {
+            throw new InvalidEventException(type, problems);
+        }
+        try {
+            return mapper.treeToValue(tree, recordType);
+        } catch (JsonProcessingException e) {
+            throw new InvalidEventException(type, List.of(e.getOriginalMessage()));
+        }
+    }
+
+    /** Schema problems of a JSON tree, each naming its field (empty when valid). */
+    public List<String> validate(EventType type, JsonNode tree) {
+        return schemas.get(type).validate(tree).stream()
+                .map(ValidationMessage::getMessage)
+                .sorted()
+                .toList();
+    }
+
+    public JsonNode toTree(EventEnvelope event) {
+        return mapper.valueToTree(event);
+    }
+
+    private JsonNode parse(String json, EventType type) {
+        if (json == null || json.isBlank()) {
+            throw new InvalidEventException(type, List.of("$: empty message, expected a JSON object"));
+        }
+        try {
+            return mapper.readTree(json);
+        } catch (JsonProcessingException e) {
+            var location = e.getLocation();
+            String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+            throw new InvalidEventException(type, List.of("$: not valid JSON" + where + ": " + e.getOriginalMessage()));
+        }
+    }
+}
