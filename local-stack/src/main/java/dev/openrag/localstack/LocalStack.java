@@ -39,6 +39,8 @@ public final class LocalStack {
      */
     public void start(Collection<Engine> engines, Consumer<String> progress) {
         List<CompletableFuture<Void>> starts = new ArrayList<>();
+        // one thread per engine: the common pool has a single worker on a 2-core machine
+        var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
         for (Engine engine : engines) {
             starts.add(CompletableFuture.runAsync(() -> {
                 long began = System.nanoTime();
@@ -49,7 +51,7 @@ public final class LocalStack {
                 progress.accept(String.format("%-10s %s on 127.0.0.1:%d%s", engine.componentName(),
                         started ? "ready" : "already running", engine.spec(config).port(),
                         started ? String.format(" (%.1f s)", (System.nanoTime() - began) / 1e9) : ""));
-            }));
+            }, executor));
         }
         try {
             CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
@@ -58,6 +60,8 @@ public final class LocalStack {
                 throw problem;
             }
             throw new LocalStackException("starting the engines failed: " + e.getCause(), e.getCause());
+        } finally {
+            executor.shutdown();
         }
     }
 

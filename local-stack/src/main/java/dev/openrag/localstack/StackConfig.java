@@ -14,9 +14,9 @@ public record StackConfig(
         int openSearchPort,
         int openSearchTransportPort) {
 
-    /** {@code OPENRAG_HOME} or {@code .openrag} in the working directory, and the standard ports. */
+    /** {@code OPENRAG_HOME} (or system property {@code openrag.home}), else {@code .openrag} in the working directory. */
     public static StackConfig defaults() {
-        String home = System.getenv().getOrDefault("OPENRAG_HOME", ".openrag");
+        String home = System.getProperty("openrag.home", System.getenv().getOrDefault("OPENRAG_HOME", ".openrag"));
         return new StackConfig(Path.of(home).toAbsolutePath(),
                 envPort("OPENRAG_KAFKA_PORT", 9092),
                 envPort("OPENRAG_KAFKA_CONTROLLER_PORT", 9093),

@@ -95,7 +95,7 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
             }
             client.deleteByQuery(d -> d
                     .index(ChunkIndex.name(collection))
-                    .refresh(refresh == Refresh.True)
+                    .refresh(refresh)
                     .query(q -> q.term(t -> t.field("documentId").value(FieldValue.of(documentId)))));
         } catch (IOException e) {
             throw new UncheckedIOException("OpenSearch unreachable while deleting " + documentId, e);

@@ -15,33 +15,48 @@ import dev.openrag.localstack.StackConfig;
  * One set of real engines per test JVM, on free ports, in a fresh directory under
  * {@code OPENRAG_TEST_HOME} (Surefire sets it to {@code target/local-stack}). Engines start on
  * first use and stop when the JVM exits (and by themselves if it is killed: see EngineMain).
+ *
+ * <p>The stack's location is kept in system properties, not only in a static field: Quarkus
+ * loads test classes in a new class loader for each test profile, and every loader must find
+ * the same engines instead of starting another set.
  */
 public final class TestStack {
 
-    private static LocalStack stack;
-    private static final Set<Engine> STARTED = EnumSet.noneOf(Engine.class);
+    private static final String CONFIG_PROPERTY = "openrag.test-stack.config";
 
     private TestStack() {
     }
 
     /** Starts whichever of the given engines are not running yet; returns their configuration. */
-    public static synchronized StackConfig ensure(Set<Engine> engines) {
-        if (stack == null) {
-            stack = new LocalStack(StackConfig.onFreePorts(freshHome()), false);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> stack.stop(STARTED), "openrag-test-stack-stop"));
+    public static StackConfig ensure(Set<Engine> engines) {
+        synchronized (System.getProperties()) {
+            StackConfig config = sharedConfig();
+            LocalStack stack = new LocalStack(config, false);
+            stack.start(engines, line -> System.out.println("[test-stack] " + line));
+            return config;
         }
-        Set<Engine> missing = EnumSet.noneOf(Engine.class);
-        missing.addAll(engines);
-        missing.removeAll(STARTED);
-        if (!missing.isEmpty()) {
-            stack.start(missing, line -> System.out.println("[test-stack] " + line));
-            STARTED.addAll(missing);
-        }
-        return stack.config();
     }
 
     public static StackConfig ensureAll() {
         return ensure(EnumSet.allOf(Engine.class));
+    }
+
+    private static StackConfig sharedConfig() {
+        String saved = System.getProperty(CONFIG_PROPERTY);
+        if (saved != null) {
+            String[] parts = saved.split("\\|");
+            return new StackConfig(Path.of(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
+                    Integer.parseInt(parts[3]), Integer.parseInt(parts[4]), Integer.parseInt(parts[5]));
+        }
+        StackConfig config = StackConfig.onFreePorts(freshHome());
+        System.setProperty(CONFIG_PROPERTY, String.join("|", config.home().toString(),
+                Integer.toString(config.kafkaPort()), Integer.toString(config.kafkaControllerPort()),
+                Integer.toString(config.neo4jBoltPort()), Integer.toString(config.openSearchPort()),
+                Integer.toString(config.openSearchTransportPort())));
+        LocalStack owner = new LocalStack(config, false);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> owner.stop(EnumSet.allOf(Engine.class)),
+                "openrag-test-stack-stop"));
+        return config;
     }
 
     private static Path freshHome() {

@@ -1,0 +1,19 @@
+package dev.openrag.ingest;
+
+import org.junit.jupiter.api.Test;
+
+import dev.openrag.localstack.test.AppOperationsAssertions;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** Health (a readiness check per engine), Prometheus metrics and OpenAPI, against real engines. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+class OperationsEndpointsTest {
+
+    @Test
+    void exposesHealthMetricsAndOpenApi() {
+        AppOperationsAssertions.assertOperationsEndpoints("OpenRAG ingest pipeline", "Kafka", "Neo4j", "OpenSearch");
+    }
+}
