@@ -52,10 +52,12 @@ final class Stack {
     ComponentSpec appSpec(App app) {
         Path jar = root.resolve(app.module).resolve("target/quarkus-app/quarkus-run.jar");
         int port = app.port();
-        return new ComponentSpec(app.module, port, List.of(),
-                List.of(JavaRuntime.javaBinary(), ComponentSpec.marker(app.module), "-Xms64m", "-Xmx512m",
-                        "-jar", jar.toString()),
+        List<String> command = new ArrayList<>(List.of(JavaRuntime.javaBinary(), ComponentSpec.marker(app.module)));
+        command.addAll(JavaRuntime.commonOptions());
+        command.addAll(List.of("-Xms64m", "-Xmx512m", "-jar", jar.toString()));
+        return new ComponentSpec(app.module, port, List.of(), command,
                 Map.of("QUARKUS_HTTP_PORT", Integer.toString(port),
+                        "QUARKUS_HTTP_HOST", "127.0.0.1",
                         "KAFKA_BOOTSTRAP_SERVERS", config.kafkaBootstrapServers(),
                         "QUARKUS_NEO4J_URI", config.neo4jUri(),
                         "OPENRAG_OPENSEARCH_URL", config.openSearchUrl(),

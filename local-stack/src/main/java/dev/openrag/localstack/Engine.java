@@ -98,6 +98,7 @@ public enum Engine {
         List<String> command = new ArrayList<>();
         command.add(JavaRuntime.javaBinary());
         command.add(ComponentSpec.marker(engine.name));
+        command.addAll(JavaRuntime.commonOptions());
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(EngineClasspath.of(engine.name));
@@ -194,6 +195,7 @@ public enum Engine {
         Config driverConfig = Config.builder()
                 .withConnectionTimeout(2, TimeUnit.SECONDS)
                 .withoutEncryption()
+                .withLogging(org.neo4j.driver.Logging.none()) // a probe: its connection chatter is noise
                 .build();
         try (Driver driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none(), driverConfig)) {
             driver.verifyConnectivity();

@@ -11,6 +11,16 @@ public final class JavaRuntime {
     private JavaRuntime() {
     }
 
+    /**
+     * JVM options every child gets: JDK 24+ warns on each start that Netty and others use
+     * sun.misc.Unsafe; the engines and apps are known to, so keep their logs quiet about it.
+     */
+    public static java.util.List<String> commonOptions() {
+        return Runtime.version().feature() >= 24
+                ? java.util.List.of("--sun-misc-unsafe-memory-access=allow")
+                : java.util.List.of();
+    }
+
     /** This JVM's own java when it is new enough (the scripts make sure it is), else OPENRAG_JAVA_HOME's. */
     public static String javaBinary() {
         if (Runtime.version().feature() >= MINIMUM) {

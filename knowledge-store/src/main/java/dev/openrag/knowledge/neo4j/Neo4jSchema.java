@@ -6,6 +6,7 @@ import java.util.Map;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.exceptions.TransientException;
 
 /**
  * Bootstraps the graph schema of ARCHITECTURE §4: uniqueness constraints (deterministic ids make
@@ -40,6 +41,22 @@ public final class Neo4jSchema {
      *                  dimension is an error (re-embedding with a new model needs a fresh index)
      */
     public static void bootstrap(Driver driver, int dimension) {
+        // several apps bootstrap at once on `openrag up`; concurrent schema changes can deadlock
+        // in Neo4j's lock manager, which reports it as a transient error worth retrying
+        for (int attempt = 1; ; attempt++) {
+            try {
+                bootstrapOnce(driver, dimension);
+                return;
+            } catch (TransientException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                sleep(200L * attempt);
+            }
+        }
+    }
+
+    private static void bootstrapOnce(Driver driver, int dimension) {
         try (Session session = driver.session()) {
             for (String statement : CONSTRAINTS) {
                 session.run(statement).consume();
@@ -57,6 +74,15 @@ public final class Neo4jSchema {
                         Map.of("dimension", dimension)).consume();
             }
             session.run("CALL db.awaitIndexes(120)").consume();
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while bootstrapping the Neo4j schema", e);
         }
     }
 

@@ -40,7 +40,7 @@ public class Neo4jSchemaBootstrap {
         } catch (IllegalStateException e) {
             throw e; // a dimension mismatch is a configuration error: refuse to start
         } catch (RuntimeException e) {
-            LOG.warn("Neo4j schema bootstrap skipped, Neo4j unreachable: {}", e.getMessage());
+            LOG.warn("Neo4j schema bootstrap failed, readiness will report Neo4j: {}", e.getMessage());
         }
     }
 }
