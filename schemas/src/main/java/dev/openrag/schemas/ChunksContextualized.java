@@ -15,5 +15,5 @@ public record ChunksContextualized(
         String contentHash,
         String contextualizer,
         List<Chunk> chunks,
-        Map<String, String> metadata) implements EventEnvelope {
+        Map<String, String> metadata) implements EventEnvelope, HasSource {
 }

@@ -16,5 +16,5 @@ public record ChunksEmbedded(
         String embeddingModel,
         int dimension,
         List<Chunk> chunks,
-        Map<String, String> metadata) implements EventEnvelope {
+        Map<String, String> metadata) implements EventEnvelope, HasSource {
 }

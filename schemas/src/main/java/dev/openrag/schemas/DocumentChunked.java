@@ -16,5 +16,5 @@ public record DocumentChunked(
         String text,
         String contentHash,
         List<Chunk> chunks,
-        Map<String, String> metadata) implements EventEnvelope {
+        Map<String, String> metadata) implements EventEnvelope, HasSource {
 }

@@ -17,5 +17,5 @@ public record DocumentParsed(
         String contentHash,
         List<Heading> headings,
         List<PremadeChunk> chunks,
-        Map<String, String> metadata) implements EventEnvelope {
+        Map<String, String> metadata) implements EventEnvelope, HasSource {
 }

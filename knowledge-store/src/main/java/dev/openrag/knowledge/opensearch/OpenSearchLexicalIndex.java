@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.opensearch.client.json.JsonData;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.FieldValue;
 import org.opensearch.client.opensearch._types.Refresh;
@@ -60,6 +61,24 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("OpenSearch unreachable while indexing", e);
+        }
+    }
+
+    @Override
+    public void replaceDocument(String collection, String documentId, List<IndexedChunk> chunks) {
+        upsert(chunks);
+        try {
+            if (!client.indices().exists(e -> e.index(ChunkIndex.name(collection))).value()) {
+                return;
+            }
+            client.deleteByQuery(d -> d
+                    .index(ChunkIndex.name(collection))
+                    .refresh(refresh)
+                    .query(q -> q.bool(b -> b
+                            .filter(f -> f.term(t -> t.field("documentId").value(FieldValue.of(documentId))))
+                            .filter(f -> f.range(r -> r.field("chunkIndex").gte(JsonData.of(chunks.size())))))));
+        } catch (IOException e) {
+            throw new UncheckedIOException("OpenSearch unreachable while replacing " + documentId, e);
         }
     }
 

@@ -1,0 +1,78 @@
+package dev.openrag.ingest.job;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.openrag.ingest.stage.Stages;
+
+/**
+ * Progress of one job, folded from status events. Sets, not counters: a redelivered event
+ * (at-least-once) changes nothing. A document is done when every final sink completed it,
+ * failed as soon as any stage gave up on it.
+ */
+final class Job {
+
+    private final String jobId;
+    private final Set<String> documents = new LinkedHashSet<>();
+    private final Map<String, Set<String>> completedByStage = new HashMap<>();
+    private final Map<String, Set<String>> failedByStage = new HashMap<>();
+    private final Map<String, JobStatus.Failure> failures = new LinkedHashMap<>();
+
+    Job(String jobId) {
+        this.jobId = jobId;
+    }
+
+    synchronized void accept(String documentId) {
+        documents.add(documentId);
+        completedByStage.computeIfAbsent(Stages.ACCEPTED, s -> new HashSet<>()).add(documentId);
+    }
+
+    /** Any event names a document of the job: documents from external producers are never "accepted". */
+    synchronized void completed(String stage, String documentId) {
+        documents.add(documentId);
+        completedByStage.computeIfAbsent(stage, s -> new HashSet<>()).add(documentId);
+    }
+
+    synchronized void failed(String stage, String documentId, String source, String reason) {
+        documents.add(documentId);
+        failedByStage.computeIfAbsent(stage, s -> new HashSet<>()).add(documentId);
+        failures.putIfAbsent(documentId, new JobStatus.Failure(documentId, source, stage, reason));
+    }
+
+    synchronized JobStatus status() {
+        int done = 0;
+        for (String document : documents) {
+            if (!failures.containsKey(document) && Stages.FINAL.stream()
+                    .allMatch(stage -> completedByStage.getOrDefault(stage, Set.of()).contains(document))) {
+                done++;
+            }
+        }
+        int failed = failures.size();
+        String state;
+        if (documents.isEmpty() || done + failed < documents.size()) {
+            state = JobStatus.RUNNING;
+        } else if (failed == 0) {
+            state = JobStatus.COMPLETED;
+        } else {
+            state = done == 0 ? JobStatus.FAILED : JobStatus.COMPLETED_WITH_ERRORS;
+        }
+        Map<String, JobStatus.StageCount> stages = new LinkedHashMap<>();
+        Set<String> names = new LinkedHashSet<>(Stages.ALL);
+        names.addAll(completedByStage.keySet());
+        names.addAll(failedByStage.keySet());
+        for (String stage : names) {
+            int stageDone = completedByStage.getOrDefault(stage, Set.of()).size();
+            int stageFailed = failedByStage.getOrDefault(stage, Set.of()).size();
+            if (stageDone + stageFailed > 0 || Stages.ALL.contains(stage)) {
+                stages.put(stage, new JobStatus.StageCount(stageDone, stageFailed));
+            }
+        }
+        return new JobStatus(jobId, state, new JobStatus.Documents(documents.size(), done, failed), stages,
+                List.copyOf(failures.values()));
+    }
+}

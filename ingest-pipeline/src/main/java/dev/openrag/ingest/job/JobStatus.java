@@ -1,0 +1,31 @@
+package dev.openrag.ingest.job;
+
+import java.util.List;
+import java.util.Map;
+
+/** {@code GET /api/jobs/{id}} (ARCHITECTURE §5). */
+public record JobStatus(
+        String jobId,
+        String state,
+        Documents documents,
+        Map<String, StageCount> stages,
+        List<Failure> failures) {
+
+    public static final String RUNNING = "running";
+    public static final String COMPLETED = "completed";
+    public static final String COMPLETED_WITH_ERRORS = "completed_with_errors";
+    public static final String FAILED = "failed";
+
+    public record Documents(int total, int done, int failed) {
+    }
+
+    public record StageCount(int done, int failed) {
+    }
+
+    public record Failure(String documentId, String source, String stage, String reason) {
+    }
+
+    public boolean finished() {
+        return !RUNNING.equals(state);
+    }
+}

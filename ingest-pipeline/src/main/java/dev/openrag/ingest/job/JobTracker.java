@@ -1,0 +1,112 @@
+package dev.openrag.ingest.job;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.openrag.ingest.stage.Stages;
+import dev.openrag.schemas.EventCodec;
+import dev.openrag.schemas.InvalidEventException;
+import dev.openrag.schemas.StageCompleted;
+import dev.openrag.schemas.StageFailed;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
+
+/**
+ * Job progress, rebuilt from openrag.ingest.status. Each app start reads the topic from the
+ * beginning with a fresh consumer group (see application.properties), so jobs survive restarts
+ * with Kafka as their only store, and several app instances all see every job.
+ */
+@ApplicationScoped
+public class JobTracker {
+
+    private static final Logger LOG = Logger.getLogger(JobTracker.class);
+
+    private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    private final BroadcastProcessor<JobStatus> updates = BroadcastProcessor.create();
+    private final EventCodec codec;
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    public JobTracker(EventCodec codec) {
+        this.codec = codec;
+    }
+
+    /** Makes a new job visible at once in this instance (the status topic catches up asynchronously). */
+    public void register(String jobId, List<String> documentIds) {
+        Job job = job(jobId);
+        documentIds.forEach(job::accept);
+        publish(job);
+    }
+
+    /** Records a document refused before it entered the pipeline (it also went to the dead-letter topic). */
+    public void rejected(String jobId, String documentId, String source, String stage, String reason) {
+        Job job = job(jobId);
+        job.failed(stage, documentId, source, reason);
+        publish(job);
+    }
+
+    @Incoming("status-in")
+    public void onStatus(String json) {
+        try {
+            JsonNode tree = mapper.readTree(json);
+            String status = tree.path("status").asText();
+            if (StageFailed.STATUS.equals(status)) {
+                StageFailed failed = codec.fromJson(json, StageFailed.class);
+                Job job = job(failed.jobId());
+                job.failed(failed.stage(), failed.documentId(), failed.source() == null ? null : failed.source().uri(), failed.reason());
+                publish(job);
+            } else {
+                StageCompleted completed = codec.fromJson(json, StageCompleted.class);
+                Job job = job(completed.jobId());
+                if (Stages.ACCEPTED.equals(completed.stage())) {
+                    job.accept(completed.documentId());
+                } else {
+                    job.completed(completed.stage(), completed.documentId());
+                }
+                publish(job);
+            }
+        } catch (InvalidEventException | java.io.IOException e) {
+            LOG.warnf("ignoring an invalid status event: %s", e.getMessage());
+        }
+    }
+
+    public Optional<JobStatus> status(String jobId) {
+        return Optional.ofNullable(jobs.get(jobId)).map(Job::status);
+    }
+
+    /** The job's status now, then at every change, completing after the first finished status. */
+    public Multi<JobStatus> follow(String jobId) {
+        return Multi.createFrom().emitter(emitter -> {
+            Optional<JobStatus> now = status(jobId);
+            now.ifPresent(emitter::emit);
+            if (now.map(JobStatus::finished).orElse(false)) {
+                emitter.complete();
+                return;
+            }
+            var subscription = updates.filter(update -> update.jobId().equals(jobId)).subscribe().with(update -> {
+                emitter.emit(update);
+                if (update.finished()) {
+                    emitter.complete();
+                }
+            });
+            emitter.onTermination(subscription::cancel);
+        });
+    }
+
+    private Job job(String jobId) {
+        return jobs.computeIfAbsent(jobId, Job::new);
+    }
+
+    private void publish(Job job) {
+        updates.onNext(job.status());
+    }
+}

@@ -1,0 +1,47 @@
+package dev.openrag.ingest.rest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import dev.openrag.ingest.source.Collections;
+import dev.openrag.knowledge.port.GraphStore;
+import dev.openrag.knowledge.port.LexicalIndex;
+import io.smallrye.common.annotation.Blocking;
+
+/** {@code GET /api/collections/{name}/stats}: each store counted by asking it, so anyone can see they agree. */
+@Path("/api/collections")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class CollectionsResource {
+
+    public record Stats(String collection, long documents, Map<String, Long> chunks) {
+    }
+
+    private final GraphStore graph;
+    private final LexicalIndex lexical;
+
+    public CollectionsResource(GraphStore graph, LexicalIndex lexical) {
+        this.graph = graph;
+        this.lexical = lexical;
+    }
+
+    @GET
+    @Path("/{name}/stats")
+    @Operation(summary = "Documents and chunks per store; null for a store not in use")
+    public Stats stats(@PathParam("name") String name) {
+        String collection = Collections.require(name);
+        Map<String, Long> chunks = new LinkedHashMap<>();
+        chunks.put("opensearch", lexical.countChunks(collection));
+        chunks.put("neo4j", graph.countChunks(collection));
+        chunks.put("qdrant", null); // Qdrant is the vector store only with openrag.vectors.backend=qdrant
+        return new Stats(collection, graph.countDocuments(collection), chunks);
+    }
+}

@@ -1,0 +1,49 @@
+package dev.openrag.ingest.rest;
+
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+
+/** Every error leaves as {@code {"error": code, "message": text}}; never a stack trace. */
+public class ErrorMapper {
+
+    private static final Logger LOG = Logger.getLogger(ErrorMapper.class);
+
+    public record ErrorBody(String error, String message) {
+    }
+
+    @ServerExceptionMapper
+    public Response api(ApiException e) {
+        return body(e.status(), e.code(), e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response json(JsonProcessingException e) {
+        var location = e.getLocation();
+        String where = location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+        return body(400, "invalid_json", "the request body is not valid JSON" + where + ": " + e.getOriginalMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        return body(status, status == 415 ? "unsupported_media_type" : status == 413 ? "too_large"
+                : status == 404 ? "not_found" : "http_" + status, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Exception e) {
+        LOG.error("unexpected error", e);
+        return body(500, "internal", "internal error: " + e.getClass().getSimpleName()
+                + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+    }
+
+    static Response body(int status, String code, String message) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON).entity(new ErrorBody(code, message)).build();
+    }
+}

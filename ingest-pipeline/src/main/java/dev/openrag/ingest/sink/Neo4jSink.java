@@ -1,0 +1,60 @@
+package dev.openrag.ingest.sink;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+import dev.openrag.ingest.stage.StageRunner;
+import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.port.GraphStore;
+import dev.openrag.schemas.ChunksEmbedded;
+import dev.openrag.schemas.DocumentDeleted;
+import dev.openrag.schemas.GraphExtracted;
+import io.smallrye.common.annotation.Blocking;
+
+/**
+ * Neo4j: documents, sections and chunks with their vectors (from openrag.chunks.embedded), the
+ * entity graph (from openrag.graph.extracted) and deletions, each through its own consumer group.
+ */
+@ApplicationScoped
+public class Neo4jSink {
+
+    public static final String DELETE_STAGE = "delete-neo4j";
+
+    private final StageRunner runner;
+    private final GraphStore graph;
+
+    public Neo4jSink(StageRunner runner, GraphStore graph) {
+        this.runner = runner;
+        this.graph = graph;
+    }
+
+    @Incoming("embedded-neo4j")
+    @Blocking
+    public void onEmbedded(ConsumerRecord<String, String> record) {
+        runner.run(Stages.SINK_NEO4J, record, ChunksEmbedded.class, document -> {
+            graph.upsertDocument(document.collection(), document.documentId(), document.title(), document.source().uri(),
+                    document.contentHash(), IndexedChunks.of(document));
+            return document.chunks().size();
+        });
+    }
+
+    @Incoming("graph-neo4j")
+    @Blocking
+    public void onGraph(ConsumerRecord<String, String> record) {
+        runner.run(Stages.SINK_GRAPH, record, GraphExtracted.class, extracted -> {
+            graph.upsertGraph(extracted);
+            return extracted.mentions().size();
+        });
+    }
+
+    @Incoming("deleted-neo4j")
+    @Blocking
+    public void onDeleted(ConsumerRecord<String, String> record) {
+        runner.run(DELETE_STAGE, record, DocumentDeleted.class, deleted -> {
+            graph.deleteDocument(deleted.collection(), deleted.documentId());
+            return 0;
+        });
+    }
+}

@@ -1,0 +1,46 @@
+package dev.openrag.ingest.sink;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+import dev.openrag.ingest.stage.StageRunner;
+import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.schemas.ChunksEmbedded;
+import dev.openrag.schemas.DocumentDeleted;
+import io.smallrye.common.annotation.Blocking;
+
+/** Embedded chunks → the OpenSearch BM25 index (its own consumer group); deletions likewise. */
+@ApplicationScoped
+public class OpenSearchSink {
+
+    public static final String DELETE_STAGE = "delete-opensearch";
+
+    private final StageRunner runner;
+    private final LexicalIndex index;
+
+    public OpenSearchSink(StageRunner runner, LexicalIndex index) {
+        this.runner = runner;
+        this.index = index;
+    }
+
+    @Incoming("embedded-opensearch")
+    @Blocking
+    public void onEmbedded(ConsumerRecord<String, String> record) {
+        runner.run(Stages.SINK_OPENSEARCH, record, ChunksEmbedded.class, document -> {
+            index.replaceDocument(document.collection(), document.documentId(), IndexedChunks.of(document));
+            return document.chunks().size();
+        });
+    }
+
+    @Incoming("deleted-opensearch")
+    @Blocking
+    public void onDeleted(ConsumerRecord<String, String> record) {
+        runner.run(DELETE_STAGE, record, DocumentDeleted.class, deleted -> {
+            index.deleteDocument(deleted.collection(), deleted.documentId());
+            return 0;
+        });
+    }
+}

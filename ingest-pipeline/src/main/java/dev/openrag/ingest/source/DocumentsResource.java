@@ -1,0 +1,148 @@
+package dev.openrag.ingest.source;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.apache.tika.Tika;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.jboss.resteasy.reactive.RestForm;
+import org.jboss.resteasy.reactive.multipart.FileUpload;
+
+import dev.openrag.ingest.rest.ApiException;
+import dev.openrag.ingest.stage.StageRunner;
+import dev.openrag.ingest.stage.parse.DocumentParser;
+import dev.openrag.schemas.DocumentArrived;
+import dev.openrag.schemas.DocumentDeleted;
+import dev.openrag.schemas.EventEnvelope;
+import dev.openrag.schemas.Ids;
+import dev.openrag.schemas.Source;
+import io.smallrye.common.annotation.Blocking;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+
+/** {@code POST /api/documents} (multipart files or JSON text) and {@code DELETE /api/documents/{id}}. */
+@Path("/api/documents")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class DocumentsResource {
+
+    /** JSON ingest body. */
+    public record TextDocument(String title, String text, String uri, String collection, Map<String, String> metadata) {
+    }
+
+    /** 202 answer: the job to follow and the ids of the accepted documents; refused files with reasons. */
+    public record Accepted(String jobId, List<String> documentIds, List<DocumentPublisher.Rejection> rejected) {
+    }
+
+    private final DocumentPublisher publisher;
+    private final DocumentParser parser;
+    private final StageRunner runner;
+    private final MutinyEmitter<String> deleted;
+    private final Tika tika = new Tika();
+
+    public DocumentsResource(DocumentPublisher publisher, DocumentParser parser, StageRunner runner,
+                             @Channel("deleted-out") MutinyEmitter<String> deleted) {
+        this.publisher = publisher;
+        this.parser = parser;
+        this.runner = runner;
+        this.deleted = deleted;
+    }
+
+    @POST
+    @Consumes(MediaType.MULTIPART_FORM_DATA)
+    @Operation(summary = "Upload files (one or more `files` parts, optional `collection`)")
+    public Response upload(@RestForm("files") List<FileUpload> files, @RestForm("collection") String collection) throws IOException {
+        String target = Collections.require(collection);
+        if (files == null || files.isEmpty()) {
+            throw ApiException.badRequest("empty upload: send one or more files in multipart parts named 'files'");
+        }
+        String jobId = DocumentPublisher.newJobId();
+        List<DocumentArrived> documents = new ArrayList<>();
+        List<DocumentPublisher.Rejection> rejections = new ArrayList<>();
+        int worstStatus = 400;
+        for (FileUpload file : files) {
+            String name = file.fileName() == null || file.fileName().isBlank() ? "unnamed" : file.fileName();
+            long size = file.size();
+            if (size == 0) {
+                rejections.add(new DocumentPublisher.Rejection(name, "empty file (0 bytes)", ""));
+                continue;
+            }
+            if (size > parser.maxBytes()) {
+                rejections.add(new DocumentPublisher.Rejection(name, "file too large: " + size + " bytes, the limit is "
+                        + parser.maxBytes() + " (openrag.ingest.max-document-bytes)", ""));
+                worstStatus = 413;
+                continue;
+            }
+            byte[] bytes = Files.readAllBytes(file.uploadedFile());
+            String mediaType = tika.detect(new ByteArrayInputStream(bytes), name);
+            if (mediaType.equals("application/octet-stream")) {
+                rejections.add(new DocumentPublisher.Rejection(name, "unsupported document type (unrecognised binary content)",
+                        Base64.getEncoder().encodeToString(bytes)));
+                worstStatus = Math.max(worstStatus, 415);
+                continue;
+            }
+            String uri = "upload://" + name;
+            documents.add(new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), Ids.documentIdFromUri(uri),
+                    jobId, target, new Source("upload", uri), null, mediaType, Base64.getEncoder().encodeToString(bytes),
+                    DocumentArrived.BASE64, null, Map.of("fileName", name)));
+        }
+        if (documents.isEmpty()) {
+            publisher.publish(jobId, target, List.of(), rejections);
+            throw new ApiException(worstStatus, worstStatus == 413 ? "too_large" : worstStatus == 415 ? "unsupported_media_type" : "bad_request",
+                    "no document accepted: " + String.join("; ", rejections.stream().map(r -> r.name() + ": " + r.reason()).toList()));
+        }
+        List<String> ids = publisher.publish(jobId, target, documents, rejections);
+        return Response.accepted(new Accepted(jobId, ids, rejections.stream()
+                .map(r -> new DocumentPublisher.Rejection(r.name(), r.reason(), null)).toList())).build();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Ingest one text document given as JSON {title, text, uri, collection, metadata}")
+    public Response ingestText(TextDocument document) {
+        if (document == null) {
+            throw ApiException.badRequest("missing JSON body {title, text, uri, collection, metadata}");
+        }
+        if (document.text() == null || document.text().isBlank()) {
+            throw ApiException.badRequest("field 'text' is required and must not be blank");
+        }
+        if (document.text().length() > parser.maxBytes()) {
+            throw new ApiException(413, "too_large", "field 'text' has " + document.text().length()
+                    + " characters, the limit is " + parser.maxBytes());
+        }
+        String collection = Collections.require(document.collection());
+        String uri = document.uri() != null && !document.uri().isBlank() ? document.uri()
+                : "text://" + (document.title() != null && !document.title().isBlank() ? document.title() : Ids.contentHash(document.text()));
+        String jobId = DocumentPublisher.newJobId();
+        String mediaType = uri.toLowerCase().matches(".*\\.(md|markdown)$") ? "text/markdown" : "text/plain";
+        List<String> ids = publisher.publish(jobId, collection, List.of(DocumentPublisher.text(jobId, collection,
+                new Source("api", uri), Ids.documentIdFromUri(uri), document.title(), mediaType, document.text(),
+                document.metadata())), List.of());
+        return Response.accepted(new Accepted(jobId, ids, List.of())).build();
+    }
+
+    @DELETE
+    @Path("/{id}")
+    @Operation(summary = "Remove a document from every store")
+    public Response delete(@PathParam("id") String documentId, @QueryParam("collection") String collection) {
+        String target = Collections.require(collection);
+        String jobId = DocumentPublisher.newJobId();
+        runner.emit(deleted, new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId, target));
+        return Response.accepted(new Accepted(jobId, List.of(documentId), List.of())).build();
+    }
+}

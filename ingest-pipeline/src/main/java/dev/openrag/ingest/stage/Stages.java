@@ -1,0 +1,27 @@
+package dev.openrag.ingest.stage;
+
+import java.util.List;
+
+/** Stage names as they appear in status events, job progress and dead letters. */
+public final class Stages {
+
+    public static final String ACCEPTED = "accepted";
+    public static final String PARSE = "parse";
+    public static final String CHUNK = "chunk";
+    public static final String CONTEXTUALIZE = "contextualize";
+    public static final String EMBED = "embed";
+    public static final String EXTRACT_GRAPH = "extract-graph";
+    public static final String SINK_OPENSEARCH = "sink-opensearch";
+    public static final String SINK_NEO4J = "sink-neo4j";
+    public static final String SINK_GRAPH = "sink-graph";
+
+    /** A document is done when each of these completed (or any stage failed it). */
+    public static final List<String> FINAL = List.of(SINK_OPENSEARCH, SINK_NEO4J, SINK_GRAPH);
+
+    /** Every stage in flow order, for progress display. */
+    public static final List<String> ALL = List.of(ACCEPTED, PARSE, CHUNK, CONTEXTUALIZE, EMBED, EXTRACT_GRAPH,
+            SINK_OPENSEARCH, SINK_NEO4J, SINK_GRAPH);
+
+    private Stages() {
+    }
+}

@@ -1,0 +1,96 @@
+package dev.openrag.ingest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import io.restassured.path.json.JsonPath;
+
+/** Waiting for jobs and talking to Kafka directly, as an outside producer or consumer would. */
+final class IngestTestSupport {
+
+    private IngestTestSupport() {
+    }
+
+    static JsonPath awaitJob(String jobId, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonPath status = null;
+        while (System.nanoTime() < deadline) {
+            status = given().get("/api/jobs/" + jobId).then().statusCode(200).extract().jsonPath();
+            if (!"running".equals(status.getString("state"))) {
+                return status;
+            }
+            sleep(300);
+        }
+        throw new AssertionError("job " + jobId + " still running after " + timeout + ": " + (status == null ? "" : status.prettify()));
+    }
+
+    static JsonPath stats(String collection) {
+        return given().get("/api/collections/" + collection + "/stats").then().statusCode(200).extract().jsonPath();
+    }
+
+    static String bootstrapServers() {
+        return ConfigProvider.getConfig().getValue("kafka.bootstrap.servers", String.class);
+    }
+
+    static void produce(String topic, String key, String value) throws Exception {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties)) {
+            producer.send(new ProducerRecord<>(topic, key, value)).get();
+        }
+    }
+
+    /** Every record on a topic whose value contains {@code marker}, waiting until at least {@code expected} arrived. */
+    static List<String> readUntil(String topic, String marker, int expected, Duration timeout) {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        properties.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + System.nanoTime());
+        properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        List<String> found = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(properties)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (found.size() < expected && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    if (record.value().contains(marker)) {
+                        found.add(record.value());
+                    }
+                }
+            }
+        }
+        assertThat(found).as("records on " + topic + " containing " + marker).hasSizeGreaterThanOrEqualTo(expected);
+        return found;
+    }
+
+    static Map<String, Object> textDocument(String collection, String uri, String title, String text) {
+        return Map.of("collection", collection, "uri", uri, "title", title, "text", text);
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

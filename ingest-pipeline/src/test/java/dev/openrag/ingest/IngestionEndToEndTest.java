@@ -1,0 +1,181 @@
+package dev.openrag.ingest;
+
+import static dev.openrag.ingest.IngestTestSupport.awaitJob;
+import static dev.openrag.ingest.IngestTestSupport.stats;
+import static dev.openrag.ingest.IngestTestSupport.textDocument;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Driver;
+
+import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.schemas.Topics;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+
+/** Documents travel the whole pipeline over real Kafka into real OpenSearch and Neo4j. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+class IngestionEndToEndTest {
+
+    private static final Duration JOB_TIMEOUT = Duration.ofSeconds(120);
+
+    @Inject
+    Driver driver;
+
+    @Inject
+    LexicalIndex lexical;
+
+    @Test
+    void aMarkdownDocumentReachesBothStoresWithContextsVectorsAndGraph() {
+        String markdown = """
+                # Release guide
+                How we ship **Blue Harbor** releases.
+
+                ## Versioning
+                Releases follow semantic versioning. The Release Manager tags every version.
+
+                ## Rollback
+                A rollback restores the previous version within ten minutes.
+                """;
+        String jobId = given().contentType(ContentType.JSON)
+                .body(textDocument("e2e-md", "docs/release-guide.md", "Release guide", markdown))
+                .post("/api/documents").then().statusCode(202).extract().path("jobId");
+
+        JsonPath job = awaitJob(jobId, JOB_TIMEOUT);
+        assertThat(job.getString("state")).isEqualTo("completed");
+        assertThat(job.getInt("documents.done")).isEqualTo(1);
+        assertThat(job.getInt("stages.sink-opensearch.done")).isEqualTo(1);
+
+        JsonPath stats = stats("e2e-md");
+        assertThat(stats.getLong("documents")).isEqualTo(1);
+        long chunks = stats.getLong("chunks.opensearch");
+        assertThat(chunks).isPositive().isEqualTo(stats.getLong("chunks.neo4j"));
+
+        try (var session = driver.session()) {
+            var chunk = session.run("""
+                    MATCH (d:Document {collection: 'e2e-md'})-[:HAS_SECTION]->(s:Section)-[:HAS_CHUNK]->(c:Chunk)
+                    WHERE c.text CONTAINS 'rollback'
+                    RETURN c.context AS context, size(c.embedding) AS dimension, s.headingPath AS path""").single();
+            assertThat(chunk.get("context").asString()).contains("Release guide").contains("Section: Release guide");
+            assertThat(chunk.get("dimension").asInt()).isEqualTo(384);
+            assertThat(chunk.get("path").asList(v -> v.asString())).startsWith("Release guide");
+            long mentions = session.run("MATCH (:Chunk {collection: 'e2e-md'})-[:MENTIONS]->(e:Entity) RETURN count(e) AS n")
+                    .single().get("n").asLong();
+            assertThat(mentions).as("terms such as Blue Harbor become entities").isPositive();
+        }
+        assertThat(lexical.search("e2e-md", "restore previous version", 3).get(0).chunk().text()).contains("rollback");
+    }
+
+    @Test
+    void everyFormatIsParsedAndSearchable() throws Exception {
+        String jobId = given()
+                .multiPart("collection", "e2e-formats")
+                .multiPart("files", "notes.md", "# Notes\nThe word aardvarkmd lives here.".getBytes(StandardCharsets.UTF_8), "text/markdown")
+                .multiPart("files", "page.html", "<html><head><title>Page</title></head><body><h1>Page</h1><p>The word aardvarkhtml lives here.</p></body></html>"
+                        .getBytes(StandardCharsets.UTF_8), "text/html")
+                .multiPart("files", "plain.txt", "The word aardvarktxt lives here.".getBytes(StandardCharsets.UTF_8), "text/plain")
+                .multiPart("files", "Widget.java", "package x;\n\n/** Widgets. */\npublic class Widget {\n    int aardvarkjava() { return 1; }\n}\n"
+                        .getBytes(StandardCharsets.UTF_8), "text/x-java-source")
+                .multiPart("files", "report.pdf", Fixtures.pdf("The word aardvarkpdf lives here."), "application/pdf")
+                .multiPart("files", "memo.docx", Fixtures.docx("Memo", "The word aardvarkdocx lives here."),
+                        "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+                .multiPart("files", "book.epub", Fixtures.epub("Book", "The word aardvarkepub lives here."), "application/epub+zip")
+                .post("/api/documents").then().statusCode(202).extract().path("jobId");
+
+        JsonPath job = awaitJob(jobId, JOB_TIMEOUT);
+        assertThat(job.getList("failures")).isEmpty();
+        assertThat(job.getString("state")).isEqualTo("completed");
+        assertThat(job.getInt("documents.done")).isEqualTo(7);
+        for (String format : List.of("md", "html", "txt", "java", "pdf", "docx", "epub")) {
+            assertThat(lexical.search("e2e-formats", "aardvark" + format, 1)).as(format).hasSize(1);
+        }
+    }
+
+    @Test
+    void badFilesFailWithReasonsInTheJobAndTheDeadLetterTopicWhileGoodOnesSucceed() {
+        byte[] invalidUtf8 = {'o', 'k', ' ', (byte) 0xC3, (byte) 0x28, ' ', 'b', 'a', 'd'};
+        byte[] junk = new byte[512];
+        new java.util.Random(7).nextBytes(junk);
+        String jobId = given()
+                .multiPart("collection", "e2e-bad")
+                .multiPart("files", "good.txt", "A perfectly fine document about zebras.".getBytes(StandardCharsets.UTF_8), "text/plain")
+                .multiPart("files", "empty.txt", new byte[0], "text/plain")
+                .multiPart("files", "junk.bin", junk, "application/octet-stream")
+                .multiPart("files", "latin1.txt", invalidUtf8, "text/plain")
+                .multiPart("files", "broken.pdf", "%PDF-1.7\n1 0 obj << /Type /Catalog >>\ngarbage without xref".getBytes(StandardCharsets.US_ASCII),
+                        "application/pdf")
+                .post("/api/documents").then().statusCode(202)
+                .extract().path("jobId");
+
+        JsonPath job = awaitJob(jobId, JOB_TIMEOUT);
+        assertThat(job.getString("state")).isEqualTo("completed_with_errors");
+        assertThat(job.getInt("documents.done")).isEqualTo(1);
+        List<Map<String, String>> failures = job.getList("failures");
+        assertThat(failures).hasSize(4);
+        assertThat(failures).anySatisfy(f -> assertThat(f.get("reason")).contains("empty.txt").contains("0 bytes"));
+        assertThat(failures).anySatisfy(f -> assertThat(f.get("reason")).contains("junk.bin").contains("unsupported"));
+        assertThat(failures).anySatisfy(f -> {
+            assertThat(f.get("stage")).isEqualTo("parse");
+            assertThat(f.get("reason")).contains("not valid UTF-8");
+            assertThat(f.get("source")).isEqualTo("upload://latin1.txt");
+        });
+        assertThat(failures).anySatisfy(f -> {
+            assertThat(f.get("stage")).isEqualTo("parse");
+            assertThat(f.get("reason")).contains("application/pdf");
+        });
+        List<String> deadLetters = IngestTestSupport.readUntil(Topics.INGEST_DLQ, jobId, 4, Duration.ofSeconds(30));
+        assertThat(deadLetters).allSatisfy(record -> assertThat(record).contains("\"reason\"").contains("\"stage\""));
+        assertThat(stats("e2e-bad").getLong("chunks.opensearch")).isEqualTo(1);
+    }
+
+    @Test
+    void sameDocumentTwiceKeepsItsChunksAChangedOneReplacesThemAndDeleteRemovesItEverywhere() {
+        String longText = String.join("\n\n", java.util.Collections.nCopies(12,
+                "Paragraph about lighthouses and the keepers who tend their lamps through long winter nights at sea. ".repeat(6)));
+        Map<String, Object> document = textDocument("e2e-versions", "file:///lighthouse.txt", "Lighthouses", longText);
+        JsonPath first = given().contentType(ContentType.JSON).body(document).post("/api/documents").then().statusCode(202)
+                .extract().jsonPath();
+        String documentId = first.getString("documentIds[0]");
+        awaitJob(first.getString("jobId"), JOB_TIMEOUT);
+        long chunks = stats("e2e-versions").getLong("chunks.opensearch");
+        assertThat(chunks).isGreaterThan(2);
+
+        String again = given().contentType(ContentType.JSON).body(document).post("/api/documents").then().statusCode(202)
+                .extract().path("jobId");
+        assertThat(awaitJob(again, JOB_TIMEOUT).getString("state")).isEqualTo("completed");
+        assertThat(stats("e2e-versions").getLong("chunks.opensearch")).isEqualTo(chunks);
+        assertThat(stats("e2e-versions").getLong("chunks.neo4j")).isEqualTo(chunks);
+
+        String shorter = given().contentType(ContentType.JSON)
+                .body(textDocument("e2e-versions", "file:///lighthouse.txt", "Lighthouses", "Lighthouses are now automated."))
+                .post("/api/documents").then().statusCode(202).extract().path("jobId");
+        awaitJob(shorter, JOB_TIMEOUT);
+        JsonPath replaced = stats("e2e-versions");
+        assertThat(replaced.getLong("documents")).isEqualTo(1);
+        assertThat(replaced.getLong("chunks.opensearch")).isEqualTo(1);
+        assertThat(replaced.getLong("chunks.neo4j")).isEqualTo(1);
+
+        given().delete("/api/documents/" + documentId + "?collection=e2e-versions").then().statusCode(202);
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (System.currentTimeMillis() < deadline && (stats("e2e-versions").getLong("chunks.opensearch") > 0
+                || stats("e2e-versions").getLong("chunks.neo4j") > 0 || stats("e2e-versions").getLong("documents") > 0)) {
+            IngestTestSupport.sleep(300);
+        }
+        JsonPath gone = stats("e2e-versions");
+        assertThat(gone.getLong("documents")).isZero();
+        assertThat(gone.getLong("chunks.opensearch")).isZero();
+        assertThat(gone.getLong("chunks.neo4j")).isZero();
+    }
+}

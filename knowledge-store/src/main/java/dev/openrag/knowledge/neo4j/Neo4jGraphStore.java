@@ -1,0 +1,210 @@
+package dev.openrag.knowledge.neo4j;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.TransactionContext;
+
+import dev.openrag.knowledge.port.GraphStore;
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.schemas.GraphExtracted;
+
+/**
+ * {@link GraphStore} on Neo4j: {@code (:Document)-[:HAS_SECTION]->(:Section)-[:HAS_CHUNK]->(:Chunk)},
+ * {@code (:Chunk)-[:NEXT]->(:Chunk)}, {@code (:Chunk)-[:MENTIONS]->(:Entity)-[:RELATED_TO]->(:Entity)};
+ * chunk vectors live on {@code Chunk.embedding} (the single-machine vector index). Every write is
+ * an idempotent upsert keyed by deterministic ids, in one transaction per document.
+ */
+public final class Neo4jGraphStore implements GraphStore {
+
+    private final Driver driver;
+
+    public Neo4jGraphStore(Driver driver) {
+        this.driver = driver;
+    }
+
+    static String documentUid(String collection, String documentId) {
+        return collection + "/" + documentId;
+    }
+
+    @Override
+    public void upsertDocument(String collection, String documentId, String title, String sourceUri,
+                               String contentHash, List<IndexedChunk> chunks) {
+        String uid = documentUid(collection, documentId);
+        List<Map<String, Object>> rows = new ArrayList<>();
+        List<Map<String, Object>> vectors = new ArrayList<>();
+        for (IndexedChunk chunk : chunks) {
+            List<String> path = chunk.headingPath() == null ? List.of() : chunk.headingPath();
+            Map<String, Object> row = new HashMap<>();
+            row.put("chunkId", chunk.chunkId());
+            row.put("index", chunk.chunkIndex());
+            row.put("text", chunk.text());
+            row.put("context", chunk.context());
+            row.put("headingPath", path);
+            row.put("sectionUid", uid + "#" + String.join(" > ", path));
+            row.put("sectionTitle", path.isEmpty() ? (title == null ? "" : title) : path.get(path.size() - 1));
+            rows.add(row);
+            if (chunk.vector() != null) {
+                vectors.add(Map.of("chunkId", chunk.chunkId(), "vector", toList(chunk.vector())));
+            }
+        }
+        Map<String, Object> params = new HashMap<>();
+        params.put("uid", uid);
+        params.put("collection", collection);
+        params.put("documentId", documentId);
+        params.put("title", title);
+        params.put("sourceUri", sourceUri);
+        params.put("contentHash", contentHash);
+        params.put("count", chunks.size());
+        params.put("chunks", rows);
+        params.put("vectors", vectors);
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> {
+                // a new version may have fewer chunks, other sections and other neighbours: reset the structure
+                tx.run("""
+                        MATCH (ch:Chunk {collection: $collection, documentId: $documentId})
+                        OPTIONAL MATCH (ch)-[r:NEXT]->()
+                        OPTIONAL MATCH (:Section)-[h:HAS_CHUNK]->(ch)
+                        DELETE r, h""", params).consume();
+                tx.run("""
+                        MATCH (ch:Chunk {collection: $collection, documentId: $documentId})
+                        WHERE ch.chunkIndex >= $count
+                        DETACH DELETE ch""", params).consume();
+                tx.run("""
+                        MERGE (d:Document {uid: $uid})
+                        SET d.collection = $collection, d.documentId = $documentId, d.title = $title,
+                            d.sourceUri = $sourceUri, d.contentHash = $contentHash, d.chunkCount = $count,
+                            d.updatedAt = datetime()
+                        WITH d
+                        UNWIND $chunks AS c
+                        MERGE (s:Section {uid: c.sectionUid})
+                        SET s.collection = $collection, s.documentId = $documentId, s.title = c.sectionTitle,
+                            s.headingPath = c.headingPath
+                        MERGE (d)-[:HAS_SECTION]->(s)
+                        MERGE (ch:Chunk {chunkId: c.chunkId})
+                        SET ch.collection = $collection, ch.documentId = $documentId, ch.chunkIndex = c.index,
+                            ch.text = c.text, ch.context = c.context, ch.headingPath = c.headingPath,
+                            ch.title = $title, ch.sourceUri = $sourceUri
+                        MERGE (s)-[:HAS_CHUNK]->(ch)""", params).consume();
+                tx.run("""
+                        MATCH (d:Document {uid: $uid})-[:HAS_SECTION]->(s:Section)
+                        WHERE NOT (s)-[:HAS_CHUNK]->()
+                        DETACH DELETE s""", params).consume();
+                tx.run("""
+                        MATCH (ch:Chunk {collection: $collection, documentId: $documentId})
+                        WITH ch ORDER BY ch.chunkIndex
+                        WITH collect(ch) AS chunks
+                        UNWIND range(0, size(chunks) - 2) AS i
+                        WITH chunks[i] AS a, chunks[i + 1] AS b
+                        MERGE (a)-[:NEXT]->(b)""", params).consume();
+                tx.run("""
+                        UNWIND $vectors AS v
+                        MATCH (ch:Chunk {chunkId: v.chunkId})
+                        CALL db.create.setNodeVectorProperty(ch, 'embedding', v.vector)""", params).consume();
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public void upsertGraph(GraphExtracted graph) {
+        String collection = graph.collection();
+        Map<String, Object> params = new HashMap<>();
+        params.put("collection", collection);
+        params.put("documentId", graph.documentId());
+        params.put("entities", graph.entities().stream()
+                .map(e -> Map.<String, Object>of("uid", collection + ":" + e.id(), "name", e.name(), "type", e.type())).toList());
+        params.put("mentions", graph.mentions().stream()
+                .map(m -> Map.<String, Object>of("chunkId", m.chunkId(), "uid", collection + ":" + m.entityId(),
+                        "index", chunkIndexOf(m.chunkId()))).toList());
+        params.put("relations", graph.relations().stream()
+                .map(r -> Map.<String, Object>of("from", collection + ":" + r.fromId(), "to", collection + ":" + r.toId(),
+                        "type", r.type())).toList());
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> {
+                tx.run("""
+                        MATCH (:Chunk {collection: $collection, documentId: $documentId})-[r:MENTIONS]->()
+                        DELETE r""", params).consume();
+                tx.run("""
+                        UNWIND $entities AS e
+                        MERGE (n:Entity {uid: e.uid})
+                        SET n.collection = $collection, n.name = e.name, n.type = e.type""", params).consume();
+                // the chunk sink may not have written the chunk yet: create it bare, it fills it in later
+                tx.run("""
+                        UNWIND $mentions AS m
+                        MERGE (ch:Chunk {chunkId: m.chunkId})
+                        ON CREATE SET ch.collection = $collection, ch.documentId = $documentId, ch.chunkIndex = m.index
+                        WITH ch, m
+                        MATCH (n:Entity {uid: m.uid})
+                        MERGE (ch)-[:MENTIONS]->(n)""", params).consume();
+                tx.run("""
+                        UNWIND $relations AS r
+                        MATCH (a:Entity {uid: r.from}), (b:Entity {uid: r.to})
+                        MERGE (a)-[rel:RELATED_TO {type: r.type}]->(b)""", params).consume();
+                removeOrphanEntities(tx, collection);
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public void deleteDocument(String collection, String documentId) {
+        Map<String, Object> params = Map.of("uid", documentUid(collection, documentId),
+                "collection", collection, "documentId", documentId);
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> {
+                tx.run("""
+                        OPTIONAL MATCH (d:Document {uid: $uid})
+                        OPTIONAL MATCH (d)-[:HAS_SECTION]->(s:Section)
+                        DETACH DELETE d, s""", params).consume();
+                tx.run("MATCH (ch:Chunk {collection: $collection, documentId: $documentId}) DETACH DELETE ch", params).consume();
+                removeOrphanEntities(tx, collection);
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public long countDocuments(String collection) {
+        return count("MATCH (d:Document {collection: $collection}) RETURN count(d) AS n", collection);
+    }
+
+    @Override
+    public long countChunks(String collection) {
+        return count("MATCH (c:Chunk {collection: $collection}) WHERE c.text IS NOT NULL RETURN count(c) AS n", collection);
+    }
+
+    /** Chunks of a collection that carry a vector (what the vector index can find). */
+    public long countEmbeddedChunks(String collection) {
+        return count("MATCH (c:Chunk {collection: $collection}) WHERE c.embedding IS NOT NULL RETURN count(c) AS n", collection);
+    }
+
+    private long count(String query, String collection) {
+        try (Session session = driver.session()) {
+            return session.executeRead(tx -> tx.run(query, Map.of("collection", collection)).single().get("n").asLong());
+        }
+    }
+
+    private static void removeOrphanEntities(TransactionContext tx, String collection) {
+        tx.run("""
+                MATCH (e:Entity {collection: $collection})
+                WHERE NOT ()-[:MENTIONS]->(e)
+                DETACH DELETE e""", Map.of("collection", collection)).consume();
+    }
+
+    private static int chunkIndexOf(String chunkId) {
+        return Integer.parseInt(chunkId.substring(chunkId.lastIndexOf('#') + 1));
+    }
+
+    static List<Float> toList(float[] vector) {
+        List<Float> list = new ArrayList<>(vector.length);
+        for (float value : vector) {
+            list.add(value);
+        }
+        return list;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.openrag.knowledge.neo4j;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.Value;
+
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.knowledge.port.VectorIndex;
+
+/**
+ * {@link VectorIndex} on Neo4j's vector index over {@code Chunk.embedding}: the single-machine
+ * vector backend ({@code openrag.vectors.backend=neo4j}). Vectors are written with the chunks by
+ * {@link Neo4jGraphStore}; {@link #upsert} only (re)sets them.
+ */
+public final class Neo4jVectorIndex implements VectorIndex {
+
+    /** The index spans all collections: ask for more neighbours, then keep the collection's. */
+    private static final int OVERSAMPLING = 4;
+
+    private final Driver driver;
+    private final Neo4jGraphStore graph;
+
+    public Neo4jVectorIndex(Driver driver) {
+        this.driver = driver;
+        this.graph = new Neo4jGraphStore(driver);
+    }
+
+    @Override
+    public void upsert(List<IndexedChunk> chunks) {
+        List<Map<String, Object>> rows = chunks.stream().filter(c -> c.vector() != null)
+                .map(c -> Map.<String, Object>of("chunkId", c.chunkId(), "collection", c.collection(),
+                        "documentId", c.documentId(), "index", c.chunkIndex(), "vector", Neo4jGraphStore.toList(c.vector())))
+                .toList();
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> tx.run("""
+                    UNWIND $rows AS r
+                    MERGE (ch:Chunk {chunkId: r.chunkId})
+                    ON CREATE SET ch.collection = r.collection, ch.documentId = r.documentId, ch.chunkIndex = r.index
+                    WITH ch, r
+                    CALL db.create.setNodeVectorProperty(ch, 'embedding', r.vector)""", Map.of("rows", rows)).consume());
+        }
+    }
+
+    @Override
+    public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
+        try (Session session = driver.session()) {
+            List<Record> records = session.executeRead(tx -> tx.run("""
+                    CALL db.index.vector.queryNodes($index, $candidates, $vector) YIELD node, score
+                    WHERE node.collection = $collection AND node.text IS NOT NULL
+                    RETURN node, score
+                    ORDER BY score DESC
+                    LIMIT $k""", Map.of("index", Neo4jSchema.CHUNK_VECTOR_INDEX, "candidates", k * OVERSAMPLING,
+                    "vector", Neo4jGraphStore.toList(queryVector), "collection", collection, "k", k)).list());
+            List<ScoredChunk> results = new ArrayList<>();
+            int rank = 1;
+            for (Record record : records) {
+                results.add(new ScoredChunk(toChunk(record.get("node")), rank++, record.get("score").asDouble()));
+            }
+            return results;
+        }
+    }
+
+    @Override
+    public void deleteDocument(String collection, String documentId) {
+        graph.deleteDocument(collection, documentId);
+    }
+
+    @Override
+    public long countChunks(String collection) {
+        return graph.countEmbeddedChunks(collection);
+    }
+
+    static IndexedChunk toChunk(Value node) {
+        return new IndexedChunk(node.get("collection").asString(), node.get("documentId").asString(),
+                node.get("chunkId").asString(), node.get("chunkIndex").asInt(),
+                node.get("title").asString(null), node.get("sourceUri").asString(null),
+                node.get("headingPath").isNull() ? List.of() : node.get("headingPath").asList(Value::asString),
+                node.get("text").asString(null), node.get("context").asString(null), null);
+    }
+}
