@@ -31,9 +31,20 @@ public class ErrorMapper {
 
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof JsonProcessingException invalidJson) {
+                return json(invalidJson); // Quarkus REST wraps body parsing errors in a 400
+            }
+        }
         int status = e.getResponse().getStatus();
-        return body(status, status == 415 ? "unsupported_media_type" : status == 413 ? "too_large"
-                : status == 404 ? "not_found" : "http_" + status, e.getMessage());
+        return body(status, switch (status) {
+            case 400 -> "bad_request";
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 413 -> "too_large";
+            case 415 -> "unsupported_media_type";
+            default -> "http_" + status;
+        }, e.getMessage());
     }
 
     @ServerExceptionMapper
