@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** {@code openrag}: runs OpenRAG on this machine. Later commands (ingest, ask, eval, bench) join here. */
 @Command(name = "openrag", mixinStandardHelpOptions = true, version = "openrag 0.1.0",
         description = "Open, self-hosted knowledge platform for AI agents.",
-        subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, LogsCommand.class})
+        subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, LogsCommand.class,
+                IngestCommand.class, BenchCommand.class})
 public class OpenRagCommand implements Runnable {
 
     @CommandLine.Spec

@@ -19,7 +19,7 @@ final class Job {
 
     private final String jobId;
     private final Set<String> documents = new LinkedHashSet<>();
-    private final Map<String, Set<String>> completedByStage = new HashMap<>();
+    private final Map<String, Map<String, Integer>> completedByStage = new HashMap<>(); // stage -> document -> chunks
     private final Map<String, Set<String>> failedByStage = new HashMap<>();
     private final Map<String, JobStatus.Failure> failures = new LinkedHashMap<>();
 
@@ -29,13 +29,13 @@ final class Job {
 
     synchronized void accept(String documentId) {
         documents.add(documentId);
-        completedByStage.computeIfAbsent(Stages.ACCEPTED, s -> new HashSet<>()).add(documentId);
+        completedByStage.computeIfAbsent(Stages.ACCEPTED, s -> new HashMap<>()).put(documentId, 0);
     }
 
     /** Any event names a document of the job: documents from external producers are never "accepted". */
-    synchronized void completed(String stage, String documentId) {
+    synchronized void completed(String stage, String documentId, int chunks) {
         documents.add(documentId);
-        completedByStage.computeIfAbsent(stage, s -> new HashSet<>()).add(documentId);
+        completedByStage.computeIfAbsent(stage, s -> new HashMap<>()).put(documentId, chunks);
     }
 
     synchronized void failed(String stage, String documentId, String source, String reason) {
@@ -48,7 +48,7 @@ final class Job {
         int done = 0;
         for (String document : documents) {
             if (!failures.containsKey(document) && Stages.FINAL.stream()
-                    .allMatch(stage -> completedByStage.getOrDefault(stage, Set.of()).contains(document))) {
+                    .allMatch(stage -> completedByStage.getOrDefault(stage, Map.of()).containsKey(document))) {
                 done++;
             }
         }
@@ -66,11 +66,10 @@ final class Job {
         names.addAll(completedByStage.keySet());
         names.addAll(failedByStage.keySet());
         for (String stage : names) {
-            int stageDone = completedByStage.getOrDefault(stage, Set.of()).size();
+            Map<String, Integer> stageDone = completedByStage.getOrDefault(stage, Map.of());
             int stageFailed = failedByStage.getOrDefault(stage, Set.of()).size();
-            if (stageDone + stageFailed > 0 || Stages.ALL.contains(stage)) {
-                stages.put(stage, new JobStatus.StageCount(stageDone, stageFailed));
-            }
+            int chunks = stageDone.values().stream().mapToInt(Integer::intValue).sum();
+            stages.put(stage, new JobStatus.StageCount(stageDone.size(), stageFailed, chunks));
         }
         return new JobStatus(jobId, state, new JobStatus.Documents(documents.size(), done, failed), stages,
                 List.copyOf(failures.values()));

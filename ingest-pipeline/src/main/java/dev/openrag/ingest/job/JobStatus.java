@@ -19,7 +19,8 @@ public record JobStatus(
     public record Documents(int total, int done, int failed) {
     }
 
-    public record StageCount(int done, int failed) {
+    /** Documents done and failed at a stage, and the chunks of the done ones. */
+    public record StageCount(int done, int failed, int chunks) {
     }
 
     public record Failure(String documentId, String source, String stage, String reason) {

@@ -70,7 +70,7 @@ public class JobTracker {
                 if (Stages.ACCEPTED.equals(completed.stage())) {
                     job.accept(completed.documentId());
                 } else {
-                    job.completed(completed.stage(), completed.documentId());
+                    job.completed(completed.stage(), completed.documentId(), completed.chunks());
                 }
                 publish(job);
             }

@@ -1,0 +1,81 @@
+package dev.openrag.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.openrag.localstack.LocalStackException;
+
+/** JSON over HTTP to the OpenRAG apps; an unreachable app or an error answer becomes a clear message. */
+final class ApiClient {
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final String baseUrl;
+
+    ApiClient(String baseUrl) {
+        this.baseUrl = baseUrl.replaceAll("/+$", "");
+    }
+
+    JsonNode get(String path) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().build());
+    }
+
+    JsonNode postJson(String path, String json) {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    /** multipart/form-data with one {@code files} part per file and an optional {@code collection} field. */
+    JsonNode postFiles(String path, List<Path> files, String collection) throws IOException {
+        String boundary = "openrag-" + UUID.randomUUID();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        if (collection != null) {
+            body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"collection\"\r\n\r\n"
+                    + collection + "\r\n").getBytes(StandardCharsets.UTF_8));
+        }
+        for (Path file : files) {
+            String name = file.getFileName().toString().replace("\"", "");
+            body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"" + name
+                    + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+            body.writeBytes(Files.readAllBytes(file));
+            body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
+        }
+        body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build());
+    }
+
+    private JsonNode send(HttpRequest request) {
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            JsonNode json = response.body().isBlank() ? MAPPER.createObjectNode() : MAPPER.readTree(response.body());
+            if (response.statusCode() >= 400) {
+                throw new LocalStackException(request.method() + " " + request.uri().getPath() + " failed (HTTP "
+                        + response.statusCode() + "): " + json.path("message").asText(response.body()));
+            }
+            return json;
+        } catch (ConnectException e) {
+            throw new LocalStackException("cannot reach " + baseUrl + ": is OpenRAG running? Start it with ./openrag up");
+        } catch (IOException e) {
+            throw new LocalStackException("talking to " + baseUrl + " failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LocalStackException("interrupted");
+        }
+    }
+}

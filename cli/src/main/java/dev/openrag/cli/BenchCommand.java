@@ -1,0 +1,81 @@
+package dev.openrag.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.openrag.knowledge.contextual.StructuralContextualizer;
+import dev.openrag.knowledge.embedding.OnnxEmbedder;
+import dev.openrag.schemas.Chunk;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code openrag bench ingest}: end-to-end ingestion throughput next to the bare embedder's. */
+@Command(name = "bench", description = "Benchmarks. 'ingest': end-to-end chunks/s of a corpus vs the bare embedder.")
+class BenchCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest")
+    String what;
+
+    @Option(names = "--corpus", defaultValue = "../shared/datasets/codebase/codebase_chunks.json",
+            description = "pre-chunked corpus (default: ${DEFAULT-VALUE})")
+    Path corpus;
+
+    @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
+    String url;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!"ingest".equals(what)) {
+            System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest");
+            return 2;
+        }
+        String json = Files.readString(corpus);
+        JsonNode documents = new ObjectMapper().readTree(json);
+
+        // the bare embedder on exactly what the pipeline embeds: structural context + chunk text
+        StructuralContextualizer contextualizer = new StructuralContextualizer();
+        List<String> texts = new ArrayList<>();
+        for (JsonNode document : documents) {
+            List<Chunk> chunks = new ArrayList<>();
+            for (JsonNode chunk : document.path("chunks")) {
+                chunks.add(new Chunk("bench", chunk.path("original_index").asInt(), chunk.path("content").asText(),
+                        List.of(), 0, 0, null, null));
+            }
+            List<String> contexts = contextualizer.contextualize(document.path("doc_id").asText(), null,
+                    document.path("content").asText(), chunks);
+            for (int i = 0; i < chunks.size(); i++) {
+                texts.add(contexts.get(i) + "\n\n" + chunks.get(i).text());
+            }
+        }
+        OnnxEmbedder embedder = new OnnxEmbedder();
+        embedder.embed(texts.subList(0, Math.min(16, texts.size()))); // warm-up: model load and JIT
+        long bareStart = System.nanoTime();
+        for (int from = 0; from < texts.size(); from += 32) {
+            embedder.embed(texts.subList(from, Math.min(texts.size(), from + 32)));
+        }
+        double bareSeconds = (System.nanoTime() - bareStart) / 1e9;
+        double bareRate = texts.size() / bareSeconds;
+        System.out.printf("bare embedder: %d chunks in %.1f s = %.1f chunks/s%n", texts.size(), bareSeconds, bareRate);
+
+        String collection = "bench-" + System.currentTimeMillis();
+        ApiClient ingest = new ApiClient(url);
+        long pipelineStart = System.nanoTime();
+        JsonNode accepted = ingest.postJson("/api/corpus?collection=" + collection, json);
+        JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
+        double pipelineSeconds = (System.nanoTime() - pipelineStart) / 1e9;
+        int chunks = status.path("stages").path("sink-opensearch").path("chunks").asInt();
+        double pipelineRate = chunks / pipelineSeconds;
+        System.out.printf("end to end:    %d chunks in %.1f s = %.1f chunks/s (job %s, collection %s)%n",
+                chunks, pipelineSeconds, pipelineRate, status.path("state").asText(), collection);
+        System.out.printf("ingest end-to-end/bare-embedder ratio=%.2f e2e_chunks_per_s=%.1f embedder_chunks_per_s=%.1f chunks=%d%n",
+                pipelineRate / bareRate, pipelineRate, bareRate, chunks);
+        return "completed".equals(status.path("state").asText()) ? 0 : 1;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.openrag.cli;
+
+import java.io.PrintStream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Polls an ingest job and draws a progress bar until the job finishes; returns the final status. */
+final class JobProgress {
+
+    private static final int WIDTH = 30;
+
+    private JobProgress() {
+    }
+
+    static JsonNode follow(ApiClient ingest, String jobId, PrintStream out) {
+        JsonNode status;
+        while (true) {
+            status = ingest.get("/api/jobs/" + jobId);
+            int total = status.path("documents").path("total").asInt();
+            int done = status.path("documents").path("done").asInt();
+            int failed = status.path("documents").path("failed").asInt();
+            int filled = total == 0 ? 0 : (done + failed) * WIDTH / total;
+            out.printf("\r  [%s%s] %d/%d documents, %d failed, %d chunks indexed   ", "#".repeat(filled),
+                    ".".repeat(WIDTH - filled), done + failed, total, failed,
+                    status.path("stages").path("sink-opensearch").path("chunks").asInt());
+            if (!"running".equals(status.path("state").asText())) {
+                out.println();
+                return status;
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return status;
+            }
+        }
+    }
+}
