@@ -14,17 +14,26 @@ final class JobProgress {
 
     static JsonNode follow(ApiClient ingest, String jobId, PrintStream out) {
         JsonNode status;
+        String shown = "";
+        boolean terminal = System.console() != null;
         while (true) {
             status = ingest.get("/api/jobs/" + jobId);
             int total = status.path("documents").path("total").asInt();
             int done = status.path("documents").path("done").asInt();
             int failed = status.path("documents").path("failed").asInt();
             int filled = total == 0 ? 0 : (done + failed) * WIDTH / total;
-            out.printf("\r  [%s%s] %d/%d documents, %d failed, %d chunks indexed   ", "#".repeat(filled),
+            String line = String.format("  [%s%s] %d/%d documents, %d failed, %d chunks indexed", "#".repeat(filled),
                     ".".repeat(WIDTH - filled), done + failed, total, failed,
                     status.path("stages").path("sink-opensearch").path("chunks").asInt());
+            if (!line.equals(shown)) {
+                // redraw in place on a terminal; one line per change when piped to a file or CI log
+                out.print(terminal ? "\r" + line + "   " : line + "\n");
+                shown = line;
+            }
             if (!"running".equals(status.path("state").asText())) {
-                out.println();
+                if (terminal) {
+                    out.println();
+                }
                 return status;
             }
             try {

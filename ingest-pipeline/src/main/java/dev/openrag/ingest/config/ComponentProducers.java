@@ -3,6 +3,7 @@ package dev.openrag.ingest.config;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
@@ -37,11 +38,16 @@ public class ComponentProducers {
         return new StructuralContextualizer();
     }
 
+    /**
+     * By default OpenSearch makes writes searchable within its 1 s refresh interval, which keeps
+     * indexing cheap; {@code openrag.opensearch.refresh-on-write=true} (tests) makes a document
+     * searchable the moment its job shows it done.
+     */
     @Produces
     @Singleton
-    LexicalIndex lexicalIndex(OpenSearchClient client) {
-        // refresh after each document's write: progress shown as "done" is then searchable at once
-        return new OpenSearchLexicalIndex(client, true);
+    LexicalIndex lexicalIndex(OpenSearchClient client,
+                              @ConfigProperty(name = "openrag.opensearch.refresh-on-write", defaultValue = "false") boolean refresh) {
+        return new OpenSearchLexicalIndex(client, refresh);
     }
 
     @Produces

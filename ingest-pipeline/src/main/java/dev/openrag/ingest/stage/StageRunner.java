@@ -66,7 +66,9 @@ public class StageRunner {
         }
         for (int attempt = 0; ; attempt++) {
             try {
+                long started = System.nanoTime();
                 int chunks = work.process(event);
+                metrics.timer("openrag.stage.duration", "stage", stage).record(Duration.ofNanos(System.nanoTime() - started));
                 publish(status, event.jobId(), new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                         event.documentId(), event.jobId(), event.collection(), stage, StageCompleted.STATUS, chunks));
                 metrics.counter("openrag.stage.documents", "stage", stage, "outcome", "completed").increment();

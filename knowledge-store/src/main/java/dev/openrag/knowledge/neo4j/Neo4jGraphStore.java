@@ -126,9 +126,11 @@ public final class Neo4jGraphStore implements GraphStore {
                         "type", r.type())).toList());
         try (Session session = driver.session()) {
             session.executeWrite(tx -> {
-                tx.run("""
-                        MATCH (:Chunk {collection: $collection, documentId: $documentId})-[r:MENTIONS]->()
-                        DELETE r""", params).consume();
+                List<String> previouslyMentioned = tx.run("""
+                        MATCH (:Chunk {collection: $collection, documentId: $documentId})-[r:MENTIONS]->(e:Entity)
+                        DELETE r
+                        RETURN DISTINCT e.uid AS uid""", params).list(r -> r.get("uid").asString());
+                params.put("previous", previouslyMentioned);
                 tx.run("""
                         UNWIND $entities AS e
                         MERGE (n:Entity {uid: e.uid})
@@ -145,7 +147,12 @@ public final class Neo4jGraphStore implements GraphStore {
                         UNWIND $relations AS r
                         MATCH (a:Entity {uid: r.from}), (b:Entity {uid: r.to})
                         MERGE (a)-[rel:RELATED_TO {type: r.type}]->(b)""", params).consume();
-                removeOrphanEntities(tx, collection);
+                // entities only the old version of this document mentioned (not a scan of the collection)
+                tx.run("""
+                        UNWIND $previous AS uid
+                        MATCH (e:Entity {uid: uid})
+                        WHERE NOT ()-[:MENTIONS]->(e)
+                        DETACH DELETE e""", params).consume();
                 return null;
             });
         }

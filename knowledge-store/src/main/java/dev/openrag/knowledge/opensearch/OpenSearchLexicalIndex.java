@@ -11,6 +11,7 @@ import org.opensearch.client.json.JsonData;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.FieldValue;
 import org.opensearch.client.opensearch._types.Refresh;
+import org.opensearch.client.opensearch._types.query_dsl.Query;
 import org.opensearch.client.opensearch._types.query_dsl.TextQueryType;
 import org.opensearch.client.opensearch.core.BulkResponse;
 import org.opensearch.client.opensearch.core.SearchResponse;
@@ -71,12 +72,14 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
             if (!client.indices().exists(e -> e.index(ChunkIndex.name(collection))).value()) {
                 return;
             }
-            client.deleteByQuery(d -> d
-                    .index(ChunkIndex.name(collection))
-                    .refresh(refresh)
-                    .query(q -> q.bool(b -> b
-                            .filter(f -> f.term(t -> t.field("documentId").value(FieldValue.of(documentId))))
-                            .filter(f -> f.range(r -> r.field("chunkIndex").gte(JsonData.of(chunks.size())))))));
+            // chunk ids are deterministic: only chunks beyond the new count can be left over
+            Query stale = Query.of(q -> q.bool(b -> b
+                    .filter(f -> f.term(t -> t.field("documentId").value(FieldValue.of(documentId))))
+                    .filter(f -> f.range(r -> r.field("chunkIndex").gte(JsonData.of(chunks.size()))))));
+            // a count is cheap, delete-by-query is not: only delete when an older, longer version left chunks
+            if (client.count(c -> c.index(ChunkIndex.name(collection)).query(stale)).count() > 0) {
+                client.deleteByQuery(d -> d.index(ChunkIndex.name(collection)).refresh(refresh).query(stale));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("OpenSearch unreachable while replacing " + documentId, e);
         }

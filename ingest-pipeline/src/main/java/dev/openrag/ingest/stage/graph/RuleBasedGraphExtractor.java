@@ -58,7 +58,8 @@ public class RuleBasedGraphExtractor {
         List<Mention> mentions = new ArrayList<>();
         Set<Relation> relations = new LinkedHashSet<>();
         for (Chunk chunk : chunks) {
-            List<Entity> mentioned = entities.values().stream().filter(e -> names(chunk.text(), e.name())).toList();
+            Set<String> words = words(chunk.text());
+            List<Entity> mentioned = entities.values().stream().filter(e -> names(chunk.text(), words, e.name())).toList();
             mentioned.forEach(e -> mentions.add(new Mention(chunk.chunkId(), e.id())));
             if (language != null) {
                 List<Entity> declaredHere = SourceCode.declarations(chunk.text(), language).stream()
@@ -95,7 +96,22 @@ public class RuleBasedGraphExtractor {
         return found;
     }
 
-    private static boolean names(String text, String name) {
-        return Pattern.compile("(?<![\\w])" + Pattern.quote(name) + "(?![\\w])").matcher(text).find();
+    private static final Pattern WORD = Pattern.compile("[\\w]+");
+
+    /** The chunk's words, computed once: single-word names are then a set lookup, not a regex scan. */
+    private static Set<String> words(String text) {
+        Set<String> words = new java.util.HashSet<>();
+        Matcher matcher = WORD.matcher(text);
+        while (matcher.find()) {
+            words.add(matcher.group());
+        }
+        return words;
+    }
+
+    private static boolean names(String text, Set<String> words, String name) {
+        if (WORD.matcher(name).matches()) {
+            return words.contains(name);
+        }
+        return text.contains(name) && Pattern.compile("(?<![\\w])" + Pattern.quote(name) + "(?![\\w])").matcher(text).find();
     }
 }
