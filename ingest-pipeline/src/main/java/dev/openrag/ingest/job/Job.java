@@ -18,13 +18,15 @@ import dev.openrag.ingest.stage.Stages;
 final class Job {
 
     private final String jobId;
+    private final List<String> finalStages;
     private final Set<String> documents = new LinkedHashSet<>();
     private final Map<String, Map<String, Integer>> completedByStage = new HashMap<>(); // stage -> document -> chunks
     private final Map<String, Set<String>> failedByStage = new HashMap<>();
     private final Map<String, JobStatus.Failure> failures = new LinkedHashMap<>();
 
-    Job(String jobId) {
+    Job(String jobId, List<String> finalStages) {
         this.jobId = jobId;
+        this.finalStages = finalStages;
     }
 
     synchronized void accept(String documentId) {
@@ -47,7 +49,7 @@ final class Job {
     synchronized JobStatus status() {
         int done = 0;
         for (String document : documents) {
-            if (!failures.containsKey(document) && Stages.FINAL.stream()
+            if (!failures.containsKey(document) && finalStages.stream()
                     .allMatch(stage -> completedByStage.getOrDefault(stage, Map.of()).containsKey(document))) {
                 done++;
             }

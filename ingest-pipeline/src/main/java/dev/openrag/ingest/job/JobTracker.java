@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -36,8 +37,12 @@ public class JobTracker {
     private final EventCodec codec;
     private final ObjectMapper mapper = new ObjectMapper();
 
-    public JobTracker(EventCodec codec) {
+    private final List<String> finalStages;
+
+    public JobTracker(EventCodec codec,
+                      @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String vectorBackend) {
         this.codec = codec;
+        this.finalStages = Stages.finalStages(vectorBackend);
     }
 
     /** Makes a new job visible at once in this instance (the status topic catches up asynchronously). */
@@ -103,7 +108,7 @@ public class JobTracker {
     }
 
     private Job job(String jobId) {
-        return jobs.computeIfAbsent(jobId, Job::new);
+        return jobs.computeIfAbsent(jobId, id -> new Job(id, finalStages));
     }
 
     private void publish(Job job) {

@@ -9,11 +9,13 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import dev.openrag.ingest.source.Collections;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.port.VectorIndex;
 import io.smallrye.common.annotation.Blocking;
 
 /** {@code GET /api/collections/{name}/stats}: each store counted by asking it, so anyone can see they agree. */
@@ -27,10 +29,15 @@ public class CollectionsResource {
 
     private final GraphStore graph;
     private final LexicalIndex lexical;
+    private final VectorIndex vectors;
+    private final boolean qdrant;
 
-    public CollectionsResource(GraphStore graph, LexicalIndex lexical) {
+    public CollectionsResource(GraphStore graph, LexicalIndex lexical, VectorIndex vectors,
+                               @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String backend) {
         this.graph = graph;
         this.lexical = lexical;
+        this.vectors = vectors;
+        this.qdrant = "qdrant".equals(backend);
     }
 
     @GET
@@ -41,7 +48,7 @@ public class CollectionsResource {
         Map<String, Long> chunks = new LinkedHashMap<>();
         chunks.put("opensearch", lexical.countChunks(collection));
         chunks.put("neo4j", graph.countChunks(collection));
-        chunks.put("qdrant", null); // Qdrant is the vector store only with openrag.vectors.backend=qdrant
+        chunks.put("qdrant", qdrant ? vectors.countChunks(collection) : null);
         return new Stats(collection, graph.countDocuments(collection), chunks);
     }
 }

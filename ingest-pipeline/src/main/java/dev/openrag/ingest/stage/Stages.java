@@ -14,9 +14,15 @@ public final class Stages {
     public static final String SINK_OPENSEARCH = "sink-opensearch";
     public static final String SINK_NEO4J = "sink-neo4j";
     public static final String SINK_GRAPH = "sink-graph";
+    public static final String SINK_QDRANT = "sink-qdrant";
 
-    /** A document is done when each of these completed (or any stage failed it). */
+    /** A document is done when each of these completed (or any stage failed it); see {@link #finalStages}. */
     public static final List<String> FINAL = List.of(SINK_OPENSEARCH, SINK_NEO4J, SINK_GRAPH);
+
+    /** The final stages for a vector backend: Qdrant adds its own sink. */
+    public static List<String> finalStages(String vectorBackend) {
+        return "qdrant".equals(vectorBackend) ? List.of(SINK_OPENSEARCH, SINK_NEO4J, SINK_GRAPH, SINK_QDRANT) : FINAL;
+    }
 
     /** Every stage in flow order, for progress display. */
     public static final List<String> ALL = List.of(ACCEPTED, PARSE, CHUNK, CONTEXTUALIZE, EMBED, EXTRACT_GRAPH,

@@ -47,6 +47,12 @@ public final class Neo4jVectorIndex implements VectorIndex {
         }
     }
 
+    /** Stale chunks are removed with the document's structure by {@link Neo4jGraphStore#upsertDocument}. */
+    @Override
+    public void replaceDocument(String collection, String documentId, List<IndexedChunk> chunks) {
+        upsert(chunks);
+    }
+
     @Override
     public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
         try (Session session = driver.session()) {

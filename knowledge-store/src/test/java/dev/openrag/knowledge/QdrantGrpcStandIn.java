@@ -1,0 +1,140 @@
+package dev.openrag.knowledge;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.stub.StreamObserver;
+import io.qdrant.client.grpc.Collections;
+import io.qdrant.client.grpc.CollectionsGrpc;
+import io.qdrant.client.grpc.Common;
+import io.qdrant.client.grpc.JsonWithInt;
+import io.qdrant.client.grpc.Points;
+import io.qdrant.client.grpc.PointsGrpc;
+
+/**
+ * A STAND-IN for a Qdrant server (none can run on this machine): a real gRPC server on a local
+ * port, built from the Qdrant client's own generated service stubs, keeping points in memory.
+ * It implements just the calls QdrantVectorIndex makes (collection exists/create, upsert,
+ * search with cosine similarity, delete by filter, count) with Qdrant's filter semantics for
+ * keyword match and numeric range. The real server runs in compose.yaml.
+ */
+final class QdrantGrpcStandIn implements AutoCloseable {
+
+    private record StoredPoint(Common.PointId id, List<Float> vector, Map<String, JsonWithInt.Value> payload) {
+    }
+
+    private final Map<String, Map<Common.PointId, StoredPoint>> collections = new ConcurrentHashMap<>();
+    private final Server server;
+
+    QdrantGrpcStandIn() throws IOException {
+        server = ServerBuilder.forPort(0).addService(new CollectionsService()).addService(new PointsService()).build().start();
+    }
+
+    int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public void close() {
+        server.shutdownNow();
+    }
+
+    private final class CollectionsService extends CollectionsGrpc.CollectionsImplBase {
+        @Override
+        public void collectionExists(Collections.CollectionExistsRequest request,
+                                     StreamObserver<Collections.CollectionExistsResponse> response) {
+            reply(response, Collections.CollectionExistsResponse.newBuilder().setResult(
+                    Collections.CollectionExists.newBuilder().setExists(collections.containsKey(request.getCollectionName()))).build());
+        }
+
+        @Override
+        public void create(Collections.CreateCollection request, StreamObserver<Collections.CollectionOperationResponse> response) {
+            collections.putIfAbsent(request.getCollectionName(), new ConcurrentHashMap<>());
+            reply(response, Collections.CollectionOperationResponse.newBuilder().setResult(true).build());
+        }
+    }
+
+    private final class PointsService extends PointsGrpc.PointsImplBase {
+        @Override
+        public void upsert(Points.UpsertPoints request, StreamObserver<Points.PointsOperationResponse> response) {
+            Map<Common.PointId, StoredPoint> points = collections.get(request.getCollectionName());
+            for (Points.PointStruct point : request.getPointsList()) {
+                Points.Vector vector = point.getVectors().getVector();
+                List<Float> values = vector.hasDense() ? vector.getDense().getDataList() : vector.getDataList();
+                points.put(point.getId(), new StoredPoint(point.getId(), values, point.getPayloadMap()));
+            }
+            reply(response, done());
+        }
+
+        @Override
+        public void search(Points.SearchPoints request, StreamObserver<Points.SearchResponse> response) {
+            List<Points.ScoredPoint> scored = new ArrayList<>();
+            for (StoredPoint point : collections.get(request.getCollectionName()).values()) {
+                scored.add(Points.ScoredPoint.newBuilder().setId(point.id()).putAllPayload(point.payload())
+                        .setScore((float) cosine(request.getVectorList(), point.vector())).build());
+            }
+            scored.sort(Comparator.comparingDouble(Points.ScoredPoint::getScore).reversed());
+            reply(response, Points.SearchResponse.newBuilder()
+                    .addAllResult(scored.subList(0, (int) Math.min(request.getLimit(), scored.size()))).build());
+        }
+
+        @Override
+        public void delete(Points.DeletePoints request, StreamObserver<Points.PointsOperationResponse> response) {
+            Common.Filter filter = request.getPoints().getFilter();
+            collections.get(request.getCollectionName()).values().removeIf(point -> matches(filter, point.payload()));
+            reply(response, done());
+        }
+
+        @Override
+        public void count(Points.CountPoints request, StreamObserver<Points.CountResponse> response) {
+            long count = collections.get(request.getCollectionName()).values().stream()
+                    .filter(point -> !request.hasFilter() || matches(request.getFilter(), point.payload())).count();
+            reply(response, Points.CountResponse.newBuilder().setResult(Points.CountResult.newBuilder().setCount(count)).build());
+        }
+    }
+
+    private static Points.PointsOperationResponse done() {
+        return Points.PointsOperationResponse.newBuilder().setResult(Points.UpdateResult.newBuilder()
+                .setStatus(Points.UpdateStatus.Completed)).build();
+    }
+
+    private static boolean matches(Common.Filter filter, Map<String, JsonWithInt.Value> payload) {
+        for (Common.Condition condition : filter.getMustList()) {
+            Common.FieldCondition field = condition.getField();
+            JsonWithInt.Value value = payload.get(field.getKey());
+            if (value == null) {
+                return false;
+            }
+            if (field.hasMatch() && !field.getMatch().getKeyword().equals(value.getStringValue())) {
+                return false;
+            }
+            if (field.hasRange() && field.getRange().hasGte() && value.getIntegerValue() < field.getRange().getGte()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static double cosine(List<Float> a, List<Float> b) {
+        double dot = 0;
+        double normA = 0;
+        double normB = 0;
+        for (int i = 0; i < a.size(); i++) {
+            dot += a.get(i) * b.get(i);
+            normA += a.get(i) * a.get(i);
+            normB += b.get(i) * b.get(i);
+        }
+        return dot / (Math.sqrt(normA) * Math.sqrt(normB));
+    }
+
+    private static <T> void reply(StreamObserver<T> observer, T value) {
+        observer.onNext(value);
+        observer.onCompleted();
+    }
+}
