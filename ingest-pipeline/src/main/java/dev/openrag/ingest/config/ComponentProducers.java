@@ -7,6 +7,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
+import dev.openrag.knowledge.contextual.OllamaContextualizer;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
 import dev.openrag.knowledge.embedding.OnnxEmbedder;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
@@ -37,10 +38,20 @@ public class ComponentProducers {
         return new OnnxEmbedder();
     }
 
+    /** {@code openrag.contextualizer}: structural (offline default) or ollama (an LLM, with the structural fallback). */
     @Produces
     @Singleton
-    Contextualizer contextualizer() {
-        return new StructuralContextualizer();
+    Contextualizer contextualizer(@ConfigProperty(name = "openrag.contextualizer", defaultValue = "structural") String mode,
+                                  @ConfigProperty(name = "openrag.ollama.url", defaultValue = "http://127.0.0.1:11434") String url,
+                                  @ConfigProperty(name = "openrag.ollama.model", defaultValue = "llama3.2") String model,
+                                  @ConfigProperty(name = "openrag.ollama.max-in-flight", defaultValue = "2") int maxInFlight,
+                                  @ConfigProperty(name = "openrag.ollama.timeout", defaultValue = "PT60S") java.time.Duration timeout,
+                                  @ConfigProperty(name = "openrag.ollama.max-retries", defaultValue = "2") int maxRetries) {
+        return switch (mode) {
+            case "structural" -> new StructuralContextualizer();
+            case "ollama" -> new OllamaContextualizer(url, model, maxInFlight, timeout, maxRetries, 24_000);
+            default -> throw new IllegalArgumentException("openrag.contextualizer must be structural or ollama, not '" + mode + "'");
+        };
     }
 
     /**
