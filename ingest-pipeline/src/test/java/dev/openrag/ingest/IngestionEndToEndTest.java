@@ -57,6 +57,10 @@ class IngestionEndToEndTest {
         assertThat(job.getString("state")).isEqualTo("completed");
         assertThat(job.getInt("documents.done")).isEqualTo(1);
         assertThat(job.getInt("stages.sink-opensearch.done")).isEqualTo(1);
+        String events = given().accept("text/event-stream").get("/api/jobs/" + jobId + "/events").then()
+                .statusCode(200).extract().asString();
+        assertThat(events).as("SSE of a finished job: its final status, then the stream ends")
+                .contains("data:").contains("\"state\":\"completed\"");
 
         JsonPath stats = stats("e2e-md");
         assertThat(stats.getLong("documents")).isEqualTo(1);

@@ -27,6 +27,28 @@ class UnreachableEngineTest {
         }
     }
 
+    @jakarta.inject.Inject
+    org.neo4j.driver.Driver driver;
+
+    @jakarta.inject.Inject
+    dev.openrag.knowledge.embedding.OnnxEmbedder embedder;
+
+    @Test
+    void searchStillAnswersFromVectorsAndSaysWhatIsDegraded() {
+        var graph = new dev.openrag.knowledge.neo4j.Neo4jGraphStore(driver);
+        for (var chunk : SearchFixture.chunks(embedder)) {
+            graph.upsertDocument(chunk.collection(), chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk));
+        }
+        given().contentType("application/json")
+                .body(java.util.Map.<String, Object>of("query", "garden vegetables", "collection", SearchFixture.COLLECTION))
+                .post("/api/search").then().statusCode(200)
+                .body("degraded", org.hamcrest.Matchers.contains("opensearch"))
+                .body("results[0].ranks", org.hamcrest.Matchers.hasKey("vector"));
+        given().contentType("application/json")
+                .body(java.util.Map.<String, Object>of("query", "garden", "mode", "bm25", "collection", SearchFixture.COLLECTION))
+                .post("/api/search").then().statusCode(503).body("error", equalTo("unavailable"));
+    }
+
     @Test
     void readinessIsDownAndNamesOpenSearch() {
         given().get("/q/health/ready").then()

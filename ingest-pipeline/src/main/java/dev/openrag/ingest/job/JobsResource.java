@@ -9,7 +9,7 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.jboss.resteasy.reactive.RestStreamElementType;
 
-import dev.openrag.ingest.rest.ApiException;
+import dev.openrag.knowledge.runtime.ApiException;
 import io.smallrye.mutiny.Multi;
 
 /** {@code GET /api/jobs/{id}} and its server-sent event stream. */

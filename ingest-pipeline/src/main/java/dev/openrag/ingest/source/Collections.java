@@ -2,7 +2,7 @@ package dev.openrag.ingest.source;
 
 import java.util.regex.Pattern;
 
-import dev.openrag.ingest.rest.ApiException;
+import dev.openrag.knowledge.runtime.ApiException;
 
 /** Collection names become index and collection names in the stores: checked at the edge. */
 public final class Collections {

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.openrag.ingest.rest.ApiException;
+import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;

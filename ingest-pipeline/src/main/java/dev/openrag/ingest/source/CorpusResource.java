@@ -13,7 +13,7 @@ import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
-import dev.openrag.ingest.rest.ApiException;
+import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.schemas.DocumentArrived;
 import io.smallrye.common.annotation.Blocking;
 

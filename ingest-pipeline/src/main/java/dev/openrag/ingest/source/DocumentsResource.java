@@ -24,7 +24,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
 
-import dev.openrag.ingest.rest.ApiException;
+import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.parse.DocumentParser;
 import dev.openrag.schemas.DocumentArrived;

@@ -1,4 +1,4 @@
-package dev.openrag.ingest.rest;
+package dev.openrag.knowledge.runtime;
 
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
@@ -9,7 +9,7 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 
-/** Every error leaves as {@code {"error": code, "message": text}}; never a stack trace. */
+/** Every app's errors leave as {@code {"error": code, "message": text}}; never a stack trace. */
 public class ErrorMapper {
 
     private static final Logger LOG = Logger.getLogger(ErrorMapper.class);

@@ -1,4 +1,4 @@
-package dev.openrag.ingest.rest;
+package dev.openrag.knowledge.runtime;
 
 /** A request the API refuses: HTTP status, a stable error code and a message for people. */
 public class ApiException extends RuntimeException {

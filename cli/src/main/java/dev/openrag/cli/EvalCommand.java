@@ -1,0 +1,113 @@
+package dev.openrag.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.openrag.cli.PassAtK.ChunkRef;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code openrag eval}: imports a pre-chunked corpus through the real pipeline into a fresh
+ * collection, sends every query to {@code POST /api/search} and prints Pass@5/10/20.
+ */
+@Command(name = "eval", description = "Retrieval quality: import a corpus, run queries, print pass@5/10/20 (last line).")
+class EvalCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Option(names = "--corpus", required = true, description = "pre-chunked corpus JSON")
+    Path corpus;
+
+    @Option(names = "--queries", required = true, description = "queries JSONL with golden_chunk_uuids")
+    Path queries;
+
+    @Option(names = "--collection", description = "collection to import into (default: a fresh eval-<time>)")
+    String collection;
+
+    @Option(names = "--skip-import", description = "search an already imported --collection instead of importing")
+    boolean skipImport;
+
+    @Option(names = "--mode", defaultValue = "hybrid", description = "search mode (default: ${DEFAULT-VALUE})")
+    String mode;
+
+    @Option(names = "--json", description = "write per-query ranks of the golden chunks to this file")
+    Path jsonOut;
+
+    @Option(names = "--ingest-url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}")
+    String ingestUrl;
+
+    @Option(names = "--query-url", defaultValue = "${env:OPENRAG_QUERY_API_URL:-http://127.0.0.1:8080}")
+    String queryUrl;
+
+    @Override
+    public Integer call() throws Exception {
+        if (skipImport && collection == null) {
+            System.err.println("openrag: --skip-import needs --collection");
+            return 2;
+        }
+        String target = collection != null ? collection : "eval-" + System.currentTimeMillis();
+        if (!skipImport) {
+            System.out.println("importing " + corpus + " into collection '" + target + "' through the pipeline ...");
+            ApiClient ingest = new ApiClient(ingestUrl);
+            JsonNode accepted = ingest.postJson("/api/corpus?collection=" + target, Files.readString(corpus));
+            JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
+            if (!"completed".equals(status.path("state").asText())) {
+                System.err.println("openrag: the import ended " + status.path("state").asText() + ": " + status.path("failures"));
+                return 1;
+            }
+            Thread.sleep(1500); // OpenSearch makes the last writes searchable within its 1 s refresh interval
+        }
+
+        ApiClient query = new ApiClient(queryUrl);
+        List<Double> at5 = new ArrayList<>();
+        List<Double> at10 = new ArrayList<>();
+        List<Double> at20 = new ArrayList<>();
+        ArrayNode perQuery = JSON.createArrayNode();
+        long searchMillis = 0;
+        for (String line : Files.readAllLines(queries)) {
+            if (line.isBlank()) {
+                continue;
+            }
+            JsonNode item = JSON.readTree(line);
+            Set<ChunkRef> golden = new LinkedHashSet<>();
+            item.path("golden_chunk_uuids").forEach(pair -> golden.add(new ChunkRef(pair.get(0).asText(), pair.get(1).asInt())));
+            JsonNode answer = query.postJson("/api/search", JSON.writeValueAsString(
+                    Map.of("query", item.path("query").asText(), "k", 20, "collection", target, "mode", mode)));
+            searchMillis += answer.path("tookMs").asLong();
+            List<ChunkRef> ranked = new ArrayList<>();
+            answer.path("results").forEach(r -> ranked.add(new ChunkRef(r.path("documentId").asText(), r.path("chunkIndex").asInt())));
+            at5.add(PassAtK.forQuery(golden, ranked, 5));
+            at10.add(PassAtK.forQuery(golden, ranked, 10));
+            at20.add(PassAtK.forQuery(golden, ranked, 20));
+            ObjectNode entry = perQuery.addObject();
+            entry.put("query", item.path("query").asText());
+            ArrayNode ranks = entry.putArray("goldenRanks");
+            golden.forEach(g -> ranks.add(ranked.indexOf(g) < 0 ? null : ranked.indexOf(g) + 1));
+        }
+        if (jsonOut != null) {
+            ObjectNode report = JSON.createObjectNode();
+            report.put("collection", target);
+            report.put("mode", mode);
+            report.put("pass@5", PassAtK.mean(at5));
+            report.put("pass@10", PassAtK.mean(at10));
+            report.put("pass@20", PassAtK.mean(at20));
+            report.set("queries", perQuery);
+            Files.writeString(jsonOut, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
+        }
+        System.out.printf("collection=%s mode=%s mean_search_ms=%.1f%n", target, mode, at5.isEmpty() ? 0.0 : (double) searchMillis / at5.size());
+        System.out.println(PassAtK.summaryLine(PassAtK.mean(at5), PassAtK.mean(at10), PassAtK.mean(at20), at5.size()));
+        return 0;
+    }
+}

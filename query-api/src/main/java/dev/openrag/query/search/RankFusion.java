@@ -1,0 +1,46 @@
+package dev.openrag.query.search;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.port.ScoredChunk;
+
+/**
+ * Reciprocal rank fusion: a chunk's fused score is the sum over retrievers of
+ * {@code weight / (k + rank)}. Ranks, not raw scores, so BM25 and cosine scores never need
+ * calibrating against each other. Ties keep the order of first appearance.
+ */
+public final class RankFusion {
+
+    /** A fused hit: the chunk, its fused score, and its rank and score in each retriever that found it. */
+    public record Fused(IndexedChunk chunk, double score, Map<String, Integer> ranks, Map<String, Double> scores) {
+    }
+
+    private RankFusion() {
+    }
+
+    public static List<Fused> fuse(Map<String, List<ScoredChunk>> byRetriever, Map<String, Double> weights, int k) {
+        Map<String, IndexedChunk> chunks = new LinkedHashMap<>();
+        Map<String, Double> fused = new LinkedHashMap<>();
+        Map<String, Map<String, Integer>> ranks = new LinkedHashMap<>();
+        Map<String, Map<String, Double>> scores = new LinkedHashMap<>();
+        byRetriever.forEach((retriever, hits) -> {
+            double weight = weights.getOrDefault(retriever, 1.0);
+            for (ScoredChunk hit : hits) {
+                String id = hit.chunk().chunkId();
+                chunks.putIfAbsent(id, hit.chunk());
+                fused.merge(id, weight / (k + hit.rank()), Double::sum);
+                ranks.computeIfAbsent(id, x -> new LinkedHashMap<>()).put(retriever, hit.rank());
+                scores.computeIfAbsent(id, x -> new LinkedHashMap<>()).put(retriever, hit.score());
+            }
+        });
+        List<Fused> results = new ArrayList<>();
+        fused.forEach((id, score) -> results.add(new Fused(chunks.get(id), score, ranks.get(id), scores.get(id))));
+        results.sort(Comparator.comparingDouble(Fused::score).reversed());
+        return results;
+    }
+}

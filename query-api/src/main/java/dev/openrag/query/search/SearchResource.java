@@ -1,0 +1,35 @@
+package dev.openrag.query.search;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import dev.openrag.knowledge.runtime.ApiException;
+import io.smallrye.common.annotation.Blocking;
+
+/** {@code POST /api/search}. */
+@Path("/api/search")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@Blocking
+public class SearchResource {
+
+    private final SearchService search;
+
+    public SearchResource(SearchService search) {
+        this.search = search;
+    }
+
+    @POST
+    @Operation(summary = "Search a collection: {query, k (1..100), collection, mode: hybrid|vector|bm25, explain}")
+    public SearchResponse search(SearchRequest request) {
+        if (request == null) {
+            throw ApiException.badRequest("missing JSON body {query, k, collection, mode, explain}");
+        }
+        return search.search(request);
+    }
+}

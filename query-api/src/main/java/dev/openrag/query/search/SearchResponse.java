@@ -1,0 +1,17 @@
+package dev.openrag.query.search;
+
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/** {@code POST /api/search} answer (ARCHITECTURE §5). */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record SearchResponse(List<Result> results, long tookMs, String mode, List<String> degraded) {
+
+    /** One hit; {@code ranks} (per retriever, 1-based) always, {@code scores} per retriever with explain. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Result(String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text,
+                         String context, double score, Map<String, Integer> ranks, Map<String, Double> scores) {
+    }
+}

@@ -1,0 +1,135 @@
+package dev.openrag.query.search;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import dev.openrag.knowledge.embedding.OnnxEmbedder;
+import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.knowledge.port.VectorIndex;
+import dev.openrag.knowledge.runtime.ApiException;
+
+/**
+ * Hybrid retrieval: vector top-N and BM25 top-N run in parallel and are fused by reciprocal rank
+ * fusion. A retriever whose store is down is left out and named in {@code degraded}; only when
+ * every retriever fails is the search unavailable (503).
+ */
+@ApplicationScoped
+public class SearchService {
+
+    private static final Logger LOG = Logger.getLogger(SearchService.class);
+    private static final Set<String> MODES = Set.of("hybrid", "vector", "bm25");
+    private static final Set<String> PLANNED_MODES = Set.of("graph", "summary", "hybrid_expanded", "automatic");
+    private static final Pattern COLLECTION = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
+    static final String VECTOR = "vector";
+    static final String BM25 = "bm25";
+
+    private final OnnxEmbedder embedder;
+    private final VectorIndex vectors;
+    private final LexicalIndex lexical;
+    private final int candidates;
+    private final int rrfK;
+    private final Map<String, Double> weights;
+    private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
+
+    public SearchService(OnnxEmbedder embedder, VectorIndex vectors, LexicalIndex lexical,
+                         @ConfigProperty(name = "openrag.search.candidates", defaultValue = "50") int candidates,
+                         @ConfigProperty(name = "openrag.search.rrf-k", defaultValue = "60") int rrfK,
+                         @ConfigProperty(name = "openrag.search.weight.vector", defaultValue = "1.0") double vectorWeight,
+                         @ConfigProperty(name = "openrag.search.weight.bm25", defaultValue = "1.0") double bm25Weight) {
+        this.embedder = embedder;
+        this.vectors = vectors;
+        this.lexical = lexical;
+        this.candidates = candidates;
+        this.rrfK = rrfK;
+        this.weights = Map.of(VECTOR, vectorWeight, BM25, bm25Weight);
+    }
+
+    @PreDestroy
+    void close() {
+        retrievers.shutdown();
+    }
+
+    public SearchResponse search(SearchRequest request) {
+        long started = System.nanoTime();
+        String query = request.query() == null ? "" : request.query().strip();
+        if (query.isEmpty()) {
+            throw ApiException.badRequest("field 'query' is required and must not be blank");
+        }
+        int k = request.k() == null ? 10 : request.k();
+        if (k < 1 || k > 100) {
+            throw ApiException.badRequest("field 'k' must be between 1 and 100, got " + k);
+        }
+        String collection = request.collection() == null || request.collection().isBlank() ? "default" : request.collection();
+        if (!COLLECTION.matcher(collection).matches()) {
+            throw ApiException.badRequest("invalid collection name '" + collection + "'");
+        }
+        String mode = request.mode() == null || request.mode().isBlank() ? "hybrid" : request.mode();
+        if (PLANNED_MODES.contains(mode)) {
+            throw ApiException.badRequest("mode '" + mode + "' is not available yet; use hybrid, vector or bm25");
+        }
+        if (!MODES.contains(mode)) {
+            throw ApiException.badRequest("unknown mode '" + mode + "'; use hybrid, vector or bm25");
+        }
+        boolean explain = Boolean.TRUE.equals(request.explain());
+        int depth = mode.equals("hybrid") ? Math.max(candidates, k) : k;
+
+        Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
+        if (!mode.equals(BM25)) {
+            running.put(VECTOR, retrieve(() -> vectors.search(collection, embedder.embedQuery(query), depth)));
+        }
+        if (!mode.equals(VECTOR)) {
+            running.put(BM25, retrieve(() -> lexical.search(collection, query, depth)));
+        }
+        Map<String, List<ScoredChunk>> hits = new LinkedHashMap<>();
+        List<String> degraded = new ArrayList<>();
+        running.forEach((retriever, future) -> {
+            try {
+                hits.put(retriever, future.join());
+            } catch (RuntimeException e) {
+                LOG.warnf("%s retriever failed, answering without it: %s", retriever, e.getMessage());
+                degraded.add(retriever.equals(BM25) ? "opensearch" : "vectors");
+            }
+        });
+        if (hits.isEmpty()) {
+            throw new ApiException(503, "unavailable", "no retriever could answer: " + String.join(", ", degraded) + " unreachable");
+        }
+        if (hits.values().stream().allMatch(List::isEmpty) && !collectionExists(collection)) {
+            throw ApiException.badRequest("unknown collection '" + collection + "': nothing has been ingested into it");
+        }
+        List<SearchResponse.Result> results = RankFusion.fuse(hits, weights, rrfK).stream().limit(k)
+                .map(hit -> new SearchResponse.Result(hit.chunk().chunkId(), hit.chunk().documentId(), hit.chunk().chunkIndex(),
+                        hit.chunk().title(), hit.chunk().sourceUri(), hit.chunk().text(), hit.chunk().context(),
+                        mode.equals("hybrid") ? hit.score() : hit.scores().values().iterator().next(),
+                        hit.ranks(), explain ? hit.scores() : null))
+                .toList();
+        return new SearchResponse(results, (System.nanoTime() - started) / 1_000_000, mode,
+                degraded.isEmpty() ? null : degraded);
+    }
+
+    private CompletableFuture<List<ScoredChunk>> retrieve(Supplier<List<ScoredChunk>> retriever) {
+        return CompletableFuture.supplyAsync(retriever, retrievers);
+    }
+
+    private boolean collectionExists(String collection) {
+        try {
+            return lexical.countChunks(collection) > 0 || vectors.countChunks(collection) > 0;
+        } catch (RuntimeException e) {
+            return true; // cannot tell: do not call it unknown
+        }
+    }
+}
