@@ -76,6 +76,12 @@ public class StageRunner {
             } catch (RejectedDocument e) {
                 reject(stage, record, event, e.getMessage(), sourceOf(event));
                 return;
+            } catch (LinkageError e) {
+                // a broken installation (missing class, native library): retrying cannot help, and
+                // letting it escape would stop the whole channel
+                LOG.errorf(e, "%s cannot run: %s", stage, e);
+                reject(stage, record, event, stage + " cannot run on this installation: " + e, sourceOf(event));
+                return;
             } catch (Exception e) {
                 if (attempt >= RETRY_BACKOFF.size()) {
                     LOG.errorf(e, "%s gave up on document %s after %d attempts", stage, event.documentId(), attempt + 1);

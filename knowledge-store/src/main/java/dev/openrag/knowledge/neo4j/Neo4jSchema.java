@@ -6,6 +6,7 @@ import java.util.Map;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.exceptions.ClientException;
 import org.neo4j.driver.exceptions.TransientException;
 
 /**
@@ -47,8 +48,10 @@ public final class Neo4jSchema {
             try {
                 bootstrapOnce(driver, dimension);
                 return;
-            } catch (TransientException e) {
-                if (attempt == 5) {
+            } catch (TransientException | ClientException e) {
+                // another app created the same index a moment earlier: IF NOT EXISTS races, retry
+                boolean race = e instanceof TransientException || e.getMessage().contains("already exists");
+                if (!race || attempt == 5) {
                     throw e;
                 }
                 sleep(200L * attempt);

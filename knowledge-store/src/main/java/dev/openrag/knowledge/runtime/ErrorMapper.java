@@ -48,7 +48,7 @@ public class ErrorMapper {
     }
 
     @ServerExceptionMapper
-    public Response unexpected(Exception e) {
+    public Response unexpected(Throwable e) {
         LOG.error("unexpected error", e);
         return body(500, "internal", "internal error: " + e.getClass().getSimpleName()
                 + (e.getMessage() == null ? "" : ": " + e.getMessage()));
