@@ -39,8 +39,12 @@ final class ApiClient {
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
-    /** multipart/form-data with one {@code files} part per file and an optional {@code collection} field. */
-    JsonNode postFiles(String path, List<Path> files, String collection) throws IOException {
+    /**
+     * multipart/form-data with one {@code files} part per file and an optional {@code collection}
+     * field. Each part is named by its path relative to {@code base}, so two README.md files in
+     * different folders stay two documents.
+     */
+    JsonNode postFiles(String path, List<Path> files, Path base, String collection) throws IOException {
         String boundary = "openrag-" + UUID.randomUUID();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         if (collection != null) {
@@ -48,7 +52,9 @@ final class ApiClient {
                     + collection + "\r\n").getBytes(StandardCharsets.UTF_8));
         }
         for (Path file : files) {
-            String name = file.getFileName().toString().replace("\"", "");
+            Path absolute = file.toAbsolutePath().normalize();
+            Path root = base.toAbsolutePath().normalize();
+            String name = (absolute.startsWith(root) ? root.relativize(absolute) : absolute.getFileName()).toString().replace("\"", "");
             body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"files\"; filename=\"" + name
                     + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
             body.writeBytes(Files.readAllBytes(file));

@@ -46,7 +46,7 @@ class IngestCommand implements Callable<Integer> {
         int chunks = 0;
         List<String> failures = new ArrayList<>();
         for (List<Path> batch : batches(files)) {
-            JsonNode accepted = ingest.postFiles("/api/documents", batch, collection);
+            JsonNode accepted = ingest.postFiles("/api/documents", batch, Path.of(""), collection);
             JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
             done += status.path("documents").path("done").asInt();
             failed += status.path("documents").path("failed").asInt();

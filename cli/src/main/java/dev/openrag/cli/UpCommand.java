@@ -9,8 +9,15 @@ import dev.openrag.localstack.LocalStackException;
 import picocli.CommandLine.Command;
 
 /** Starts the engines, then the apps, waits until every one is healthy and prints the URLs. */
-@Command(name = "up", description = "Start Kafka, Neo4j, OpenSearch and the three apps; wait until healthy.")
+@Command(name = "up", description = "Start Kafka, Neo4j, OpenSearch and the three apps; wait until healthy; "
+        + "on first start, ingest OpenRAG's own documentation as a sample collection.")
 class UpCommand implements Runnable {
+
+    /** The sample collection: OpenRAG's own README and docs, searchable right after the first `up`. */
+    static final String SAMPLE_COLLECTION = "openrag-docs";
+
+    @picocli.CommandLine.Option(names = "--no-sample", description = "do not ingest the sample documents")
+    boolean noSample;
 
     @Override
     public void run() {
@@ -35,6 +42,9 @@ class UpCommand implements Runnable {
             throw e.getCause() instanceof LocalStackException problem ? problem : new LocalStackException(e.getCause().toString());
         }
 
+        if (!noSample) {
+            ingestSample(stack);
+        }
         System.out.printf("%nOpenRAG is up in %.1f s%n", (System.nanoTime() - began) / 1e9);
         System.out.println("  query API        " + stack.url(Stack.App.QUERY_API) + "   (OpenAPI UI: /q/swagger-ui)");
         System.out.println("  ingest pipeline  " + stack.url(Stack.App.INGEST_PIPELINE));
@@ -43,5 +53,39 @@ class UpCommand implements Runnable {
         System.out.println("  Neo4j (Bolt)     " + stack.config.neo4jUri());
         System.out.println("  OpenSearch       " + stack.config.openSearchUrl());
         System.out.println("Logs: ./openrag logs NAME   Stop: ./openrag down");
+        if (!noSample) {
+            System.out.println("Try:  curl -s " + stack.url(Stack.App.QUERY_API) + "/api/search -H 'Content-Type: application/json' "
+                    + "-d '{\"query\": \"how do I run the tests?\", \"collection\": \"" + SAMPLE_COLLECTION + "\", \"k\": 3}'");
+        }
+    }
+
+    /** First start only (the collection is empty): ingest README.md, docs/ and the module READMEs through the pipeline. */
+    private static void ingestSample(Stack stack) {
+        ApiClient ingest = new ApiClient(stack.url(Stack.App.INGEST_PIPELINE));
+        if (ingest.get("/api/collections/" + SAMPLE_COLLECTION + "/stats").path("documents").asLong() > 0) {
+            return;
+        }
+        List<java.nio.file.Path> files = new java.util.ArrayList<>();
+        try (var found = java.nio.file.Files.walk(stack.root, 3)) {
+            found.filter(path -> path.getFileName().toString().endsWith(".md"))
+                    .filter(path -> !stack.root.relativize(path).toString().startsWith("."))
+                    .filter(path -> !path.toString().contains("/target/"))
+                    .sorted().forEach(files::add);
+        } catch (java.io.IOException e) {
+            System.out.println("  (sample documents skipped: " + e.getMessage() + ")");
+            return;
+        }
+        if (files.isEmpty()) {
+            return;
+        }
+        System.out.printf("ingesting a sample: %d Markdown files of OpenRAG itself into collection '%s' ...%n", files.size(), SAMPLE_COLLECTION);
+        try {
+            var accepted = ingest.postFiles("/api/documents", files, stack.root, SAMPLE_COLLECTION);
+            var status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
+            System.out.printf("  sample %s: %d documents, %d chunks%n", status.path("state").asText(),
+                    status.path("documents").path("done").asInt(), status.path("stages").path("sink-opensearch").path("chunks").asInt());
+        } catch (java.io.IOException e) {
+            System.out.println("  (sample documents skipped: " + e.getMessage() + ")");
+        }
     }
 }
