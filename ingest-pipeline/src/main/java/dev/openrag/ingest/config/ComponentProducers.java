@@ -11,17 +11,12 @@ import dev.openrag.knowledge.contextual.OllamaContextualizer;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
 import dev.openrag.knowledge.embedding.OnnxEmbedder;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
-import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
-import dev.openrag.knowledge.qdrant.QdrantVectorIndex;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.Contextualizer;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
-import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.schemas.EventCodec;
-import io.qdrant.client.QdrantClient;
-import io.qdrant.client.QdrantGrpcClient;
 
 /** The adapters this app uses, chosen here and nowhere else. */
 public class ComponentProducers {
@@ -70,20 +65,5 @@ public class ComponentProducers {
     @Singleton
     GraphStore graphStore(Driver driver) {
         return new Neo4jGraphStore(driver);
-    }
-
-    /** {@code openrag.vectors.backend}: neo4j (one machine, default) or qdrant (cluster deployments). */
-    @Produces
-    @Singleton
-    VectorIndex vectorIndex(Driver driver, Embedder embedder,
-                            @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String backend,
-                            @ConfigProperty(name = "openrag.qdrant.host", defaultValue = "127.0.0.1") String qdrantHost,
-                            @ConfigProperty(name = "openrag.qdrant.port", defaultValue = "6334") int qdrantPort) {
-        return switch (backend) {
-            case "neo4j" -> new Neo4jVectorIndex(driver);
-            case "qdrant" -> new QdrantVectorIndex(new QdrantClient(QdrantGrpcClient.newBuilder(qdrantHost, qdrantPort, false).build()),
-                    embedder.dimension());
-            default -> throw new IllegalArgumentException("openrag.vectors.backend must be neo4j or qdrant, not '" + backend + "'");
-        };
     }
 }

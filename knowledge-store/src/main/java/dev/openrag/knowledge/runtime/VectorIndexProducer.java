@@ -1,0 +1,37 @@
+package dev.openrag.knowledge.runtime;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.neo4j.driver.Driver;
+
+import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
+import dev.openrag.knowledge.port.VectorIndex;
+import dev.openrag.knowledge.qdrant.QdrantVectorIndex;
+import io.qdrant.client.QdrantClient;
+import io.qdrant.client.QdrantGrpcClient;
+
+/**
+ * The vector backend of every app, chosen by {@code openrag.vectors.backend}: neo4j (one machine,
+ * default) or qdrant (cluster deployments, {@code openrag.qdrant.host}/{@code port}).
+ */
+@ApplicationScoped
+public class VectorIndexProducer {
+
+    @Produces
+    @Singleton
+    VectorIndex vectorIndex(Driver driver,
+                            @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String backend,
+                            @ConfigProperty(name = "openrag.embedding.dimension", defaultValue = "384") int dimension,
+                            @ConfigProperty(name = "openrag.qdrant.host", defaultValue = "127.0.0.1") String qdrantHost,
+                            @ConfigProperty(name = "openrag.qdrant.port", defaultValue = "6334") int qdrantPort) {
+        return switch (backend) {
+            case "neo4j" -> new Neo4jVectorIndex(driver);
+            case "qdrant" -> new QdrantVectorIndex(
+                    new QdrantClient(QdrantGrpcClient.newBuilder(qdrantHost, qdrantPort, false).build()), dimension);
+            default -> throw new IllegalArgumentException("openrag.vectors.backend must be neo4j or qdrant, not '" + backend + "'");
+        };
+    }
+}
