@@ -3,18 +3,11 @@ package dev.openrag.knowledge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-
-import com.sun.net.httpserver.HttpServer;
 
 import dev.openrag.knowledge.contextual.OllamaContextualizer;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
@@ -26,45 +19,18 @@ import dev.openrag.schemas.Chunk;
  */
 class OllamaContextualizerAgainstHttpStandInTest {
 
-    private HttpServer server;
-    private final AtomicInteger inFlight = new AtomicInteger();
-    private final AtomicInteger maxInFlight = new AtomicInteger();
-    private final AtomicInteger calls = new AtomicInteger();
+    private OllamaApiStandIn server;
 
     private String startStandIn(long delayMillis) throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(Executors.newFixedThreadPool(16));
-        server.createContext("/api/chat", exchange -> {
-            String request = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            int now = inFlight.incrementAndGet();
-            maxInFlight.accumulateAndGet(now, Math::max);
-            calls.incrementAndGet();
-            try {
-                Thread.sleep(delayMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            inFlight.decrementAndGet();
-            String chunkNumber = request.replaceAll("(?s).*<chunk>\\\\n(chunk \\d+).*", "$1");
-            byte[] body = ("{\"model\":\"stand-in\",\"created_at\":\"2026-11-22T00:00:00Z\",\"message\":{\"role\":\"assistant\","
-                    + "\"content\":\"LLM context for " + chunkNumber + "\"},\"done\":true,\"done_reason\":\"stop\","
-                    + "\"prompt_eval_count\":10,\"eval_count\":5}").getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            } catch (IOException clientGone) {
-                // the client timed out and closed the connection
-            }
-        });
-        server.start();
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        server = new OllamaApiStandIn(delayMillis,
+                prompt -> "LLM context for " + prompt.replaceAll("(?s).*<chunk>\\n(chunk \\d+).*", "$1"));
+        return server.url();
     }
 
     @AfterEach
     void stop() {
         if (server != null) {
-            server.stop(0);
+            server.close();
         }
     }
 
@@ -83,8 +49,8 @@ class OllamaContextualizerAgainstHttpStandInTest {
         assertThat(contexts).hasSize(8);
         assertThat(contexts.get(0)).isEqualTo("LLM context for chunk 0");
         assertThat(contexts.get(7)).isEqualTo("LLM context for chunk 7");
-        assertThat(calls.get()).isEqualTo(8);
-        assertThat(maxInFlight.get()).as("never more than 2 calls in flight").isEqualTo(2);
+        assertThat(server.calls.get()).isEqualTo(8);
+        assertThat(server.maxInFlight.get()).as("never more than 2 calls in flight").isEqualTo(2);
         assertThat(contextualizer.name()).isEqualTo("ollama:stand-in");
     }
 

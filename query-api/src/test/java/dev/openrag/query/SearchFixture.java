@@ -2,7 +2,7 @@ package dev.openrag.query;
 
 import java.util.List;
 
-import dev.openrag.knowledge.embedding.OnnxEmbedder;
+import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.IndexedChunk;
 
 /** Four small chunks with contexts and real bge-small vectors, for search tests. */
@@ -13,7 +13,7 @@ public final class SearchFixture {
     private SearchFixture() {
     }
 
-    public static List<IndexedChunk> chunks(OnnxEmbedder embedder) {
+    public static List<IndexedChunk> chunks(Embedder embedder) {
         List<String[]> rows = List.of(
                 new String[] {"fn parse_http_header(raw: &str) -> HeaderMap", "Source file: http.rs (rust). Defines: fn parse_http_header"},
                 new String[] {"The scheduler runs queued jobs in parallel on worker threads.", "Document: Scheduling guide"},

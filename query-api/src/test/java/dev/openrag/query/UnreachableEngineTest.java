@@ -31,7 +31,7 @@ class UnreachableEngineTest {
     org.neo4j.driver.Driver driver;
 
     @jakarta.inject.Inject
-    dev.openrag.knowledge.embedding.OnnxEmbedder embedder;
+    dev.openrag.knowledge.port.Embedder embedder;
 
     @Test
     void searchStillAnswersFromVectorsAndSaysWhatIsDegraded() {

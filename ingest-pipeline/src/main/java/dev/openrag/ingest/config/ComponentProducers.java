@@ -9,28 +9,20 @@ import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.knowledge.contextual.OllamaContextualizer;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
-import dev.openrag.knowledge.embedding.OnnxEmbedder;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.Contextualizer;
-import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.schemas.EventCodec;
 
-/** The adapters this app uses, chosen here and nowhere else. */
+/** The adapters this app uses (embedder and vector backend: knowledge-store's shared producers). */
 public class ComponentProducers {
 
     @Produces
     @Singleton
     EventCodec eventCodec() {
         return new EventCodec();
-    }
-
-    @Produces
-    @Singleton
-    Embedder embedder() {
-        return new OnnxEmbedder();
     }
 
     /** {@code openrag.contextualizer}: structural (offline default) or ollama (an LLM, with the structural fallback). */

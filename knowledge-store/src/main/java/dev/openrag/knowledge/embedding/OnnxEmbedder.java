@@ -39,6 +39,7 @@ public final class OnnxEmbedder implements Embedder {
         return model.embedAll(segments).content().stream().map(Embedding::vector).toList();
     }
 
+    @Override
     public float[] embedQuery(String query) {
         return embed(List.of(QUERY_INSTRUCTION + query)).get(0);
     }

@@ -10,4 +10,9 @@ public interface Embedder {
     int dimension();
 
     List<float[]> embed(List<String> texts);
+
+    /** A search query's vector; models trained with a query instruction override this. */
+    default float[] embedQuery(String query) {
+        return embed(List.of(query)).get(0);
+    }
 }

@@ -5,18 +5,11 @@ import jakarta.inject.Singleton;
 
 import org.opensearch.client.opensearch.OpenSearchClient;
 
-import dev.openrag.knowledge.embedding.OnnxEmbedder;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.LexicalIndex;
 
-/** The retrieval adapters of this app (the vector backend comes from knowledge-store's VectorIndexProducer). */
+/** The retrieval adapters of this app (embedder and vector backend: knowledge-store's shared producers). */
 public class QueryProducers {
-
-    @Produces
-    @Singleton
-    OnnxEmbedder embedder() {
-        return new OnnxEmbedder();
-    }
 
     @Produces
     @Singleton

@@ -17,7 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import dev.openrag.knowledge.embedding.OnnxEmbedder;
+import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.VectorIndex;
@@ -38,7 +38,7 @@ public class SearchService {
     static final String VECTOR = "vector";
     static final String BM25 = "bm25";
 
-    private final OnnxEmbedder embedder;
+    private final Embedder embedder;
     private final VectorIndex vectors;
     private final LexicalIndex lexical;
     private final int candidates;
@@ -46,7 +46,7 @@ public class SearchService {
     private final Map<String, Double> weights;
     private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
 
-    public SearchService(OnnxEmbedder embedder, VectorIndex vectors, LexicalIndex lexical,
+    public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical,
                          @ConfigProperty(name = "openrag.search.candidates", defaultValue = "50") int candidates,
                          @ConfigProperty(name = "openrag.search.rrf-k", defaultValue = "60") int rrfK,
                          @ConfigProperty(name = "openrag.search.weight.vector", defaultValue = "1.0") double vectorWeight,

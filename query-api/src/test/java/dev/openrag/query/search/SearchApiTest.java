@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
-import dev.openrag.knowledge.embedding.OnnxEmbedder;
+import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.IndexedChunk;
@@ -42,7 +42,7 @@ class SearchApiTest {
     OpenSearchClient openSearch;
 
     @Inject
-    OnnxEmbedder embedder;
+    Embedder embedder;
 
     @BeforeEach
     void load() {

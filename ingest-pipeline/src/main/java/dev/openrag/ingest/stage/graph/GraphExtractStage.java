@@ -3,11 +3,15 @@ package dev.openrag.ingest.stage.graph;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import java.time.Duration;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.contextual.OllamaGraphExtractor;
 import dev.openrag.schemas.ChunksContextualized;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.GraphExtracted;
@@ -22,12 +26,24 @@ public class GraphExtractStage {
     private final StageRunner runner;
     private final RuleBasedGraphExtractor extractor;
     private final MutinyEmitter<String> graph;
+    private final OllamaGraphExtractor llm;
 
+    /** {@code openrag.graph.extractor}: rules (offline, default) or ollama (the LLM adds entities and relations to the rules'). */
     public GraphExtractStage(StageRunner runner, RuleBasedGraphExtractor extractor,
-                             @Channel("graph-out") MutinyEmitter<String> graph) {
+                             @Channel("graph-out") MutinyEmitter<String> graph,
+                             @ConfigProperty(name = "openrag.graph.extractor", defaultValue = "rules") String mode,
+                             @ConfigProperty(name = "openrag.ollama.url", defaultValue = "http://127.0.0.1:11434") String url,
+                             @ConfigProperty(name = "openrag.ollama.model", defaultValue = "llama3.2") String model,
+                             @ConfigProperty(name = "openrag.ollama.max-in-flight", defaultValue = "2") int maxInFlight,
+                             @ConfigProperty(name = "openrag.ollama.timeout", defaultValue = "PT60S") Duration timeout) {
         this.runner = runner;
         this.extractor = extractor;
         this.graph = graph;
+        this.llm = switch (mode) {
+            case "rules" -> null;
+            case "ollama" -> new OllamaGraphExtractor(url, model, maxInFlight, timeout);
+            default -> throw new IllegalArgumentException("openrag.graph.extractor must be rules or ollama, not '" + mode + "'");
+        };
     }
 
     @Incoming("contextualized-graph")
@@ -36,6 +52,9 @@ public class GraphExtractStage {
         runner.run(Stages.EXTRACT_GRAPH, record, ChunksContextualized.class, document -> {
             String text = String.join("\n", document.chunks().stream().map(c -> c.text()).toList());
             RuleBasedGraphExtractor.Extraction extraction = extractor.extract(text, document.source().uri(), document.chunks());
+            if (llm != null) {
+                extraction = RuleBasedGraphExtractor.withLlm(extraction, document.chunks(), llm::extract);
+            }
             runner.emit(graph, new GraphExtracted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     document.documentId(), document.jobId(), document.collection(),
                     extraction.entities(), extraction.relations(), extraction.mentions()));

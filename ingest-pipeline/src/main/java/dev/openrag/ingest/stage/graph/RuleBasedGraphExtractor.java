@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.openrag.knowledge.contextual.OllamaGraphExtractor;
 import dev.openrag.knowledge.text.SourceCode;
 import dev.openrag.schemas.Chunk;
 import dev.openrag.schemas.GraphExtracted.Entity;
@@ -71,6 +72,41 @@ public class RuleBasedGraphExtractor {
                             relations.add(new Relation(from.id(), to.id(), "references"));
                         }
                     }
+                }
+            }
+        }
+        return new Extraction(List.copyOf(entities.values()), List.copyOf(relations), mentions);
+    }
+
+    /** Adds what an LLM found in each chunk (entities it names, relations between them) to a rule-based extraction. */
+    static Extraction withLlm(Extraction rules, List<Chunk> chunks,
+                              java.util.function.Function<String, OllamaGraphExtractor.Found> llm) {
+        Map<String, Entity> entities = new LinkedHashMap<>();
+        rules.entities().forEach(e -> entities.put(e.id(), e));
+        List<Mention> mentions = new ArrayList<>(rules.mentions());
+        Set<Relation> relations = new LinkedHashSet<>(rules.relations());
+        for (Chunk chunk : chunks) {
+            OllamaGraphExtractor.Found found = llm.apply(chunk.text());
+            if (found == null) {
+                continue; // the LLM failed on this chunk: the rules' graph stands
+            }
+            Map<String, String> idsByName = new java.util.HashMap<>();
+            for (String[] entity : found.entities()) {
+                Entity added = new Entity(id(entity[0], entity[1]), entity[0], entity[1]);
+                if (entities.size() < MAX_ENTITIES || entities.containsKey(added.id())) {
+                    entities.putIfAbsent(added.id(), added);
+                    idsByName.put(entity[0].toLowerCase(Locale.ROOT), added.id());
+                    Mention mention = new Mention(chunk.chunkId(), added.id());
+                    if (!mentions.contains(mention)) {
+                        mentions.add(mention);
+                    }
+                }
+            }
+            for (String[] relation : found.relations()) {
+                String from = idsByName.get(relation[0].toLowerCase(Locale.ROOT));
+                String to = idsByName.get(relation[1].toLowerCase(Locale.ROOT));
+                if (from != null && to != null && !from.equals(to)) {
+                    relations.add(new Relation(from, to, relation[2]));
                 }
             }
         }
