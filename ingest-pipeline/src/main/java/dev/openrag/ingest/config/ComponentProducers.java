@@ -14,6 +14,7 @@ import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.Contextualizer;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.runtime.OllamaConfig;
 import dev.openrag.schemas.EventCodec;
 
 /** The adapters this app uses (embedder and vector backend: knowledge-store's shared producers). */
@@ -29,14 +30,11 @@ public class ComponentProducers {
     @Produces
     @Singleton
     Contextualizer contextualizer(@ConfigProperty(name = "openrag.contextualizer", defaultValue = "structural") String mode,
-                                  @ConfigProperty(name = "openrag.ollama.url", defaultValue = "http://127.0.0.1:11434") String url,
-                                  @ConfigProperty(name = "openrag.ollama.model", defaultValue = "llama3.2") String model,
-                                  @ConfigProperty(name = "openrag.ollama.max-in-flight", defaultValue = "2") int maxInFlight,
-                                  @ConfigProperty(name = "openrag.ollama.timeout", defaultValue = "PT60S") java.time.Duration timeout,
-                                  @ConfigProperty(name = "openrag.ollama.max-retries", defaultValue = "2") int maxRetries) {
+                                  OllamaConfig ollama) {
         return switch (mode) {
             case "structural" -> new StructuralContextualizer();
-            case "ollama" -> new OllamaContextualizer(url, model, maxInFlight, timeout, maxRetries, 24_000);
+            case "ollama" -> new OllamaContextualizer(ollama.url(), ollama.model(), ollama.maxInFlight(),
+                    ollama.timeout(), ollama.maxRetries(), 24_000);
             default -> throw new IllegalArgumentException("openrag.contextualizer must be structural or ollama, not '" + mode + "'");
         };
     }

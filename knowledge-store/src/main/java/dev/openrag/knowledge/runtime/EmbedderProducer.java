@@ -1,7 +1,5 @@
 package dev.openrag.knowledge.runtime;
 
-import java.time.Duration;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -24,12 +22,10 @@ public class EmbedderProducer {
     @Singleton
     Embedder embedder(@ConfigProperty(name = "openrag.embedding.provider", defaultValue = "onnx") String provider,
                       @ConfigProperty(name = "openrag.embedding.dimension", defaultValue = "384") int dimension,
-                      @ConfigProperty(name = "openrag.ollama.url", defaultValue = "http://127.0.0.1:11434") String url,
-                      @ConfigProperty(name = "openrag.ollama.embedding-model", defaultValue = "nomic-embed-text") String model,
-                      @ConfigProperty(name = "openrag.ollama.timeout", defaultValue = "PT60S") Duration timeout) {
+                      OllamaConfig ollama) {
         return switch (provider) {
             case "onnx" -> new OnnxEmbedder();
-            case "ollama" -> new OllamaEmbedder(url, model, dimension, timeout);
+            case "ollama" -> new OllamaEmbedder(ollama.url(), ollama.embeddingModel(), dimension, ollama.timeout());
             default -> throw new IllegalArgumentException("openrag.embedding.provider must be onnx or ollama, not '" + provider + "'");
         };
     }

@@ -3,8 +3,6 @@ package dev.openrag.ingest.stage.graph;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import java.time.Duration;
-
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
@@ -12,6 +10,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
 import dev.openrag.knowledge.contextual.OllamaGraphExtractor;
+import dev.openrag.knowledge.runtime.OllamaConfig;
 import dev.openrag.schemas.ChunksContextualized;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.GraphExtracted;
@@ -32,16 +31,13 @@ public class GraphExtractStage {
     public GraphExtractStage(StageRunner runner, RuleBasedGraphExtractor extractor,
                              @Channel("graph-out") MutinyEmitter<String> graph,
                              @ConfigProperty(name = "openrag.graph.extractor", defaultValue = "rules") String mode,
-                             @ConfigProperty(name = "openrag.ollama.url", defaultValue = "http://127.0.0.1:11434") String url,
-                             @ConfigProperty(name = "openrag.ollama.model", defaultValue = "llama3.2") String model,
-                             @ConfigProperty(name = "openrag.ollama.max-in-flight", defaultValue = "2") int maxInFlight,
-                             @ConfigProperty(name = "openrag.ollama.timeout", defaultValue = "PT60S") Duration timeout) {
+                             OllamaConfig ollama) {
         this.runner = runner;
         this.extractor = extractor;
         this.graph = graph;
         this.llm = switch (mode) {
             case "rules" -> null;
-            case "ollama" -> new OllamaGraphExtractor(url, model, maxInFlight, timeout);
+            case "ollama" -> new OllamaGraphExtractor(ollama.url(), ollama.model(), ollama.maxInFlight(), ollama.timeout());
             default -> throw new IllegalArgumentException("openrag.graph.extractor must be rules or ollama, not '" + mode + "'");
         };
     }
