@@ -12,10 +12,10 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.networknt.schema.JsonSchema;
-import com.networknt.schema.JsonSchemaFactory;
-import com.networknt.schema.SpecVersion;
-import com.networknt.schema.ValidationMessage;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 
 /**
  * Reads and writes events as JSON. Reading validates against the event's JSON Schema first, so
@@ -27,16 +27,16 @@ public final class EventCodec {
     private final ObjectMapper mapper = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
-    private final Map<EventType, JsonSchema> schemas = new EnumMap<>(EventType.class);
+    private final Map<EventType, Schema> schemas = new EnumMap<>(EventType.class);
 
     public EventCodec() {
-        JsonSchemaFactory factory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
         for (EventType type : EventType.values()) {
             try (InputStream in = EventCodec.class.getResourceAsStream(type.schemaResource())) {
                 if (in == null) {
                     throw new IllegalStateException("missing schema resource " + type.schemaResource());
                 }
-                schemas.put(type, factory.getSchema(in));
+                schemas.put(type, registry.getSchema(in));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -68,7 +68,7 @@ public final class EventCodec {
     /** Schema problems of a JSON tree, each naming its field (empty when valid). */
     public List<String> validate(EventType type, JsonNode tree) {
         return schemas.get(type).validate(tree).stream()
-                .map(ValidationMessage::getMessage)
+                .map(Error::toString)
                 .sorted()
                 .toList();
     }

@@ -9,7 +9,6 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 
 import dev.openrag.ingest.job.JobTracker;
 import dev.openrag.ingest.stage.StageRunner;
-import dev.openrag.ingest.stage.Stages;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;
@@ -53,8 +52,7 @@ public class DocumentPublisher {
         documents.forEach(document -> ids.add(document.documentId()));
         jobs.register(jobId, ids);
         for (DocumentArrived document : documents) {
-            runner.emitStatus(new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), document.documentId(),
-                    jobId, document.collection(), Stages.ACCEPTED, StageCompleted.STATUS, 0));
+            runner.emitStatus(StageCompleted.accepted(document));
         }
         for (DocumentArrived document : documents) {
             runner.emit(arrived, document);

@@ -2,10 +2,12 @@ package dev.openrag.ingest.stage;
 
 import java.util.List;
 
+import dev.openrag.schemas.StageCompleted;
+
 /** Stage names as they appear in status events, job progress and dead letters. */
 public final class Stages {
 
-    public static final String ACCEPTED = "accepted";
+    public static final String ACCEPTED = StageCompleted.ACCEPTED;
     public static final String PARSE = "parse";
     public static final String CHUNK = "chunk";
     public static final String CONTEXTUALIZE = "contextualize";

@@ -2,11 +2,12 @@ package dev.openrag.knowledge.opensearch;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.regex.Pattern;
 
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch.generic.Requests;
 import org.opensearch.client.opensearch.generic.Response;
+
+import dev.openrag.schemas.CollectionNames;
 
 /**
  * The per-collection chunk index {@code openrag-chunks-<collection>} (ARCHITECTURE §4).
@@ -16,7 +17,6 @@ import org.opensearch.client.opensearch.generic.Response;
 public final class ChunkIndex {
 
     public static final String PREFIX = "openrag-chunks-";
-    private static final Pattern COLLECTION = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
 
     static final String SETTINGS_AND_MAPPINGS = """
             {
@@ -64,7 +64,7 @@ public final class ChunkIndex {
 
     /** Index name for a collection; rejects names OpenSearch would refuse or that could escape the prefix. */
     public static String name(String collection) {
-        if (collection == null || !COLLECTION.matcher(collection).matches()) {
+        if (collection == null || !CollectionNames.isValid(collection)) {
             throw new IllegalArgumentException("invalid collection name '" + collection
                     + "': use 1-64 characters a-z, 0-9, '_' or '-', starting with a letter or digit");
         }

@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,6 +21,7 @@ import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.schemas.CollectionNames;
 
 /**
  * Hybrid retrieval: vector top-N and BM25 top-N run in parallel and are fused by reciprocal rank
@@ -34,7 +34,6 @@ public class SearchService {
     private static final Logger LOG = Logger.getLogger(SearchService.class);
     private static final Set<String> MODES = Set.of("hybrid", "vector", "bm25");
     private static final Set<String> PLANNED_MODES = Set.of("graph", "summary", "hybrid_expanded", "automatic");
-    private static final Pattern COLLECTION = Pattern.compile("[a-z0-9][a-z0-9_-]{0,63}");
     static final String VECTOR = "vector";
     static final String BM25 = "bm25";
 
@@ -74,9 +73,11 @@ public class SearchService {
         if (k < 1 || k > 100) {
             throw ApiException.badRequest("field 'k' must be between 1 and 100, got " + k);
         }
-        String collection = request.collection() == null || request.collection().isBlank() ? "default" : request.collection();
-        if (!COLLECTION.matcher(collection).matches()) {
-            throw ApiException.badRequest("invalid collection name '" + collection + "'");
+        String collection;
+        try {
+            collection = CollectionNames.orDefault(request.collection());
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
         }
         String mode = request.mode() == null || request.mode().isBlank() ? "hybrid" : request.mode();
         if (PLANNED_MODES.contains(mode)) {

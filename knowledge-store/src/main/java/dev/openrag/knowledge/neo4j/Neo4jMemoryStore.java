@@ -1,0 +1,350 @@
+package dev.openrag.knowledge.neo4j;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.Value;
+import org.neo4j.driver.types.Node;
+
+import dev.openrag.knowledge.memory.Conversation;
+import dev.openrag.knowledge.memory.Correction;
+import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.Message;
+import dev.openrag.knowledge.memory.RelatedKnowledge;
+import dev.openrag.knowledge.port.MemoryStore;
+
+/**
+ * {@link MemoryStore} on Neo4j: {@code (:Memory {scope, text, embedding, pinned, expiresAt})},
+ * {@code (:Memory)-[:LINKED {type}]->(:Memory)}, {@code (:Memory)-[:ABOUT]->(:Entity|:Document)},
+ * {@code (:Correction)-[:CORRECTS]->(:Chunk|:Memory)},
+ * {@code (:Conversation)-[:HAS_MESSAGE]->(:Message)} and {@code (:Conversation)-[:HAS_MEMORY]->(:Memory)}.
+ * <p>
+ * Memory search is an exact cosine scan of one scope (indexed by {@code Memory.scope}) rather
+ * than a query of the shared {@code memory_embedding} index: the index ranks all scopes together,
+ * so a small scope next to a big one could get no hits, and exact scans of a scope's few thousand
+ * memories are fast (see docs/benchmarks.md).
+ */
+public final class Neo4jMemoryStore implements MemoryStore {
+
+    private static final String MEMORY_FIELDS = """
+            m {.*, embedding: null,
+               about: [(m)-[:ABOUT]->(a) | coalesce(a.name, a.documentId)],
+               links: [(m)-[l:LINKED]->(o:Memory) | {type: l.type, toId: o.id}],
+               conversationId: head([(c:Conversation)-[:HAS_MEMORY]->(m) | c.id])} AS memory""";
+
+    private final Driver driver;
+
+    public Neo4jMemoryStore(Driver driver) {
+        this.driver = driver;
+    }
+
+    @Override
+    public Memory add(Memory memory, float[] embedding) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("id", memory.id());
+        params.put("scope", memory.scope());
+        params.put("text", memory.text());
+        params.put("tags", memory.tags());
+        params.put("pinned", memory.pinned());
+        params.put("createdAt", memory.createdAt());
+        params.put("expiresAt", memory.expiresAt());
+        params.put("embedding", Neo4jGraphStore.toList(embedding));
+        params.put("about", memory.about());
+        params.put("conversationId", memory.conversationId());
+        write("""
+                CREATE (m:Memory {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
+                                  createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding})
+                WITH m
+                CALL (m) {
+                  UNWIND $about AS name
+                  MATCH (target) WHERE (target:Entity AND (toLower(target.name) = toLower(name) OR target.uid = name))
+                                    OR (target:Document AND (target.documentId = name OR target.uid = name))
+                  MERGE (m)-[:ABOUT]->(target)
+                }
+                WITH m
+                OPTIONAL MATCH (c:Conversation {id: $conversationId, scope: $scope})
+                FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (c)-[:HAS_MEMORY]->(m))""", params);
+        return get(memory.id()).orElseThrow();
+    }
+
+    @Override
+    public Optional<Memory> get(String id) {
+        try (Session session = driver.session()) {
+            return session.executeRead(tx -> tx.run("MATCH (m:Memory {id: $id}) RETURN " + MEMORY_FIELDS, Map.of("id", id))
+                    .list().stream().findFirst().map(row -> memory(row.get("memory"))));
+        }
+    }
+
+    @Override
+    public List<Memory> list(String scope, Boolean pinned, String tag, int offset, int limit, long now) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("scope", scope);
+        params.put("pinned", pinned);
+        params.put("tag", tag);
+        params.put("offset", offset);
+        params.put("limit", limit);
+        params.put("now", now);
+        return read("""
+                MATCH (m:Memory {scope: $scope})
+                WHERE m.forgottenAt IS NULL AND (m.expiresAt IS NULL OR m.expiresAt > $now)
+                  AND ($pinned IS NULL OR m.pinned = $pinned) AND ($tag IS NULL OR $tag IN m.tags)
+                RETURN %s ORDER BY m.createdAt DESC, m.id SKIP $offset LIMIT $limit""".formatted(MEMORY_FIELDS), params)
+                .stream().map(row -> memory(row.get("memory"))).toList();
+    }
+
+    @Override
+    public Memory update(String id, String text, float[] embedding, List<String> tags, long now) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("id", id);
+        params.put("text", text);
+        params.put("embedding", embedding == null ? null : Neo4jGraphStore.toList(embedding));
+        params.put("tags", tags);
+        params.put("now", now);
+        write("""
+                MATCH (m:Memory {id: $id})
+                SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding),
+                    m.tags = coalesce($tags, m.tags), m.updatedAt = $now""", params);
+        return get(id).orElseThrow();
+    }
+
+    @Override
+    public void link(String fromId, String toId, String type) {
+        write("""
+                MATCH (a:Memory {id: $from}), (b:Memory {id: $to})
+                MERGE (a)-[l:LINKED {type: $type}]->(b)""", Map.of("from", fromId, "to", toId, "type", type));
+    }
+
+    @Override
+    public void setPinned(String id, boolean pinned, long now) {
+        write("MATCH (m:Memory {id: $id}) SET m.pinned = $pinned, m.updatedAt = $now",
+                Map.of("id", id, "pinned", pinned, "now", now));
+    }
+
+    @Override
+    public void setForgotten(String id, Long forgottenAt) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("id", id);
+        params.put("at", forgottenAt);
+        write("MATCH (m:Memory {id: $id}) SET m.forgottenAt = $at", params);
+    }
+
+    @Override
+    public boolean delete(String id) {
+        try (Session session = driver.session()) {
+            return session.executeWrite(tx -> tx.run("MATCH (m:Memory {id: $id}) DETACH DELETE m RETURN count(*) AS n",
+                    Map.of("id", id)).single().get("n").asLong()) > 0;
+        }
+    }
+
+    @Override
+    public List<MemoryHit> search(String scope, float[] query, int k, String conversationId, double conversationBoost,
+                                  boolean includeForgotten, long now) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("scope", scope);
+        params.put("vector", Neo4jGraphStore.toList(query));
+        params.put("k", k);
+        params.put("conversationId", conversationId);
+        params.put("boost", conversationBoost);
+        params.put("includeForgotten", includeForgotten);
+        params.put("now", now);
+        List<MemoryHit> hits = new ArrayList<>(read("""
+                MATCH (m:Memory {scope: $scope})
+                WHERE ($includeForgotten OR m.forgottenAt IS NULL) AND (m.expiresAt IS NULL OR m.expiresAt > $now)
+                WITH m, vector.similarity.cosine(m.embedding, $vector)
+                        + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
+                ORDER BY score DESC LIMIT $k
+                RETURN score, %s""".formatted(MEMORY_FIELDS), params)
+                .stream().map(row -> new MemoryHit("memory", row.get("score").asDouble(), memory(row.get("memory")), null))
+                .toList());
+        if (conversationId != null) {
+            hits.addAll(read("""
+                    MATCH (c:Conversation {id: $conversationId, scope: $scope})-[:HAS_MESSAGE]->(msg:Message)
+                    WITH c, msg, vector.similarity.cosine(msg.embedding, $vector) + $boost AS score
+                    ORDER BY score DESC LIMIT $k
+                    RETURN score, c.id AS conversationId, msg""", params).stream()
+                    .map(row -> new MemoryHit("message", row.get("score").asDouble(), null,
+                            message(row.get("conversationId").asString(), row.get("msg").asNode())))
+                    .toList());
+            hits.sort(Comparator.comparingDouble(MemoryHit::score).reversed());
+        }
+        return hits.size() > k ? List.copyOf(hits.subList(0, k)) : hits;
+    }
+
+    @Override
+    public int sweep(long now, long forgottenBefore) {
+        try (Session session = driver.session()) {
+            return session.executeWrite(tx -> tx.run("""
+                    MATCH (m:Memory)
+                    WHERE m.expiresAt <= $now OR m.forgottenAt <= $forgottenBefore
+                    DETACH DELETE m RETURN count(*) AS n""", Map.of("now", now, "forgottenBefore", forgottenBefore))
+                    .single().get("n").asInt());
+        }
+    }
+
+    @Override
+    public Correction addCorrection(Correction correction, float[] embedding) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("id", correction.id());
+        params.put("scope", correction.scope());
+        params.put("text", correction.text());
+        params.put("query", correction.query());
+        params.put("chunkId", correction.chunkId());
+        params.put("memoryId", correction.memoryId());
+        params.put("createdAt", correction.createdAt());
+        params.put("embedding", Neo4jGraphStore.toList(embedding));
+        write("""
+                CREATE (c:Correction {id: $id, scope: $scope, text: $text, query: $query, chunkId: $chunkId,
+                                      memoryId: $memoryId, createdAt: $createdAt, embedding: $embedding})
+                WITH c
+                OPTIONAL MATCH (ch:Chunk {chunkId: $chunkId})
+                OPTIONAL MATCH (m:Memory {id: $memoryId})
+                FOREACH (target IN [x IN [ch, m] WHERE x IS NOT NULL] | MERGE (c)-[:CORRECTS]->(target))""", params);
+        return correction;
+    }
+
+    @Override
+    public List<Correction> corrections(String scope) {
+        return read("MATCH (c:Correction {scope: $scope}) RETURN c ORDER BY c.createdAt DESC", Map.of("scope", scope))
+                .stream().map(row -> correction(row.get("c").asNode(), null)).toList();
+    }
+
+    @Override
+    public boolean chunkExists(String chunkId) {
+        return !read("MATCH (c:Chunk {chunkId: $id}) RETURN c.chunkId LIMIT 1", Map.of("id", chunkId)).isEmpty();
+    }
+
+    @Override
+    public Conversation createConversation(String scope, String title, long now) {
+        String id = UUID.randomUUID().toString();
+        Map<String, Object> params = new HashMap<>();
+        params.put("id", id);
+        params.put("scope", scope);
+        params.put("title", title);
+        params.put("now", now);
+        write("CREATE (:Conversation {id: $id, scope: $scope, title: $title, createdAt: $now, messageCount: 0})", params);
+        return new Conversation(id, scope, title, now, List.of());
+    }
+
+    @Override
+    public Optional<Conversation> conversation(String id) {
+        List<Record> rows = read("""
+                MATCH (c:Conversation {id: $id})
+                OPTIONAL MATCH (c)-[:HAS_MESSAGE]->(msg:Message)
+                WITH c, msg ORDER BY msg.seq
+                RETURN c, collect(msg) AS messages""", Map.of("id", id));
+        if (rows.isEmpty()) {
+            return Optional.empty();
+        }
+        Node c = rows.get(0).get("c").asNode();
+        List<Message> messages = rows.get(0).get("messages").asList(value -> message(id, value.asNode()));
+        return Optional.of(new Conversation(id, c.get("scope").asString(), nullableString(c.get("title")),
+                c.get("createdAt").asLong(), messages));
+    }
+
+    @Override
+    public Message addMessage(String conversationId, String role, String content, float[] embedding, long now) {
+        String id = UUID.randomUUID().toString();
+        Map<String, Object> params = new HashMap<>();
+        params.put("conversationId", conversationId);
+        params.put("id", id);
+        params.put("role", role);
+        params.put("content", content);
+        params.put("now", now);
+        params.put("embedding", Neo4jGraphStore.toList(embedding));
+        try (Session session = driver.session()) {
+            // the counter on the conversation serialises concurrent appends: seq stays gap-free and ordered
+            return session.executeWrite(tx -> {
+                Record row = tx.run("""
+                        MATCH (c:Conversation {id: $conversationId})
+                        SET c.messageCount = c.messageCount + 1
+                        WITH c, c.messageCount - 1 AS seq
+                        CREATE (c)-[:HAS_MESSAGE]->(msg:Message {id: $id, seq: seq, role: $role, content: $content,
+                                                                 createdAt: $now, embedding: $embedding})
+                        RETURN msg""", params).single();
+                return message(conversationId, row.get("msg").asNode());
+            });
+        }
+    }
+
+    @Override
+    public RelatedKnowledge related(Collection<String> scopes, float[] query, double minSimilarity,
+                                    Collection<String> chunkIds, int limit, long now) {
+        Map<String, Object> params = new HashMap<>();
+        params.put("scopes", scopes == null ? null : List.copyOf(scopes));
+        params.put("vector", Neo4jGraphStore.toList(query));
+        params.put("min", minSimilarity);
+        params.put("chunkIds", List.copyOf(chunkIds));
+        params.put("limit", limit);
+        params.put("now", now);
+        List<MemoryHit> memories = read("""
+                MATCH (m:Memory {pinned: true})
+                WHERE ($scopes IS NULL OR m.scope IN $scopes) AND m.forgottenAt IS NULL
+                  AND (m.expiresAt IS NULL OR m.expiresAt > $now)
+                WITH m, vector.similarity.cosine(m.embedding, $vector) AS similarity,
+                     EXISTS { MATCH (m)-[:ABOUT]->(d:Document) MATCH (ch:Chunk) WHERE ch.chunkId IN $chunkIds
+                                 AND d.collection = ch.collection AND d.documentId = ch.documentId }
+                     OR EXISTS { MATCH (m)-[:ABOUT]->(:Entity)<-[:MENTIONS]-(ch:Chunk) WHERE ch.chunkId IN $chunkIds } AS attached
+                WHERE similarity >= $min OR attached
+                RETURN similarity AS score, %s ORDER BY score DESC LIMIT $limit""".formatted(MEMORY_FIELDS), params)
+                .stream().map(row -> new MemoryHit("memory", row.get("score").asDouble(), memory(row.get("memory")), null))
+                .toList();
+        List<Correction> corrections = read("""
+                MATCH (c:Correction)
+                WHERE $scopes IS NULL OR c.scope IN $scopes
+                WITH c, vector.similarity.cosine(c.embedding, $vector) AS similarity
+                WHERE similarity >= $min OR c.chunkId IN $chunkIds
+                RETURN c, similarity ORDER BY similarity DESC LIMIT $limit""", params)
+                .stream().map(row -> correction(row.get("c").asNode(), row.get("similarity").asDouble())).toList();
+        return new RelatedKnowledge(memories, corrections);
+    }
+
+    private void write(String cypher, Map<String, Object> params) {
+        try (Session session = driver.session()) {
+            session.executeWriteWithoutResult(tx -> tx.run(cypher, params).consume());
+        }
+    }
+
+    private List<Record> read(String cypher, Map<String, Object> params) {
+        try (Session session = driver.session()) {
+            return session.executeRead(tx -> tx.run(cypher, params).list());
+        }
+    }
+
+    private static Memory memory(Value m) {
+        return new Memory(m.get("id").asString(), m.get("scope").asString(), m.get("text").asString(),
+                m.get("tags").isNull() ? List.of() : m.get("tags").asList(Value::asString),
+                m.get("pinned").asBoolean(false), m.get("createdAt").asLong(), m.get("updatedAt").asLong(),
+                nullableLong(m.get("expiresAt")), nullableLong(m.get("forgottenAt")), nullableString(m.get("conversationId")),
+                m.get("about").asList(Value::asString),
+                m.get("links").asList(l -> new Memory.Link(l.get("type").asString(), l.get("toId").asString())));
+    }
+
+    private static Message message(String conversationId, Node msg) {
+        return new Message(msg.get("id").asString(), conversationId, msg.get("seq").asInt(), msg.get("role").asString(),
+                msg.get("content").asString(), msg.get("createdAt").asLong());
+    }
+
+    private static Correction correction(Node c, Double score) {
+        return new Correction(c.get("id").asString(), c.get("scope").asString(), c.get("text").asString(),
+                nullableString(c.get("query")), nullableString(c.get("chunkId")), nullableString(c.get("memoryId")),
+                c.get("createdAt").asLong(), score);
+    }
+
+    private static Long nullableLong(Value value) {
+        return value == null || value.isNull() ? null : value.asLong();
+    }
+
+    private static String nullableString(Value value) {
+        return value == null || value.isNull() ? null : value.asString();
+    }
+}

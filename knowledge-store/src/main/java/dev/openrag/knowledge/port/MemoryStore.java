@@ -1,0 +1,70 @@
+package dev.openrag.knowledge.port;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+import dev.openrag.knowledge.memory.Conversation;
+import dev.openrag.knowledge.memory.Correction;
+import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.Message;
+import dev.openrag.knowledge.memory.RelatedKnowledge;
+
+/**
+ * Agents' long-term memory (ARCHITECTURE §4): memories, corrections and conversations, with
+ * their embeddings. The store keeps what it is given; callers enforce scopes, validation, TTL
+ * and retention rules ({@code now} is passed in so that expiry is decided in one place).
+ */
+public interface MemoryStore {
+
+    /** Stores a new memory; {@code about} names entities (by name or uid) or documents (by id or uid) to link. */
+    Memory add(Memory memory, float[] embedding);
+
+    /** The memory as stored (forgotten or expired ones too: callers decide what to show). */
+    Optional<Memory> get(String id);
+
+    List<Memory> list(String scope, Boolean pinned, String tag, int offset, int limit, long now);
+
+    /** Replaces the text (and its embedding) and/or the tags; null leaves a field as it is. */
+    Memory update(String id, String text, float[] embedding, List<String> tags, long now);
+
+    void link(String fromId, String toId, String type);
+
+    void setPinned(String id, boolean pinned, long now);
+
+    /** Soft-forgets ({@code forgottenAt} set) or restores ({@code null}). */
+    void setForgotten(String id, Long forgottenAt);
+
+    boolean delete(String id);
+
+    /**
+     * Nearest memories of a scope to a query vector; with a conversation, that conversation's
+     * memories and messages get {@code conversationBoost} added to their score.
+     */
+    List<MemoryHit> search(String scope, float[] query, int k, String conversationId, double conversationBoost,
+                           boolean includeForgotten, long now);
+
+    /** Hard-deletes expired memories and those forgotten before {@code forgottenBefore}; returns how many. */
+    int sweep(long now, long forgottenBefore);
+
+    Correction addCorrection(Correction correction, float[] embedding);
+
+    List<Correction> corrections(String scope);
+
+    boolean chunkExists(String chunkId);
+
+    Conversation createConversation(String scope, String title, long now);
+
+    Optional<Conversation> conversation(String id);
+
+    Message addMessage(String conversationId, String role, String content, float[] embedding, long now);
+
+    /**
+     * Pinned memories and corrections related to a search: similar to the query (at least
+     * {@code minSimilarity}), or attached to one of the result chunks or their documents.
+     * {@code scopes} null means every scope.
+     */
+    RelatedKnowledge related(Collection<String> scopes, float[] query, double minSimilarity,
+                             Collection<String> chunkIds, int limit, long now);
+}

@@ -1,0 +1,42 @@
+package dev.openrag.mcp;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** {@code openrag.mcp.*}: every key can also be set by env var (OPENRAG_MCP_API_KEYS, ...). */
+@ConfigMapping(prefix = "openrag.mcp")
+public interface McpSettings {
+
+    /**
+     * Bearer API keys and the scopes each may use: {@code key1=scopeA|scopeB,key2=*}. Unset: no
+     * authentication (a single-user, loopback install).
+     */
+    Optional<String> apiKeys();
+
+    /** How long a forgotten memory can still be restored before the sweeper deletes it. */
+    @WithDefault("P30D")
+    Duration forgetRetention();
+
+    /** How often expired and long-forgotten memories are deleted (read by the sweeper's schedule). */
+    @WithDefault("60s")
+    String sweepInterval();
+
+    /** Longest memory, correction or message text accepted, in characters. */
+    @WithDefault("16000")
+    int maxTextChars();
+
+    /** Added to the similarity of the given conversation's memories and messages in search_memory. */
+    @WithDefault("0.1")
+    double conversationBoost();
+
+    /** Largest document ingest_document accepts (text or fetched URL), in bytes. */
+    @WithDefault("20971520")
+    long maxDocumentBytes();
+
+    /** How long ingest_document waits for a URL to answer. */
+    @WithDefault("PT20S")
+    Duration fetchTimeout();
+}

@@ -1,0 +1,152 @@
+package dev.openrag.mcp.knowledge;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import jakarta.inject.Singleton;
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.WebApplicationException;
+
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.openrag.mcp.McpSettings;
+import dev.openrag.mcp.memory.ToolArguments;
+import dev.openrag.mcp.security.ApiKeys;
+import dev.openrag.mcp.security.ScopeGuard;
+import dev.openrag.schemas.CollectionNames;
+import io.quarkiverse.mcp.server.Tool;
+import io.quarkiverse.mcp.server.ToolArg;
+import io.quarkiverse.mcp.server.ToolCallException;
+import io.quarkus.security.identity.SecurityIdentity;
+
+/**
+ * The knowledge tools: search and ask go to query-api over REST (which adds the caller's pinned
+ * memories and corrections), ingest_document publishes to Kafka, get_job_status asks the ingest
+ * pipeline. Errors of those services come back as {@code isError} results with their message.
+ */
+@Singleton
+public class KnowledgeTools {
+
+    private final QueryApi queryApi;
+    private final IngestApi ingestApi;
+    private final DocumentIngestor ingestor;
+    private final ScopeGuard scopes;
+    private final ApiKeys keys;
+    private final SecurityIdentity identity;
+    private final McpSettings settings;
+    private final String queryApiUrl;
+    private final String ingestUrl;
+
+    public KnowledgeTools(@RestClient QueryApi queryApi, @RestClient IngestApi ingestApi, DocumentIngestor ingestor,
+                          ScopeGuard scopes, ApiKeys keys, SecurityIdentity identity, McpSettings settings,
+                          @ConfigProperty(name = "quarkus.rest-client.query-api.url") String queryApiUrl,
+                          @ConfigProperty(name = "quarkus.rest-client.ingest.url") String ingestUrl) {
+        this.queryApi = queryApi;
+        this.ingestApi = ingestApi;
+        this.ingestor = ingestor;
+        this.scopes = scopes;
+        this.keys = keys;
+        this.identity = identity;
+        this.settings = settings;
+        this.queryApiUrl = queryApiUrl;
+        this.ingestUrl = ingestUrl;
+    }
+
+    @Tool(name = "search_knowledge", description = "Search the knowledge base (hybrid vector + BM25 by default). "
+            + "Related corrections and pinned memories come back alongside the results.")
+    public JsonNode searchKnowledge(
+            @ToolArg(description = "What to look for") String query,
+            @ToolArg(description = "Number of results, 1-100 (default 10)", required = false) Integer k,
+            @ToolArg(description = "Collection (default 'default')", required = false) String collection,
+            @ToolArg(description = "hybrid, vector or bm25 (default hybrid)", required = false) String mode,
+            @ToolArg(description = "Scope whose memories and corrections to include (default: all the caller may use)",
+                    required = false) String scope) {
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("query", ToolArguments.text(query, "query", settings.maxTextChars()));
+        request.put("k", ToolArguments.k(k, 10));
+        request.put("collection", collection(collection));
+        if (mode != null) {
+            request.put("mode", mode);
+        }
+        putScopes(request, scope);
+        return call("query-api", queryApiUrl, () -> queryApi.search(request));
+    }
+
+    @Tool(name = "ask", description = "Answer a question from the knowledge base with numbered citations "
+            + "(extractive passages when no LLM is configured).")
+    public JsonNode ask(
+            @ToolArg(description = "The question") String question,
+            @ToolArg(description = "Collection (default 'default')", required = false) String collection,
+            @ToolArg(description = "Scope whose memories and corrections to use (default: all the caller may use)",
+                    required = false) String scope) {
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("question", ToolArguments.text(question, "question", settings.maxTextChars()));
+        request.put("collection", collection(collection));
+        putScopes(request, scope);
+        return call("query-api", queryApiUrl, () -> queryApi.ask(request));
+    }
+
+    @Tool(name = "ingest_document", description = "Add a document to the knowledge base, given as text or as an "
+            + "http(s) URL to fetch; returns the jobId to follow with get_job_status.")
+    public DocumentIngestor.Ingesting ingestDocument(
+            @ToolArg(description = "Document text (or give url)", required = false) String text,
+            @ToolArg(description = "URL to fetch (or give text)", required = false) String url,
+            @ToolArg(description = "Title", required = false) String title,
+            @ToolArg(description = "Collection (default 'default')", required = false) String collection) {
+        boolean hasText = text != null && !text.isBlank();
+        boolean hasUrl = url != null && !url.isBlank();
+        if (hasText == hasUrl) {
+            throw new ToolCallException("give exactly one of 'text' or 'url'");
+        }
+        String target = collection(collection);
+        return hasText ? ingestor.ingestText(text, title, target) : ingestor.ingestUrl(url, title, target);
+    }
+
+    @Tool(name = "get_job_status", description = "Progress of an ingestion job: state, per-stage counts, failures with reasons.")
+    public JsonNode getJobStatus(@ToolArg(description = "Job id from ingest_document") String jobId) {
+        String id = ToolArguments.id(jobId, "jobId");
+        return call("ingest-pipeline", ingestUrl, () -> ingestApi.job(id));
+    }
+
+    private static String collection(String collection) {
+        try {
+            return CollectionNames.orDefault(collection);
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException(e.getMessage());
+        }
+    }
+
+    /** query-api filters memories and corrections by {@code scopes}; absent means every scope. */
+    private void putScopes(Map<String, Object> request, String scope) {
+        if (scope != null) {
+            request.put("scopes", List.of(scopes.require(scope)));
+        } else if (keys.enabled() && !identity.hasRole(ApiKeys.ANY_SCOPE)) {
+            request.put("scopes", List.copyOf(identity.getRoles()));
+        }
+    }
+
+    private static JsonNode call(String service, String url, Supplier<JsonNode> request) {
+        try {
+            return request.get();
+        } catch (WebApplicationException e) {
+            String message = e.getMessage();
+            try {
+                JsonNode body = e.getResponse().readEntity(JsonNode.class);
+                if (body != null && body.hasNonNull("message")) {
+                    message = body.get("message").asText();
+                }
+            } catch (RuntimeException unreadable) {
+                // keep the HTTP status message
+            }
+            throw new ToolCallException(service + " answered " + e.getResponse().getStatus() + ": " + message);
+        } catch (ProcessingException e) {
+            throw new ToolCallException(service + " at " + url + " is unreachable: "
+                    + (e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package dev.openrag.mcp.memory;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+
+import jakarta.inject.Singleton;
+
+import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.port.Embedder;
+import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.mcp.McpSettings;
+import dev.openrag.mcp.security.ScopeGuard;
+import io.quarkiverse.mcp.server.Tool;
+import io.quarkiverse.mcp.server.ToolArg;
+import io.quarkiverse.mcp.server.ToolCallException;
+
+/** The memory tools of ARCHITECTURE §4: add, search, get, list, update, link, pin, forget/restore, delete. */
+@Singleton
+public class MemoryTools {
+
+    /** search_memory's answer. */
+    public record SearchResult(List<MemoryHit> results) {
+    }
+
+    /** list_memories' answer: one page, newest first. */
+    public record Page(List<Memory> memories, int page, int pageSize, boolean hasMore) {
+    }
+
+    /** The answer of tools that change a memory without returning it (delete). */
+    public record Done(String id, String result) {
+    }
+
+    static final int PAGE_SIZE = 50;
+
+    private final MemoryStore store;
+    private final Embedder embedder;
+    private final ScopeGuard scopes;
+    private final Memories memories;
+    private final McpSettings settings;
+    private final Clock clock;
+
+    public MemoryTools(MemoryStore store, Embedder embedder, ScopeGuard scopes, Memories memories, McpSettings settings,
+                       Clock clock) {
+        this.store = store;
+        this.embedder = embedder;
+        this.scopes = scopes;
+        this.memories = memories;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    @Tool(name = "add_memory", description = "Remember something long-term in a scope (a user, agent or project). "
+            + "Returns the new memory with its id.")
+    public Memory addMemory(
+            @ToolArg(description = "What to remember") String text,
+            @ToolArg(description = "Isolation scope, e.g. 'user:alice'") String scope,
+            @ToolArg(description = "Tags for filtering", required = false) List<String> tags,
+            @ToolArg(description = "Entity names or document ids this memory is about (linked when they exist)",
+                    required = false) List<String> about,
+            @ToolArg(description = "Seconds until the memory expires", required = false) Long ttlSeconds,
+            @ToolArg(description = "Pinned memories come back with related knowledge searches", required = false) Boolean pinned,
+            @ToolArg(description = "Conversation this memory belongs to (boosted when searching that conversation)",
+                    required = false) String conversationId) {
+        String value = ToolArguments.text(text, "text", settings.maxTextChars());
+        String target = scopes.require(scope);
+        Long ttl = ToolArguments.ttlSeconds(ttlSeconds);
+        if (conversationId != null) {
+            store.conversation(conversationId).filter(c -> c.scope().equals(target))
+                    .orElseThrow(() -> new ToolCallException("no conversation with id '" + conversationId + "' in scope '" + target + "'"));
+        }
+        long now = clock.millis();
+        Memory memory = new Memory(UUID.randomUUID().toString(), target, value,
+                tags == null ? List.of() : ToolArguments.tags(tags), Boolean.TRUE.equals(pinned), now, now,
+                ttl == null ? null : now + ttl * 1000, null, conversationId, about == null ? List.of() : about, List.of());
+        return store.add(memory, embedder.embed(List.of(value)).get(0));
+    }
+
+    @Tool(name = "search_memory", description = "Find the memories of a scope most similar to a query; with a "
+            + "conversationId that conversation's memories and messages rank higher.")
+    public SearchResult searchMemory(
+            @ToolArg(description = "What to look for") String query,
+            @ToolArg(description = "Scope to search") String scope,
+            @ToolArg(description = "Number of results, 1-100 (default 10)", required = false) Integer k,
+            @ToolArg(description = "Conversation to boost", required = false) String conversationId,
+            @ToolArg(description = "Include soft-forgotten memories", required = false) Boolean includeForgotten) {
+        String value = ToolArguments.text(query, "query", settings.maxTextChars());
+        String target = scopes.require(scope);
+        int limit = ToolArguments.k(k, 10);
+        return new SearchResult(store.search(target, embedder.embedQuery(value), limit, conversationId,
+                settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), clock.millis()));
+    }
+
+    @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")
+    public Memory getMemory(@ToolArg(description = "Memory id") String id) {
+        return memories.require(id);
+    }
+
+    @Tool(name = "list_memories", description = "The memories of a scope, newest first, 50 a page.")
+    public Page listMemories(
+            @ToolArg(description = "Scope to list") String scope,
+            @ToolArg(description = "Only pinned (true) or unpinned (false) memories", required = false) Boolean pinned,
+            @ToolArg(description = "Only memories with this tag", required = false) String tag,
+            @ToolArg(description = "Page number from 1 (default 1)", required = false) Integer page) {
+        String target = scopes.require(scope);
+        int number = page == null ? 1 : page;
+        if (number < 1) {
+            throw new ToolCallException("argument 'page' must be 1 or more, got " + number);
+        }
+        List<Memory> rows = store.list(target, pinned, tag, (number - 1) * PAGE_SIZE, PAGE_SIZE + 1, clock.millis());
+        return new Page(rows.stream().limit(PAGE_SIZE).toList(), number, PAGE_SIZE, rows.size() > PAGE_SIZE);
+    }
+
+    @Tool(name = "update_memory", description = "Change a memory's text (re-embedded) and/or tags.")
+    public Memory updateMemory(
+            @ToolArg(description = "Memory id") String id,
+            @ToolArg(description = "New text", required = false) String text,
+            @ToolArg(description = "New tags (replace the old ones)", required = false) List<String> tags) {
+        Memory memory = memories.require(id);
+        if (text == null && tags == null) {
+            throw new ToolCallException("give 'text' and/or 'tags' to update");
+        }
+        String value = text == null ? null : ToolArguments.text(text, "text", settings.maxTextChars());
+        return store.update(memory.id(), value, value == null ? null : embedder.embed(List.of(value)).get(0),
+                ToolArguments.tags(tags), clock.millis());
+    }
+
+    @Tool(name = "link_memories", description = "Link two memories of the same scope with a typed link "
+            + "(e.g. 'supersedes', 'related', 'causes').")
+    public Memory linkMemories(
+            @ToolArg(description = "Memory the link starts at") String fromId,
+            @ToolArg(description = "Memory the link points to") String toId,
+            @ToolArg(description = "Link type") String type) {
+        String linkType = ToolArguments.linkType(type);
+        Memory from = memories.require(fromId);
+        Memory to = memories.require(toId);
+        if (!from.scope().equals(to.scope())) {
+            throw new ToolCallException("memories '" + from.id() + "' and '" + to.id() + "' are in different scopes; links never cross scopes");
+        }
+        if (from.id().equals(to.id())) {
+            throw new ToolCallException("a memory cannot be linked to itself");
+        }
+        store.link(from.id(), to.id(), linkType);
+        return store.get(from.id()).orElseThrow();
+    }
+
+    @Tool(name = "pin_memory", description = "Pin a memory: it comes back with related knowledge searches and answers.")
+    public Memory pinMemory(@ToolArg(description = "Memory id") String id) {
+        return setPinned(id, true);
+    }
+
+    @Tool(name = "unpin_memory", description = "Unpin a memory.")
+    public Memory unpinMemory(@ToolArg(description = "Memory id") String id) {
+        return setPinned(id, false);
+    }
+
+    @Tool(name = "forget_memory", description = "Soft-forget a memory: hidden from search and lists, restorable with "
+            + "restore_memory during the retention period (30 days by default).")
+    public Memory forgetMemory(@ToolArg(description = "Memory id") String id) {
+        Memory memory = memories.require(id);
+        if (!memory.forgotten()) {
+            store.setForgotten(memory.id(), clock.millis());
+        }
+        return store.get(memory.id()).orElseThrow();
+    }
+
+    @Tool(name = "restore_memory", description = "Bring back a forgotten memory.")
+    public Memory restoreMemory(@ToolArg(description = "Memory id") String id) {
+        Memory memory = memories.require(id);
+        if (!memory.forgotten()) {
+            throw new ToolCallException("memory '" + memory.id() + "' is not forgotten");
+        }
+        if (memory.forgottenAt() + settings.forgetRetention().toMillis() < clock.millis()) {
+            throw new ToolCallException("memory '" + memory.id() + "' was forgotten longer ago than the retention period ("
+                    + settings.forgetRetention() + ") and can no longer be restored");
+        }
+        store.setForgotten(memory.id(), null);
+        return store.get(memory.id()).orElseThrow();
+    }
+
+    @Tool(name = "delete_memory", description = "Delete a memory for good, with its links.")
+    public Done deleteMemory(@ToolArg(description = "Memory id") String id) {
+        Memory memory = memories.require(id);
+        store.delete(memory.id());
+        return new Done(memory.id(), "deleted");
+    }
+
+    private Memory setPinned(String id, boolean pinned) {
+        Memory memory = memories.require(id);
+        store.setPinned(memory.id(), pinned, clock.millis());
+        return store.get(memory.id()).orElseThrow();
+    }
+}

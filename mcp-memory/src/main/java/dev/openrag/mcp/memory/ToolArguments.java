@@ -1,0 +1,67 @@
+package dev.openrag.mcp.memory;
+
+import java.util.List;
+import java.util.regex.Pattern;
+
+import io.quarkiverse.mcp.server.ToolCallException;
+
+/** Argument checks shared by the tools: each failure is an {@code isError} result naming the argument. */
+public final class ToolArguments {
+
+    public static final int MAX_K = 100;
+    private static final Pattern LINK_TYPE = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
+
+    private ToolArguments() {
+    }
+
+    public static String text(String value, String name, int maxChars) {
+        if (value == null || value.isBlank()) {
+            throw new ToolCallException("argument '" + name + "' is required and must not be blank");
+        }
+        if (value.length() > maxChars) {
+            throw new ToolCallException("argument '" + name + "' has " + value.length() + " characters, the limit is " + maxChars
+                    + " (openrag.mcp.max-text-chars)");
+        }
+        return value.strip();
+    }
+
+    public static String id(String value, String name) {
+        if (value == null || value.isBlank()) {
+            throw new ToolCallException("argument '" + name + "' is required and must not be blank");
+        }
+        return value.strip();
+    }
+
+    public static int k(Integer k, int defaultK) {
+        int value = k == null ? defaultK : k;
+        if (value < 1 || value > MAX_K) {
+            throw new ToolCallException("argument 'k' must be between 1 and " + MAX_K + ", got " + value);
+        }
+        return value;
+    }
+
+    public static Long ttlSeconds(Long ttl) {
+        if (ttl != null && ttl <= 0) {
+            throw new ToolCallException("argument 'ttlSeconds' must be a positive number of seconds, got " + ttl);
+        }
+        return ttl;
+    }
+
+    public static String linkType(String type) {
+        if (type == null || !LINK_TYPE.matcher(type).matches()) {
+            throw new ToolCallException("argument 'type' must be a name of 1-64 letters, digits, '_' or '-' starting with a letter"
+                    + (type == null ? "" : ", got '" + type + "'"));
+        }
+        return type;
+    }
+
+    public static List<String> tags(List<String> tags) {
+        if (tags == null) {
+            return null;
+        }
+        if (tags.stream().anyMatch(tag -> tag == null || tag.isBlank() || tag.length() > 64)) {
+            throw new ToolCallException("argument 'tags' must hold non-blank tags of at most 64 characters");
+        }
+        return tags.stream().map(String::strip).distinct().toList();
+    }
+}

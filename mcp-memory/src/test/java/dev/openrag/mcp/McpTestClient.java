@@ -1,0 +1,80 @@
+package dev.openrag.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientSseClientTransport;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpSchema;
+
+/**
+ * The official MCP Java SDK client, over SSE ({@code /mcp/sse}) or streamable HTTP ({@code /mcp}),
+ * with helpers that read a tool's JSON answer or its {@code isError} message.
+ */
+final class McpTestClient implements AutoCloseable {
+
+    enum Transport { SSE, STREAMABLE_HTTP }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final McpSyncClient client;
+
+    private McpTestClient(McpSyncClient client) {
+        this.client = client;
+    }
+
+    static McpTestClient connect(String baseUrl, Transport transport, String apiKey) {
+        McpClientTransport wire = switch (transport) {
+            case SSE -> HttpClientSseClientTransport.builder(baseUrl).sseEndpoint("/mcp/sse")
+                    .customizeRequest(request -> authorize(request, apiKey)).build();
+            case STREAMABLE_HTTP -> HttpClientStreamableHttpTransport.builder(baseUrl).endpoint("/mcp")
+                    .customizeRequest(request -> authorize(request, apiKey)).build();
+        };
+        McpSyncClient client = McpClient.sync(wire).requestTimeout(Duration.ofSeconds(60))
+                .clientInfo(new McpSchema.Implementation("openrag-tests", "1.0")).build();
+        client.initialize();
+        return new McpTestClient(client);
+    }
+
+    private static void authorize(java.net.http.HttpRequest.Builder request, String apiKey) {
+        if (apiKey != null) {
+            request.header("Authorization", "Bearer " + apiKey);
+        }
+    }
+
+    /** Calls a tool that must succeed; returns its JSON answer. */
+    JsonNode call(String tool, Map<String, Object> arguments) {
+        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+        assertThat(result.isError()).as(tool + " failed: " + text(result)).isNotEqualTo(Boolean.TRUE);
+        try {
+            return JSON.readTree(text(result));
+        } catch (Exception e) {
+            throw new AssertionError(tool + " did not answer JSON: " + text(result), e);
+        }
+    }
+
+    /** Calls a tool that must fail; returns its error message. */
+    String callError(String tool, Map<String, Object> arguments) {
+        McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(tool, arguments));
+        assertThat(result.isError()).as(tool + " should fail but answered " + text(result)).isTrue();
+        return text(result);
+    }
+
+    static String text(McpSchema.CallToolResult result) {
+        return result.content().stream().filter(McpSchema.TextContent.class::isInstance)
+                .map(content -> ((McpSchema.TextContent) content).text()).findFirst().orElse("");
+    }
+
+    @Override
+    public void close() {
+        client.closeGracefully();
+    }
+}

@@ -1,0 +1,254 @@
+package dev.openrag.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URL;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.mcp.memory.MemorySweeper;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+/** The memory, correction and conversation tools through a real MCP client, on real Neo4j and Kafka. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MemoryToolsTest {
+
+    @TestHTTPResource("/")
+    URL root;
+
+    @Inject
+    MemorySweeper sweeper;
+
+    private McpTestClient mcp;
+
+    @BeforeAll
+    void connect() {
+        mcp = McpTestClient.connect(base(), McpTestClient.Transport.STREAMABLE_HTTP, null);
+    }
+
+    @AfterAll
+    void disconnect() {
+        mcp.close();
+    }
+
+    private String base() {
+        return root.toString().replaceAll("/$", "");
+    }
+
+    private static String scope() {
+        return "test-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private JsonNode add(String text, String scope, Object... more) {
+        Map<String, Object> args = new java.util.HashMap<>(Map.of("text", text, "scope", scope));
+        for (int i = 0; i < more.length; i += 2) {
+            args.put((String) more[i], more[i + 1]);
+        }
+        return mcp.call("add_memory", args);
+    }
+
+    private List<String> searchIds(String query, String scope, Object... more) {
+        Map<String, Object> args = new java.util.HashMap<>(Map.of("query", query, "scope", scope));
+        for (int i = 0; i < more.length; i += 2) {
+            args.put((String) more[i], more[i + 1]);
+        }
+        List<String> ids = new ArrayList<>();
+        for (JsonNode hit : mcp.call("search_memory", args).get("results")) {
+            ids.add(hit.path("memory").path("id").asText(hit.path("message").path("id").asText()));
+        }
+        return ids;
+    }
+
+    @ParameterizedTest
+    @EnumSource(McpTestClient.Transport.class)
+    void bothTransportsListEveryToolAndServeCalls(McpTestClient.Transport transport) {
+        try (McpTestClient client = McpTestClient.connect(base(), transport, null)) {
+            List<String> tools = client.client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
+            assertThat(tools).containsExactlyInAnyOrder("add_memory", "search_memory", "get_memory", "list_memories",
+                    "update_memory", "link_memories", "pin_memory", "unpin_memory", "forget_memory", "restore_memory",
+                    "delete_memory", "submit_correction", "list_corrections", "create_conversation", "add_message",
+                    "get_conversation", "search_knowledge", "ask", "ingest_document", "get_job_status");
+            McpSchema.Tool add = client.client.listTools().tools().stream().filter(t -> t.name().equals("add_memory")).findFirst().orElseThrow();
+            assertThat(add.inputSchema().required()).containsExactlyInAnyOrder("text", "scope");
+
+            String scope = scope();
+            JsonNode memory = client.call("add_memory", Map.of("text", "The deploy key rotates every Monday", "scope", scope));
+            JsonNode found = client.call("search_memory", Map.of("query", "when does the deploy key rotate?", "scope", scope));
+            assertThat(found.get("results").get(0).get("memory").get("id").asText()).isEqualTo(memory.get("id").asText());
+        }
+    }
+
+    @Test
+    void addGetUpdateListPinAndDelete() {
+        String scope = scope();
+        JsonNode memory = add("Alice prefers answers in French", scope, "tags", List.of("preference"), "pinned", false);
+        String id = memory.get("id").asText();
+        assertThat(memory.get("scope").asText()).isEqualTo(scope);
+        assertThat(mcp.call("get_memory", Map.of("id", id)).get("text").asText()).isEqualTo("Alice prefers answers in French");
+
+        JsonNode updated = mcp.call("update_memory", Map.of("id", id, "text", "Alice prefers answers in German",
+                "tags", List.of("preference", "language")));
+        assertThat(updated.get("text").asText()).contains("German");
+        assertThat(updated.get("tags")).extracting(JsonNode::asText).containsExactly("preference", "language");
+        assertThat(searchIds("which language does Alice want?", scope)).first().isEqualTo(id);
+
+        assertThat(mcp.call("pin_memory", Map.of("id", id)).get("pinned").asBoolean()).isTrue();
+        add("Bob likes tea", scope);
+        assertThat(mcp.call("list_memories", Map.of("scope", scope, "pinned", true)).get("memories"))
+                .extracting(m -> m.get("id").asText()).containsExactly(id);
+        assertThat(mcp.call("list_memories", Map.of("scope", scope, "tag", "language")).get("memories")).hasSize(1);
+        assertThat(mcp.call("list_memories", Map.of("scope", scope)).get("memories")).hasSize(2);
+        assertThat(mcp.call("unpin_memory", Map.of("id", id)).get("pinned").asBoolean()).isFalse();
+
+        assertThat(mcp.call("delete_memory", Map.of("id", id)).get("result").asText()).isEqualTo("deleted");
+        assertThat(mcp.callError("get_memory", Map.of("id", id))).contains("no memory with id '" + id + "'");
+        assertThat(mcp.call("list_memories", Map.of("scope", scope)).get("memories")).hasSize(1);
+    }
+
+    @Test
+    void forgottenMemoriesLeaveSearchUntilRestored() {
+        String scope = scope();
+        String id = add("The staging database lives on host db-7", scope).get("id").asText();
+        assertThat(searchIds("where is the staging database?", scope)).contains(id);
+
+        assertThat(mcp.call("forget_memory", Map.of("id", id)).get("forgottenAt").isNumber()).isTrue();
+        assertThat(searchIds("where is the staging database?", scope)).doesNotContain(id);
+        assertThat(searchIds("where is the staging database?", scope, "includeForgotten", true)).contains(id);
+        assertThat(mcp.call("list_memories", Map.of("scope", scope)).get("memories")).isEmpty();
+
+        assertThat(mcp.call("restore_memory", Map.of("id", id)).get("forgottenAt").isNull()).isTrue();
+        assertThat(searchIds("where is the staging database?", scope)).contains(id);
+        assertThat(mcp.callError("restore_memory", Map.of("id", id))).contains("is not forgotten");
+    }
+
+    @Test
+    void expiredMemoriesAreGoneAndSwept() throws InterruptedException {
+        String scope = scope();
+        String id = add("A one-time code: 4711", scope, "ttlSeconds", 1).get("id").asText();
+        String kept = add("The one-time code policy: codes expire fast", scope).get("id").asText();
+        assertThat(searchIds("one-time code", scope)).contains(id);
+
+        Thread.sleep(1500);
+        assertThat(searchIds("one-time code", scope)).containsExactly(kept);
+        assertThat(mcp.callError("get_memory", Map.of("id", id))).contains("unknown, expired or deleted");
+        assertThat(sweeper.sweep()).isGreaterThanOrEqualTo(1);
+        assertThat(mcp.call("list_memories", Map.of("scope", scope)).get("memories")).hasSize(1);
+    }
+
+    @Test
+    void scopesAreIsolated() {
+        String a = scope();
+        String b = scope();
+        String inA = add("Project Falcon ships on Friday", a).get("id").asText();
+        String inB = add("Project Falcon is cancelled", b).get("id").asText();
+
+        assertThat(searchIds("when does Falcon ship?", a)).containsExactly(inA);
+        assertThat(searchIds("when does Falcon ship?", b)).containsExactly(inB);
+        assertThat(mcp.call("list_memories", Map.of("scope", b)).get("memories")).extracting(m -> m.get("id").asText())
+                .containsExactly(inB);
+        assertThat(mcp.callError("link_memories", Map.of("fromId", inA, "toId", inB, "type", "contradicts")))
+                .contains("different scopes");
+
+        String second = add("Falcon release notes are in the wiki", a).get("id").asText();
+        JsonNode linked = mcp.call("link_memories", Map.of("fromId", second, "toId", inA, "type", "describes"));
+        assertThat(linked.get("links").get(0).get("toId").asText()).isEqualTo(inA);
+        assertThat(linked.get("links").get(0).get("type").asText()).isEqualTo("describes");
+    }
+
+    @Test
+    void conversationsKeepMessagesInOrderAndBoostSearch() {
+        String scope = scope();
+        JsonNode conversation = mcp.call("create_conversation", Map.of("scope", scope, "title", "Trip planning"));
+        String id = conversation.get("id").asText();
+        mcp.call("add_message", Map.of("conversationId", id, "role", "user", "content", "I want to visit Lisbon in May"));
+        mcp.call("add_message", Map.of("conversationId", id, "role", "assistant", "content", "Lisbon in May is warm and sunny"));
+        String inConversation = add("The traveller dislikes early flights", scope, "conversationId", id).get("id").asText();
+        String outside = add("The traveller dislikes early flights and red-eyes", scope).get("id").asText();
+
+        JsonNode full = mcp.call("get_conversation", Map.of("id", id));
+        assertThat(full.get("messages")).extracting(m -> m.get("role").asText()).containsExactly("user", "assistant");
+        assertThat(full.get("messages").get(1).get("seq").asInt()).isEqualTo(1);
+
+        List<String> plain = searchIds("early flights", scope);
+        List<String> boosted = searchIds("early flights", scope, "conversationId", id);
+        assertThat(plain).contains(inConversation, outside);
+        assertThat(boosted.indexOf(inConversation)).isLessThan(boosted.indexOf(outside));
+        JsonNode hits = mcp.call("search_memory", Map.of("query", "which city in May?", "scope", scope, "conversationId", id));
+        assertThat(hits.get("results").get(0).get("kind").asText()).isEqualTo("message");
+
+        assertThat(mcp.callError("add_message", Map.of("conversationId", id, "role", "robot", "content", "hi")))
+                .contains("argument 'role' must be one of");
+        assertThat(mcp.callError("get_conversation", Map.of("id", "nope"))).contains("no conversation with id 'nope'");
+    }
+
+    @Test
+    void correctionsAreStoredPerScope() {
+        String scope = scope();
+        String memory = add("The API rate limit is 100 requests per minute", scope).get("id").asText();
+        JsonNode byQuery = mcp.call("submit_correction", Map.of("correction", "The rate limit is 600 requests per minute",
+                "scope", scope, "query", "what is the API rate limit?"));
+        mcp.call("submit_correction", Map.of("correction", "It was raised to 600 in March", "scope", scope, "memoryId", memory));
+        assertThat(byQuery.get("id").asText()).isNotBlank();
+
+        assertThat(mcp.call("list_corrections", Map.of("scope", scope)).get("corrections"))
+                .extracting(c -> c.get("text").asText()).containsExactlyInAnyOrder(
+                        "The rate limit is 600 requests per minute", "It was raised to 600 in March");
+        assertThat(mcp.call("list_corrections", Map.of("scope", scope())).get("corrections")).isEmpty();
+        assertThat(mcp.callError("submit_correction", Map.of("correction", "x", "scope", scope)))
+                .contains("give 'query', 'chunkId' or 'memoryId'");
+        assertThat(mcp.callError("submit_correction", Map.of("correction", "x", "scope", scope, "chunkId", "default/nope#0")))
+                .contains("no chunk with id 'default/nope#0'");
+    }
+
+    @Test
+    void memoriesAreResources() {
+        String scope = scope();
+        String id = add("Resource test memory", scope).get("id").asText();
+        // raw JSON-RPC: this SDK version cannot deserialise text resource contents under Quarkus' Jackson
+        JsonNode contents = RawMcp.call(base(), "resources/read", Map.of("uri", "memory://" + scope + "/" + id))
+                .get("result").get("contents").get(0);
+        assertThat(contents.get("uri").asText()).isEqualTo("memory://" + scope + "/" + id);
+        assertThat(contents.get("text").asText()).contains("Resource test memory");
+        assertThat(RawMcp.call(base(), "resources/read", Map.of("uri", "memory://other-scope/" + id)).toString())
+                .contains("no memory with id");
+    }
+
+    @Test
+    void invalidArgumentsAreToolErrorsWithClearMessages() {
+        String scope = scope();
+        assertThat(mcp.callError("add_memory", Map.of("scope", scope))).contains("text");
+        assertThat(mcp.callError("add_memory", Map.of("text", " ", "scope", scope))).contains("argument 'text' is required");
+        assertThat(mcp.callError("add_memory", Map.of("text", "x", "scope", " "))).contains("argument 'scope' is required");
+        assertThat(mcp.callError("add_memory", Map.of("text", "x", "scope", "a/b"))).contains("invalid scope 'a/b'");
+        assertThat(mcp.callError("add_memory", Map.of("text", "x", "scope", scope, "ttlSeconds", -5)))
+                .contains("'ttlSeconds' must be a positive number of seconds, got -5");
+        assertThat(mcp.callError("add_memory", Map.of("text", "x".repeat(16_001), "scope", scope)))
+                .contains("has 16001 characters, the limit is 16000");
+        assertThat(mcp.callError("get_memory", Map.of("id", "no-such-id"))).contains("no memory with id 'no-such-id'");
+        assertThat(mcp.callError("search_memory", Map.of("query", "x", "scope", scope, "k", 0))).contains("'k' must be between 1 and 100");
+        assertThat(mcp.callError("update_memory", Map.of("id", add("y", scope).get("id").asText())))
+                .contains("give 'text' and/or 'tags'");
+        assertThat(mcp.callError("link_memories", Map.of("fromId", "a", "toId", "b", "type", "no spaces allowed")))
+                .contains("argument 'type'");
+        assertThat(mcp.callError("list_memories", Map.of("scope", scope, "page", 0))).contains("'page' must be 1 or more");
+    }
+}
