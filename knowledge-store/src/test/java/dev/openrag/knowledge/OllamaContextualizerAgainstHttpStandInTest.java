@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import dev.openrag.knowledge.contextual.OllamaContextualizer;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
 import dev.openrag.schemas.Chunk;
+import dev.openrag.localstack.test.OllamaApiStandIn;
 
 /**
  * The Ollama contextualizer, through LangChain4j's real Ollama client, against a local HTTP

@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.knowledge.embedding.OllamaEmbedder;
+import dev.openrag.localstack.test.OllamaApiStandIn;
 
 /** Ollama embeddings through LangChain4j's real client against {@link OllamaApiStandIn}. */
 class OllamaEmbedderAgainstHttpStandInTest {

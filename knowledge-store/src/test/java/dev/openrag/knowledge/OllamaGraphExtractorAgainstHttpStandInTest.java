@@ -7,6 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.knowledge.contextual.OllamaGraphExtractor;
+import dev.openrag.localstack.test.OllamaApiStandIn;
 
 /** The LLM graph extractor through LangChain4j's Ollama client against {@link OllamaApiStandIn}. */
 class OllamaGraphExtractorAgainstHttpStandInTest {

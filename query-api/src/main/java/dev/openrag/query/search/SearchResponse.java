@@ -5,9 +5,16 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.openrag.knowledge.memory.Correction;
+
 /** {@code POST /api/search} answer (ARCHITECTURE §5). */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record SearchResponse(List<Result> results, long tookMs, String mode, List<String> degraded) {
+public record SearchResponse(List<Result> results, List<MemoryNote> memories, List<Correction> corrections, long tookMs,
+                             String mode, List<String> degraded) {
+
+    /** A pinned memory related to the query (similar, or about a document or entity of the results). */
+    public record MemoryNote(String id, String scope, String text, List<String> tags, double score) {
+    }
 
     /** One hit; {@code ranks} (per retriever, 1-based) always, {@code scores} per retriever with explain. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -16,8 +16,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import dev.openrag.knowledge.memory.RelatedKnowledge;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
@@ -34,18 +36,22 @@ public class SearchService {
     private static final Logger LOG = Logger.getLogger(SearchService.class);
     private static final Set<String> MODES = Set.of("hybrid", "vector", "bm25");
     private static final Set<String> PLANNED_MODES = Set.of("graph", "summary", "hybrid_expanded", "automatic");
+    private static final int MEMORY_LIMIT = 5;
     static final String VECTOR = "vector";
     static final String BM25 = "bm25";
 
     private final Embedder embedder;
     private final VectorIndex vectors;
     private final LexicalIndex lexical;
+    private final MemoryStore memories;
+    private final double memoryMinSimilarity;
     private final int candidates;
     private final int rrfK;
     private final Map<String, Double> weights;
     private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
 
-    public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical,
+    public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories,
+                         @ConfigProperty(name = "openrag.search.memory-min-similarity", defaultValue = "0.85") double memoryMinSimilarity,
                          @ConfigProperty(name = "openrag.search.candidates", defaultValue = "50") int candidates,
                          @ConfigProperty(name = "openrag.search.rrf-k", defaultValue = "60") int rrfK,
                          @ConfigProperty(name = "openrag.search.weight.vector", defaultValue = "1.0") double vectorWeight,
@@ -53,6 +59,8 @@ public class SearchService {
         this.embedder = embedder;
         this.vectors = vectors;
         this.lexical = lexical;
+        this.memories = memories;
+        this.memoryMinSimilarity = memoryMinSimilarity;
         this.candidates = candidates;
         this.rrfK = rrfK;
         this.weights = Map.of(VECTOR, vectorWeight, BM25, bm25Weight);
@@ -89,9 +97,11 @@ public class SearchService {
         boolean explain = Boolean.TRUE.equals(request.explain());
         int depth = mode.equals("hybrid") ? Math.max(candidates, k) : k;
 
+        // the query vector serves the vector retriever and the memory/correction lookup
+        CompletableFuture<float[]> queryVector = CompletableFuture.supplyAsync(() -> embedder.embedQuery(query), retrievers);
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
         if (!mode.equals(BM25)) {
-            running.put(VECTOR, retrieve(() -> vectors.search(collection, embedder.embedQuery(query), depth)));
+            running.put(VECTOR, retrieve(() -> vectors.search(collection, queryVector.join(), depth)));
         }
         if (!mode.equals(VECTOR)) {
             running.put(BM25, retrieve(() -> lexical.search(collection, query, depth)));
@@ -118,8 +128,25 @@ public class SearchService {
                         mode.equals("hybrid") ? hit.score() : hit.scores().values().iterator().next(),
                         hit.ranks(), explain ? hit.scores() : null))
                 .toList();
-        return new SearchResponse(results, (System.nanoTime() - started) / 1_000_000, mode,
+        RelatedKnowledge related = related(request.scopes(), queryVector, results, degraded);
+        return new SearchResponse(results, related.memories().stream()
+                .map(hit -> new SearchResponse.MemoryNote(hit.memory().id(), hit.memory().scope(), hit.memory().text(),
+                        hit.memory().tags(), hit.score()))
+                .toList(), related.corrections(), (System.nanoTime() - started) / 1_000_000, mode,
                 degraded.isEmpty() ? null : degraded);
+    }
+
+    /** Pinned memories and corrections for the results; Neo4j being down only costs this section. */
+    private RelatedKnowledge related(List<String> scopes, CompletableFuture<float[]> queryVector,
+                                     List<SearchResponse.Result> results, List<String> degraded) {
+        try {
+            return memories.related(scopes == null || scopes.isEmpty() ? null : scopes, queryVector.join(), memoryMinSimilarity,
+                    results.stream().map(SearchResponse.Result::chunkId).toList(), MEMORY_LIMIT, System.currentTimeMillis());
+        } catch (RuntimeException e) {
+            LOG.warnf("memories and corrections unavailable, answering without them: %s", e.getMessage());
+            degraded.add("memories");
+            return RelatedKnowledge.NONE;
+        }
     }
 
     private CompletableFuture<List<ScoredChunk>> retrieve(Supplier<List<ScoredChunk>> retriever) {

@@ -3,8 +3,11 @@ package dev.openrag.query.search;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.everyItem;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
 import java.util.List;
@@ -17,11 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
+import dev.openrag.knowledge.memory.Correction;
+import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
 import dev.openrag.knowledge.port.Embedder;
-import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
-import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
-import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.query.FixtureLoader;
 import dev.openrag.query.SearchFixture;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -49,12 +54,7 @@ class SearchApiTest {
         if (loaded) {
             return;
         }
-        Neo4jGraphStore graph = new Neo4jGraphStore(driver);
-        List<IndexedChunk> chunks = SearchFixture.chunks(embedder);
-        for (IndexedChunk chunk : chunks) {
-            graph.upsertDocument(COLLECTION, chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk));
-        }
-        new OpenSearchLexicalIndex(openSearch, true).upsert(chunks);
+        FixtureLoader.load(driver, openSearch, embedder);
         loaded = true;
     }
 
@@ -86,6 +86,40 @@ class SearchApiTest {
                 .body("results[0].scores", hasKey("bm25"))
                 .body("results.chunkId", everyItem(containsString(COLLECTION + "/")))
                 .body("results[0].context", equalTo("Document: Kafka notes"));
+    }
+
+    @Test
+    void relatedCorrectionsAndPinnedMemoriesComeBackWithTheResults() {
+        MemoryStore memories = new Neo4jMemoryStore(driver);
+        long now = System.currentTimeMillis();
+        String scope = "search-test-" + now;
+        memories.addCorrection(new Correction("corr-" + now, scope, "Tomatoes need eight hours of sun, not six.",
+                "how many hours of sun do tomatoes need?", null, null, now, null),
+                embedder.embedQuery("how many hours of sun do tomatoes need?"));
+        memories.addCorrection(new Correction("corr-chunk-" + now, scope, "The scheduler uses virtual threads now.",
+                null, COLLECTION + "/doc-1#0", null, now, null), embedder.embedQuery("The scheduler uses virtual threads now."));
+        memories.add(new Memory("mem-" + now, scope, "The garden is in a shady courtyard", List.of(), true, now, now,
+                null, null, null, List.of(), List.of()), embedder.embed(List.of("The garden is in a shady courtyard")).get(0));
+        memories.add(new Memory("mem-unpinned-" + now, scope, "The garden has tomatoes and basil", List.of(), false, now, now,
+                null, null, null, List.of(), List.of()), embedder.embed(List.of("The garden has tomatoes and basil")).get(0));
+
+        Map<String, Object> tomatoes = Map.of("query", "How many hours of sunlight do tomato plants need?",
+                "collection", COLLECTION, "k", 1, "scopes", List.of(scope));
+        post(tomatoes).statusCode(200)
+                .body("results[0].documentId", equalTo("doc-2"))
+                .body("corrections.id", hasItem("corr-" + now))
+                .body("corrections.id", not(hasItem("corr-chunk-" + now)))
+                .body("memories.id", not(hasItem("mem-unpinned-" + now)));
+        post(Map.of("query", "garden courtyard shade", "collection", COLLECTION, "k", 1, "scopes", List.of(scope))).statusCode(200)
+                .body("memories.id", hasItem("mem-" + now));
+        // a correction attached to a chunk comes back whenever that chunk is a result
+        post(Map.of("query", "queued jobs on worker threads", "collection", COLLECTION, "k", 1, "scopes", List.of(scope)))
+                .statusCode(200).body("results[0].documentId", equalTo("doc-1")).body("corrections.id", hasItem("corr-chunk-" + now));
+        // another scope sees none of it; an unrelated query gets none of it
+        post(Map.of("query", "How many hours of sunlight do tomato plants need?", "collection", COLLECTION, "k", 1,
+                "scopes", List.of("someone-else"))).statusCode(200).body("corrections", empty()).body("memories", empty());
+        post(Map.of("query", "which consumers share topic partitions", "collection", COLLECTION, "k", 1, "scopes", List.of(scope)))
+                .statusCode(200).body("corrections", empty()).body("memories", empty());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.openrag.knowledge;
+package dev.openrag.localstack.test;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,23 +13,31 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * A STAND-IN for an Ollama server (no LLM runs here): a local HTTP server speaking Ollama's
- * {@code /api/chat} (each request answered with {@code reply(prompt)} after a delay; it counts
- * calls and the most in flight at once) and {@code /api/embed} (vector = [text length, 1, 0]).
+ * {@code /api/chat} (each request answered with {@code reply(prompt)} after a delay, streamed as
+ * one NDJSON chunk per word when the request asks for {@code stream}; it counts calls and the most
+ * in flight at once; the prompt is the last message, the system prompt and the other messages are joined into {@link #lastPrompt}) and {@code /api/embed} (vector = [text length, 1, 0]).
  */
-final class OllamaApiStandIn implements AutoCloseable {
+public final class OllamaApiStandIn implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    final AtomicInteger calls = new AtomicInteger();
-    final AtomicInteger maxInFlight = new AtomicInteger();
+    public final AtomicInteger calls = new AtomicInteger();
+    public final AtomicInteger maxInFlight = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** Every message of the last chat request, joined: what the model was shown. */
+    public volatile String lastPrompt = "";
     private final HttpServer server;
 
-    OllamaApiStandIn(long delayMillis, UnaryOperator<String> reply) throws IOException {
+    public OllamaApiStandIn(long delayMillis, UnaryOperator<String> reply) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newFixedThreadPool(16));
         server.createContext("/api/chat", exchange -> {
-            String prompt = JSON.readTree(exchange.getRequestBody().readAllBytes()).path("messages").path(0).path("content").asText();
+            var request = JSON.readTree(exchange.getRequestBody().readAllBytes());
+            StringBuilder all = new StringBuilder();
+            request.path("messages").forEach(message -> all.append(message.path("content").asText()).append('\n'));
+            lastPrompt = all.toString();
+            var messages = request.path("messages");
+            String prompt = messages.path(messages.size() - 1).path("content").asText();
             maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             calls.incrementAndGet();
             try {
@@ -38,8 +46,13 @@ final class OllamaApiStandIn implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
             inFlight.decrementAndGet();
+            String answer = reply.apply(prompt);
+            if (request.path("stream").asBoolean(false)) {
+                streamWords(exchange, answer);
+                return;
+            }
             byte[] body = JSON.writeValueAsBytes(java.util.Map.of("model", "stand-in", "created_at", "2026-11-22T00:00:00Z",
-                    "message", java.util.Map.of("role", "assistant", "content", reply.apply(prompt)),
+                    "message", java.util.Map.of("role", "assistant", "content", answer),
                     "done", true, "done_reason", "stop", "prompt_eval_count", 10, "eval_count", 5));
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
@@ -64,7 +77,24 @@ final class OllamaApiStandIn implements AutoCloseable {
         server.start();
     }
 
-    String url() {
+    private static void streamWords(com.sun.net.httpserver.HttpExchange exchange, String answer) throws IOException {
+        exchange.getResponseHeaders().add("Content-Type", "application/x-ndjson");
+        exchange.sendResponseHeaders(200, 0);
+        try (OutputStream out = exchange.getResponseBody()) {
+            for (String token : answer.split("(?<= )")) {
+                out.write(JSON.writeValueAsBytes(java.util.Map.of("model", "stand-in", "created_at", "2026-11-22T00:00:00Z",
+                        "message", java.util.Map.of("role", "assistant", "content", token), "done", false)));
+                out.write('\n');
+                out.flush();
+            }
+            out.write(JSON.writeValueAsBytes(java.util.Map.of("model", "stand-in", "created_at", "2026-11-22T00:00:00Z",
+                    "message", java.util.Map.of("role", "assistant", "content", ""), "done", true, "done_reason", "stop",
+                    "prompt_eval_count", 10, "eval_count", 5)));
+            out.write('\n');
+        }
+    }
+
+    public String url() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 

@@ -1,0 +1,105 @@
+package dev.openrag.query.ask;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+
+import org.jboss.logging.Logger;
+
+import dev.openrag.knowledge.port.ChatModel;
+import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.query.search.SearchRequest;
+import dev.openrag.query.search.SearchResponse;
+import dev.openrag.query.search.SearchService;
+
+/**
+ * Ask: hybrid retrieval, then an answer written by the configured chat model from numbered
+ * sources (corrections and pinned memories first), or, with no LLM configured or reachable, an
+ * extractive answer from the best passages. Never a 500 because of the LLM.
+ */
+@ApplicationScoped
+public class AskService {
+
+    static final String GENERATIVE = "generative";
+    static final String EXTRACTIVE = "extractive";
+    private static final Logger LOG = Logger.getLogger(AskService.class);
+
+    private final SearchService search;
+    private final Instance<ChatModel> chat;
+
+    public AskService(SearchService search, Instance<ChatModel> chat) {
+        this.search = search;
+        this.chat = chat;
+    }
+
+    /** A checked question: what {@link #answer} works on. */
+    public record Question(String text, int k, String collection, List<String> scopes) {
+    }
+
+    /** Checks a request (400 naming the problem) before any answering or streaming starts. */
+    public Question validate(AskRequest request) {
+        if (request == null) {
+            throw ApiException.badRequest("missing JSON body {question, k, collection}");
+        }
+        String question = request.question() == null ? "" : request.question().strip();
+        if (question.isEmpty()) {
+            throw ApiException.badRequest("field 'question' is required and must not be blank");
+        }
+        int k = request.k() == null ? 5 : request.k();
+        if (k < 1 || k > 20) {
+            throw ApiException.badRequest("field 'k' must be between 1 and 20, got " + k);
+        }
+        return new Question(question, k, request.collection(), request.scopes());
+    }
+
+    /**
+     * @param onToken receives the answer as it is written (null: not streamed)
+     */
+    public AskResponse answer(Question q, Consumer<String> onToken) {
+        long started = System.nanoTime();
+        String question = q.text();
+        SearchResponse found = search.search(new SearchRequest(question, q.k(), q.collection(), "hybrid", null, null, null,
+                q.scopes()));
+        Consumer<String> tokens = onToken == null ? token -> { } : onToken;
+        String answer = null;
+        String model = null;
+        String fallbackReason = null;
+        if (chat.isResolvable()) {
+            ChatModel llm = chat.get();
+            String prompt = AnswerPrompt.build(question, found.results(), found.memories(), found.corrections());
+            AtomicBoolean streamed = new AtomicBoolean();
+            try {
+                answer = onToken == null ? llm.complete(prompt) : llm.stream(prompt, token -> {
+                    streamed.set(true);
+                    tokens.accept(token);
+                });
+                model = llm.name();
+            } catch (RuntimeException e) {
+                LOG.warnf("%s failed, answering extractively: %s", llm.name(), e.getMessage());
+                fallbackReason = llm.name() + " failed: " + e.getMessage();
+                if (streamed.get()) {
+                    tokens.accept("\n\n[" + fallbackReason + "; the passages follow]\n\n");
+                }
+            }
+        } else {
+            fallbackReason = "no chat model configured (openrag.chat.provider=none)";
+        }
+        String mode = answer != null ? GENERATIVE : EXTRACTIVE;
+        if (answer == null) {
+            List<String> sentences = ExtractiveAnswer.sentences(question, found.results(), found.corrections());
+            sentences.forEach(sentence -> tokens.accept(sentence + "\n"));
+            answer = String.join("\n", sentences);
+        }
+        List<AskResponse.Source> sources = IntStream.range(0, found.results().size()).mapToObj(i -> {
+            SearchResponse.Result result = found.results().get(i);
+            return new AskResponse.Source(i + 1, result.chunkId(), result.documentId(), result.chunkIndex(), result.title(),
+                    result.sourceUri(), result.text());
+        }).toList();
+        return new AskResponse(answer, mode, model, sources, found.memories(), found.corrections(), fallbackReason,
+                found.degraded(), (System.nanoTime() - started) / 1_000_000);
+    }
+}

@@ -1,0 +1,111 @@
+package dev.openrag.query.ask;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.hamcrest.Matchers.nullValue;
+
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Driver;
+import org.opensearch.client.opensearch.OpenSearchClient;
+
+import dev.openrag.knowledge.memory.Correction;
+import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.knowledge.port.Embedder;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.query.FixtureLoader;
+import dev.openrag.query.SearchFixture;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/** Ask without an LLM (the default install): extractive answers with numbered sources, JSON and SSE, on real stores. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+class AskApiTest {
+
+    private static boolean loaded;
+
+    @Inject
+    Driver driver;
+
+    @Inject
+    OpenSearchClient openSearch;
+
+    @Inject
+    Embedder embedder;
+
+    @BeforeEach
+    void load() {
+        if (!loaded) {
+            FixtureLoader.load(driver, openSearch, embedder);
+            loaded = true;
+        }
+    }
+
+    @Test
+    void withoutAnLlmTheAnswerIsExtractiveWithCitedSources() {
+        given().contentType(ContentType.JSON)
+                .body(Map.of("question", "How much sun do tomatoes need?", "collection", SearchFixture.COLLECTION, "k", 3))
+                .post("/api/ask").then().statusCode(200)
+                .body("mode", equalTo("extractive"))
+                .body("model", nullValue())
+                .body("fallbackReason", containsString("no chat model configured"))
+                .body("answer", containsString("Tomatoes need six hours of sun and regular watering. [1]"))
+                .body("sources[0].n", equalTo(1))
+                .body("sources[0].documentId", equalTo("doc-2"))
+                .body("sources[0].sourceUri", equalTo("file:///doc-2"));
+    }
+
+    @Test
+    void correctionsLeadTheAnswer() {
+        long now = System.currentTimeMillis();
+        new Neo4jMemoryStore(driver).addCorrection(new Correction("ask-corr-" + now, "ask-test", "Consumer groups were renamed to reader groups.",
+                null, SearchFixture.COLLECTION + "/doc-3#0", null, now, null), embedder.embedQuery("Consumer groups were renamed"));
+        String answer = given().contentType(ContentType.JSON)
+                .body(Map.of("question", "Which consumers share the partitions of a topic?", "collection", SearchFixture.COLLECTION,
+                        "k", 1, "scopes", List.of("ask-test")))
+                .post("/api/ask").then().statusCode(200).body("corrections.id", hasItem("ask-corr-" + now))
+                .extract().path("answer");
+        assertThat(answer).startsWith("Correction: Consumer groups were renamed to reader groups.");
+    }
+
+    @Test
+    void streamsTokensThenSourcesThenDone() {
+        String stream = given().contentType(ContentType.JSON).accept("text/event-stream")
+                .body(Map.of("question", "How much sun do tomatoes need?", "collection", SearchFixture.COLLECTION, "k", 2))
+                .post("/api/ask").then().statusCode(200).extract().asString();
+        int token = stream.indexOf("event:token");
+        int sources = stream.indexOf("event:sources");
+        int done = stream.indexOf("event:done");
+        assertThat(token).as(stream).isGreaterThanOrEqualTo(0);
+        assertThat(sources).isGreaterThan(token);
+        assertThat(done).isGreaterThan(sources);
+        assertThat(stream).contains("Tomatoes need six hours of sun").contains("\"mode\":\"extractive\"")
+                .contains("\"chunkId\":\"" + SearchFixture.COLLECTION + "/doc-2#0\"");
+    }
+
+    @Test
+    void badQuestionsAreClearErrors() {
+        given().contentType(ContentType.JSON).body(Map.of("question", " ")).post("/api/ask").then().statusCode(400)
+                .body("message", containsString("'question' is required"));
+        given().contentType(ContentType.JSON).body(Map.of("question", "x", "k", 21)).post("/api/ask").then().statusCode(400)
+                .body("message", containsString("'k' must be between 1 and 20"));
+        given().contentType(ContentType.JSON).body(Map.of("question", "x", "collection", "never-ingested")).post("/api/ask")
+                .then().statusCode(400).body("message", containsString("unknown collection 'never-ingested'"));
+        given().contentType(ContentType.JSON).accept("text/event-stream").body(Map.of("question", ""))
+                .post("/api/ask").then().statusCode(400).body(containsString("'question' is required"));
+        String stream = given().contentType(ContentType.JSON).accept("text/event-stream")
+                .body(Map.of("question", "x", "collection", "never-ingested")).post("/api/ask").then().statusCode(200)
+                .extract().asString();
+        assertThat(stream).contains("event:error").contains("unknown collection 'never-ingested'");
+    }
+}
