@@ -9,7 +9,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
@@ -20,10 +19,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.openrag.localstack.ComponentSpec;
 import dev.openrag.localstack.ComponentStatus;
-import dev.openrag.localstack.JavaRuntime;
 import dev.openrag.localstack.Ports;
 import dev.openrag.localstack.ProcessSupervisor;
 import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.PackagedApp;
 import dev.openrag.localstack.test.TestStack;
 
 /**
@@ -86,23 +85,11 @@ class CrashRecoveryIT {
     }
 
     private static ComponentSpec appSpec(StackConfig stack, int port) {
-        Path jar = Path.of("target/quarkus-app/quarkus-run.jar").toAbsolutePath();
-        List<String> command = new java.util.ArrayList<>(List.of(JavaRuntime.javaBinary(), ComponentSpec.marker("ingest-it")));
-        command.addAll(JavaRuntime.commonOptions());
-        command.addAll(List.of("-Xmx512m", "-jar", jar.toString()));
-        return new ComponentSpec("ingest-it", port, List.of(), command,
-                Map.of("QUARKUS_HTTP_PORT", Integer.toString(port),
-                        "KAFKA_BOOTSTRAP_SERVERS", stack.kafkaBootstrapServers(),
-                        "QUARKUS_NEO4J_URI", stack.neo4jUri(),
-                        "OPENRAG_OPENSEARCH_URL", stack.openSearchUrl(),
-                        "OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
-                        // the killed consumers must leave their groups quickly for the restart to take over
-                        "KAFKA_SESSION_TIMEOUT_MS", "8000",
-                        "KAFKA_HEARTBEAT_INTERVAL_MS", "2000"),
-                ComponentSpec.Preparation.NONE,
-                () -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))
-                        .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200,
-                Duration.ofSeconds(120));
+        return PackagedApp.spec("ingest-it", Path.of("target/quarkus-app/quarkus-run.jar"), port, stack, Map.of(
+                "OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
+                // the killed consumers must leave their groups quickly for the restart to take over
+                "KAFKA_SESSION_TIMEOUT_MS", "8000",
+                "KAFKA_HEARTBEAT_INTERVAL_MS", "2000"));
     }
 
     private JsonNode post(String url, String body) throws Exception {

@@ -1,0 +1,102 @@
+package dev.openrag.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.openrag.localstack.Ports;
+import dev.openrag.localstack.ProcessSupervisor;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.PackagedApp;
+import dev.openrag.localstack.test.TestStack;
+
+/**
+ * The knowledge tools end to end: the three packaged apps on real engines, an agent connected
+ * over SSE ingests a document, follows its job, finds it with search_knowledge, submits a
+ * correction, and sees the correction in a later related search and at the head of the answer.
+ * Needs the ingest-pipeline and query-api packages of the same build (the reactor builds them first).
+ */
+class AgentKnowledgeEndToEndIT {
+
+    private static final List<String> APPS = List.of("ingest-e2e", "query-e2e", "mcp-e2e");
+    private static ProcessSupervisor supervisor;
+    private static McpTestClient agent;
+
+    @BeforeAll
+    static void startApps() throws Exception {
+        Path ingestJar = Path.of("../ingest-pipeline/target/quarkus-app/quarkus-run.jar");
+        Path queryJar = Path.of("../query-api/target/quarkus-app/quarkus-run.jar");
+        assertThat(ingestJar).as("build ingest-pipeline first (./mvnw verify builds every module in order)").exists();
+        assertThat(queryJar).as("build query-api first").exists();
+        StackConfig stack = TestStack.ensureAll();
+        supervisor = new ProcessSupervisor(Files.createTempDirectory("agent-e2e"), false);
+        int ingest = Ports.free();
+        int query = Ports.free();
+        int mcp = Ports.free();
+        supervisor.start(PackagedApp.spec("ingest-e2e", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true")));
+        supervisor.start(PackagedApp.spec("query-e2e", queryJar, query, stack, Map.of()));
+        supervisor.start(PackagedApp.spec("mcp-e2e", Path.of("target/quarkus-app/quarkus-run.jar"), mcp, stack, Map.of(
+                "OPENRAG_QUERY_API_URL", "http://127.0.0.1:" + query,
+                "OPENRAG_INGEST_URL", "http://127.0.0.1:" + ingest)));
+        agent = McpTestClient.connect("http://127.0.0.1:" + mcp, McpTestClient.Transport.SSE, null);
+    }
+
+    @AfterAll
+    static void stopApps() {
+        if (agent != null) {
+            agent.close();
+        }
+        if (supervisor != null) {
+            APPS.forEach(app -> supervisor.stop(app, Duration.ofSeconds(20)));
+        }
+    }
+
+    @Test
+    void anAgentIngestsSearchesCorrectsAndAsks() throws InterruptedException {
+        JsonNode ingesting = agent.call("ingest_document", Map.of("collection", "agent-e2e", "title", "Zephyr gateway",
+                "text", "The Zephyr gateway retries failed webhooks three times with exponential backoff.\n\n"
+                        + "Webhook payloads are signed with HMAC-SHA256."));
+        String jobId = ingesting.get("jobId").asText();
+
+        JsonNode job;
+        long deadline = System.currentTimeMillis() + 120_000;
+        do {
+            Thread.sleep(500);
+            job = agent.call("get_job_status", Map.of("jobId", jobId));
+            assertThat(System.currentTimeMillis()).as("job completes: " + job).isLessThan(deadline);
+        } while ("running".equals(job.path("state").asText()));
+        assertThat(job.get("state").asText()).isEqualTo("completed");
+
+        JsonNode found = agent.call("search_knowledge", Map.of("query", "How often does the Zephyr gateway retry webhooks?",
+                "collection", "agent-e2e", "k", 3));
+        assertThat(found.get("results").get(0).get("text").asText()).contains("retries failed webhooks three times");
+        assertThat(found.get("corrections")).isEmpty();
+
+        agent.call("submit_correction", Map.of("correction", "Since version 2 the Zephyr gateway retries webhooks five times.",
+                "scope", "team", "query", "How many times does the Zephyr gateway retry a webhook?"));
+        JsonNode corrected = agent.call("search_knowledge", Map.of("query", "how many webhook retries does Zephyr make?",
+                "collection", "agent-e2e", "scope", "team"));
+        assertThat(corrected.get("corrections").get(0).get("text").asText()).contains("five times");
+        assertThat(agent.call("search_knowledge", Map.of("query", "how are webhook payloads signed?", "collection", "agent-e2e",
+                "k", 1, "scope", "team")).get("corrections")).as("an unrelated search").isEmpty();
+
+        JsonNode answer = agent.call("ask", Map.of("question", "How many times does Zephyr retry a webhook?",
+                "collection", "agent-e2e", "scope", "team"));
+        assertThat(answer.get("mode").asText()).isEqualTo("extractive");
+        assertThat(answer.get("answer").asText()).startsWith("Correction: Since version 2 the Zephyr gateway retries webhooks five times.");
+
+        assertThat(agent.callError("get_job_status", Map.of("jobId", "no-such-job"))).contains("ingest-pipeline answered 404");
+        assertThat(agent.callError("search_knowledge", Map.of("query", "x", "collection", "never-ingested-here")))
+                .contains("query-api answered 400").contains("unknown collection 'never-ingested-here'");
+    }
+}
