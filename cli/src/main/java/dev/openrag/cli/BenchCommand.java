@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,12 +17,25 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code openrag bench ingest}: end-to-end ingestion throughput next to the bare embedder's. */
-@Command(name = "bench", description = "Benchmarks. 'ingest': end-to-end chunks/s of a corpus vs the bare embedder.")
+/**
+ * {@code openrag bench ingest}: end-to-end ingestion throughput next to the bare embedder's;
+ * {@code openrag bench memory}: add_memory and search_memory latency through MCP with N memories.
+ */
+@Command(name = "bench", description = "Benchmarks. 'ingest': end-to-end chunks/s of a corpus vs the bare embedder; "
+        + "'memory': add_memory/search_memory latency over MCP with --memories memories in one scope.")
 class BenchCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest or memory")
     String what;
+
+    @Option(names = "--mcp-url", defaultValue = "${env:OPENRAG_MCP_URL:-http://127.0.0.1:8082}", description = "mcp-memory URL")
+    String mcpUrl;
+
+    @Option(names = "--memories", defaultValue = "10000", description = "memories to add for 'memory' (default ${DEFAULT-VALUE})")
+    int memories;
+
+    @Option(names = "--searches", defaultValue = "500", description = "searches to time for 'memory' (default ${DEFAULT-VALUE})")
+    int searches;
 
     @Option(names = "--corpus", defaultValue = "../shared/datasets/codebase/codebase_chunks.json",
             description = "pre-chunked corpus (default: ${DEFAULT-VALUE})")
@@ -32,10 +46,46 @@ class BenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!"ingest".equals(what)) {
-            System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest");
-            return 2;
+        return switch (what) {
+            case "ingest" -> ingest();
+            case "memory" -> memory();
+            default -> {
+                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, memory");
+                yield 2;
+            }
+        };
+    }
+
+    private int memory() {
+        McpSession mcp = new McpSession(mcpUrl);
+        String scope = "bench-" + System.currentTimeMillis();
+        SyntheticText text = new SyntheticText(42);
+        for (int i = 0; i < 20; i++) { // warm-up: JIT, connection, embedder
+            mcp.call("search_memory", Map.of("query", text.sentence(), "scope", scope));
         }
+        Latencies adds = new Latencies();
+        for (int i = 0; i < memories; i++) {
+            long started = System.nanoTime();
+            mcp.call("add_memory", Map.of("text", text.sentence(), "scope", scope, "tags", List.of(text.word())));
+            adds.add(started);
+            if ((i + 1) % 1000 == 0) {
+                System.out.printf("  %d memories added (add_memory %s)%n", i + 1, adds.summary());
+            }
+        }
+        Latencies finds = new Latencies();
+        for (int i = 0; i < searches; i++) {
+            long started = System.nanoTime();
+            mcp.call("search_memory", Map.of("query", text.sentence(), "scope", scope, "k", 10));
+            finds.add(started);
+        }
+        System.out.printf("add_memory    %s%n", adds.summary());
+        System.out.printf("search_memory %s (scope %s holding %d memories)%n", finds.summary(), scope, memories);
+        System.out.printf("memory add_p50_ms=%.1f add_p99_ms=%.1f search_p50_ms=%.1f search_p99_ms=%.1f memories=%d%n",
+                adds.percentile(50), adds.percentile(99), finds.percentile(50), finds.percentile(99), memories);
+        return 0;
+    }
+
+    private int ingest() throws Exception {
         String json = Files.readString(corpus);
         JsonNode documents = new ObjectMapper().readTree(json);
 

@@ -29,10 +29,9 @@ import dev.openrag.knowledge.port.MemoryStore;
  * {@code (:Correction)-[:CORRECTS]->(:Chunk|:Memory)},
  * {@code (:Conversation)-[:HAS_MESSAGE]->(:Message)} and {@code (:Conversation)-[:HAS_MEMORY]->(:Memory)}.
  * <p>
- * Memory search is an exact cosine scan of one scope (indexed by {@code Memory.scope}) rather
- * than a query of the shared {@code memory_embedding} index: the index ranks all scopes together,
- * so a small scope next to a big one could get no hits, and exact scans of a scope's few thousand
- * memories are fast (see docs/benchmarks.md).
+ * Memory search scans a small scope exactly (indexed by {@code Memory.scope}) and asks the shared
+ * {@code memory_embedding} vector index for a big one (see {@link #memoryHits}); the index ranks
+ * all scopes together, so a small scope next to a big one could get no hits from it alone.
  */
 public final class Neo4jMemoryStore implements MemoryStore {
 
@@ -42,10 +41,19 @@ public final class Neo4jMemoryStore implements MemoryStore {
                links: [(m)-[l:LINKED]->(o:Memory) | {type: l.type, toId: o.id}],
                conversationId: head([(c:Conversation)-[:HAS_MEMORY]->(m) | c.id])} AS memory""";
 
+    /** Scopes up to this many memories are searched by an exact scan (about 20 ms on 2 cores). */
+    public static final int EXACT_SCAN_LIMIT = 1000;
+
     private final Driver driver;
+    private final int exactScanLimit;
 
     public Neo4jMemoryStore(Driver driver) {
+        this(driver, EXACT_SCAN_LIMIT);
+    }
+
+    public Neo4jMemoryStore(Driver driver, int exactScanLimit) {
         this.driver = driver;
+        this.exactScanLimit = exactScanLimit;
     }
 
     @Override
@@ -157,15 +165,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("boost", conversationBoost);
         params.put("includeForgotten", includeForgotten);
         params.put("now", now);
-        List<MemoryHit> hits = new ArrayList<>(read("""
-                MATCH (m:Memory {scope: $scope})
-                WHERE ($includeForgotten OR m.forgottenAt IS NULL) AND (m.expiresAt IS NULL OR m.expiresAt > $now)
-                WITH m, vector.similarity.cosine(m.embedding, $vector)
-                        + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
-                ORDER BY score DESC LIMIT $k
-                RETURN score, %s""".formatted(MEMORY_FIELDS), params)
-                .stream().map(row -> new MemoryHit("memory", row.get("score").asDouble(), memory(row.get("memory")), null))
-                .toList());
+        List<MemoryHit> hits = new ArrayList<>(memoryHits(params, k));
         if (conversationId != null) {
             hits.addAll(read("""
                     MATCH (c:Conversation {id: $conversationId, scope: $scope})-[:HAS_MESSAGE]->(msg:Message)
@@ -178,6 +178,35 @@ public final class Neo4jMemoryStore implements MemoryStore {
             hits.sort(Comparator.comparingDouble(MemoryHit::score).reversed());
         }
         return hits.size() > k ? List.copyOf(hits.subList(0, k)) : hits;
+    }
+
+    /**
+     * Small scopes are scanned exactly; a big one asks the vector index for the nearest
+     * {@code max(20 k, 200)} memories of all scopes and keeps its own, falling back to the exact
+     * scan when that leaves fewer than k (its memories are rare among the nearest).
+     */
+    private List<MemoryHit> memoryHits(Map<String, Object> params, int k) {
+        String filter = """
+                WHERE m.scope = $scope AND ($includeForgotten OR m.forgottenAt IS NULL) AND (m.expiresAt IS NULL OR m.expiresAt > $now)
+                WITH m, similarity
+                        + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
+                ORDER BY score DESC LIMIT $k
+                RETURN score, """ + MEMORY_FIELDS;
+        long scopeSize = read("MATCH (m:Memory {scope: $scope}) RETURN count(m) AS n", params).get(0).get("n").asLong();
+        if (scopeSize > exactScanLimit) {
+            params.put("candidates", Math.max(20 * k, 200));
+            List<MemoryHit> approximate = hits(read("CALL db.index.vector.queryNodes('" + Neo4jSchema.MEMORY_VECTOR_INDEX
+                    + "', $candidates, $vector) YIELD node AS m, score AS similarity\n" + filter, params));
+            if (approximate.size() >= Math.min(k, scopeSize)) {
+                return approximate;
+            }
+        }
+        return hits(read("MATCH (m:Memory {scope: $scope})\nWITH m, vector.similarity.cosine(m.embedding, $vector) AS similarity\n"
+                + filter, params));
+    }
+
+    private static List<MemoryHit> hits(List<Record> rows) {
+        return rows.stream().map(row -> new MemoryHit("memory", row.get("score").asDouble(), memory(row.get("memory")), null)).toList();
     }
 
     @Override

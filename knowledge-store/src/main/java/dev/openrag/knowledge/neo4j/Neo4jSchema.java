@@ -32,6 +32,8 @@ public final class Neo4jSchema {
             "CREATE INDEX document_collection IF NOT EXISTS FOR (n:Document) ON (n.collection)",
             "CREATE INDEX chunk_document IF NOT EXISTS FOR (n:Chunk) ON (n.collection, n.documentId)",
             "CREATE INDEX memory_scope IF NOT EXISTS FOR (n:Memory) ON (n.scope)",
+            "CREATE INDEX memory_pinned IF NOT EXISTS FOR (n:Memory) ON (n.pinned)",
+            "CREATE INDEX correction_scope IF NOT EXISTS FOR (n:Correction) ON (n.scope)",
             "CREATE FULLTEXT INDEX " + CHUNK_FULLTEXT_INDEX + " IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.context]");
 
     private Neo4jSchema() {

@@ -3,9 +3,12 @@ package dev.openrag.query.config;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
+import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.port.LexicalIndex;
 
 /** The retrieval adapters of this app (embedder and vector backend: knowledge-store's shared producers). */
@@ -15,5 +18,11 @@ public class QueryProducers {
     @Singleton
     LexicalIndex lexicalIndex(OpenSearchClient client) {
         return new OpenSearchLexicalIndex(client, false);
+    }
+
+    @Produces
+    @Singleton
+    KnowledgeBrowser knowledgeBrowser(Driver driver) {
+        return new Neo4jKnowledgeBrowser(driver);
     }
 }

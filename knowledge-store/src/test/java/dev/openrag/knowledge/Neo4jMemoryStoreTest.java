@@ -1,0 +1,72 @@
+package dev.openrag.knowledge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+
+import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.knowledge.neo4j.Neo4jSchema;
+import dev.openrag.localstack.Engine;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
+
+/**
+ * Memory search on real Neo4j: a big scope goes through the shared vector index, a small one next
+ * to it is scanned exactly, and both give the scope's nearest memories and nothing of other scopes.
+ */
+@WithEngines(Engine.NEO4J)
+class Neo4jMemoryStoreTest {
+
+    private static Driver driver;
+
+    @BeforeAll
+    static void connect(StackConfig config) {
+        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
+        Neo4jSchema.bootstrap(driver, 4);
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+    }
+
+    private static Memory memory(String id, String scope) {
+        return new Memory(id, scope, "memory " + id, List.of(), false, 1, 1, null, null, null, List.of(), List.of());
+    }
+
+    @Test
+    void bigScopesUseTheVectorIndexSmallOnesAnExactScanAndScopesNeverMix() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 50);
+        long run = System.nanoTime();
+        String big = "big-" + run;
+        String small = "small-" + run;
+        for (int i = 0; i < 120; i++) {
+            double angle = i * Math.PI / 240; // spread over a quarter circle in the first two dimensions
+            store.add(memory(big + "-" + i, big), new float[] {(float) Math.cos(angle), (float) Math.sin(angle), 0, 0});
+        }
+        List<String> smallIds = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            smallIds.add(small + "-" + i);
+            store.add(memory(small + "-" + i, small), new float[] {1, 0, 0.01f * i, 0});
+        }
+
+        float[] query = {1, 0, 0, 0}; // nearest to big-0, big-1, ...
+        List<MemoryHit> bigHits = store.search(big, query, 5, null, 0, false, 2);
+        assertThat(bigHits).extracting(MemoryHit::id).containsExactly(big + "-0", big + "-1", big + "-2", big + "-3", big + "-4");
+        assertThat(bigHits.get(0).score()).isGreaterThan(bigHits.get(4).score());
+
+        List<MemoryHit> smallHits = store.search(small, query, 5, null, 0, false, 2);
+        assertThat(Set.copyOf(smallHits.stream().map(MemoryHit::id).toList())).isEqualTo(Set.copyOf(smallIds));
+    }
+}

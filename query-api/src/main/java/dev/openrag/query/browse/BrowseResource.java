@@ -1,0 +1,122 @@
+package dev.openrag.query.browse;
+
+import java.util.List;
+
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import dev.openrag.knowledge.browse.CollectionSummary;
+import dev.openrag.knowledge.browse.DocumentDetail;
+import dev.openrag.knowledge.browse.DocumentSummary;
+import dev.openrag.knowledge.browse.Neighbourhood;
+import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
+import dev.openrag.knowledge.port.KnowledgeBrowser;
+import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.schemas.CollectionNames;
+import io.smallrye.common.annotation.Blocking;
+
+/** Browsing what was ingested: collections, documents with their chunks and contexts, graph neighbourhoods. */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+@Blocking
+public class BrowseResource {
+
+    /** {@code GET /api/collections}. */
+    public record Collections(List<CollectionSummary> collections) {
+    }
+
+    /** {@code GET /api/documents}: one page. */
+    public record DocumentPage(String collection, List<DocumentSummary> documents, int page, int size, long total) {
+    }
+
+    private static final int MAX_PAGE_SIZE = 200;
+    private static final int MAX_GRAPH_EDGES = 1000;
+
+    private final KnowledgeBrowser browser;
+
+    public BrowseResource(KnowledgeBrowser browser) {
+        this.browser = browser;
+    }
+
+    @GET
+    @Path("/collections")
+    @Operation(summary = "Collections with their document, chunk and entity counts")
+    public Collections collections() {
+        return new Collections(browser.collections());
+    }
+
+    @GET
+    @Path("/documents")
+    @Operation(summary = "Documents of a collection by title, paged; q filters by title or source uri")
+    public DocumentPage documents(@QueryParam("collection") String collection, @QueryParam("q") String filter,
+                                  @QueryParam("page") @DefaultValue("1") int page, @QueryParam("size") @DefaultValue("20") int size) {
+        String name = collection(collection);
+        if (page < 1) {
+            throw ApiException.badRequest("'page' must be 1 or more, got " + page);
+        }
+        if (size < 1 || size > MAX_PAGE_SIZE) {
+            throw ApiException.badRequest("'size' must be between 1 and " + MAX_PAGE_SIZE + ", got " + size);
+        }
+        String q = filter == null || filter.isBlank() ? null : filter.strip();
+        long total = browser.countDocuments(name, q);
+        if (total == 0 && q == null) {
+            requireKnown(name);
+        }
+        return new DocumentPage(name, browser.documents(name, q, (page - 1) * size, size), page, size, total);
+    }
+
+    @GET
+    @Path("/documents/{id}")
+    @Operation(summary = "A document with its chunks in order and the context each was indexed with")
+    public DocumentDetail document(@PathParam("id") String documentId, @QueryParam("collection") String collection) {
+        String name = collection(collection);
+        return browser.document(name, documentId)
+                .orElseThrow(() -> ApiException.notFound("no document '" + documentId + "' in collection '" + name + "'"));
+    }
+
+    @GET
+    @Path("/graph/neighbourhood")
+    @Operation(summary = "The graph around an entity (entity=name, hops 1-3) or a document (document=id)")
+    public Neighbourhood neighbourhood(@QueryParam("collection") String collection, @QueryParam("entity") String entity,
+                                       @QueryParam("document") String document, @QueryParam("hops") @DefaultValue("1") int hops,
+                                       @QueryParam("limit") @DefaultValue("200") int limit) {
+        String name = collection(collection);
+        boolean byEntity = entity != null && !entity.isBlank();
+        boolean byDocument = document != null && !document.isBlank();
+        if (byEntity == byDocument) {
+            throw ApiException.badRequest("give exactly one of 'entity' or 'document'");
+        }
+        if (hops < 1 || hops > Neo4jKnowledgeBrowser.MAX_HOPS) {
+            throw ApiException.badRequest("'hops' must be between 1 and " + Neo4jKnowledgeBrowser.MAX_HOPS + ", got " + hops);
+        }
+        if (limit < 1 || limit > MAX_GRAPH_EDGES) {
+            throw ApiException.badRequest("'limit' must be between 1 and " + MAX_GRAPH_EDGES + ", got " + limit);
+        }
+        return byEntity
+                ? browser.entityNeighbourhood(name, entity.strip(), hops, limit)
+                        .orElseThrow(() -> ApiException.notFound("no entity '" + entity + "' in collection '" + name + "'"))
+                : browser.documentNeighbourhood(name, document.strip(), limit)
+                        .orElseThrow(() -> ApiException.notFound("no document '" + document + "' in collection '" + name + "'"));
+    }
+
+    private void requireKnown(String collection) {
+        if (browser.collections().stream().noneMatch(known -> known.name().equals(collection))) {
+            throw ApiException.notFound("unknown collection '" + collection + "': nothing has been ingested into it");
+        }
+    }
+
+    private static String collection(String collection) {
+        try {
+            return CollectionNames.orDefault(collection);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+    }
+}
