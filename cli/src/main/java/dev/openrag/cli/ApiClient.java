@@ -66,6 +66,35 @@ final class ApiClient {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build());
     }
 
+    /** POSTs JSON asking for {@code text/event-stream} and hands each event (name, JSON data) to {@code onEvent}. */
+    void postForEvents(String path, String json, java.util.function.BiConsumer<String, JsonNode> onEvent) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream").POST(HttpRequest.BodyPublishers.ofString(json)).build();
+        try {
+            HttpResponse<java.util.stream.Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
+            if (response.statusCode() >= 400) {
+                String body = String.join("\n", response.body().toList());
+                throw new LocalStackException("POST " + path + " failed (HTTP " + response.statusCode() + "): "
+                        + (body.startsWith("{") ? MAPPER.readTree(body).path("message").asText(body) : body));
+            }
+            String[] event = {"message"};
+            for (String line : (Iterable<String>) response.body()::iterator) {
+                if (line.startsWith("event:")) {
+                    event[0] = line.substring(6).strip();
+                } else if (line.startsWith("data:")) {
+                    onEvent.accept(event[0], MAPPER.readTree(line.substring(5).strip()));
+                }
+            }
+        } catch (ConnectException e) {
+            throw new LocalStackException("cannot reach " + baseUrl + ": is OpenRAG running? Start it with ./openrag up");
+        } catch (IOException e) {
+            throw new LocalStackException("talking to " + baseUrl + " failed: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LocalStackException("interrupted");
+        }
+    }
+
     private JsonNode send(HttpRequest request) {
         try {
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());

@@ -1,0 +1,61 @@
+package dev.openrag.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code openrag ask "question"}: the answer streamed as it is written, then its numbered sources. */
+@Command(name = "ask", description = "Ask a question; the answer streams, then its numbered sources.")
+class AskCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Parameters(index = "0", paramLabel = "QUESTION")
+    String question;
+
+    @Option(names = {"-c", "--collection"}, description = "collection (default: default)")
+    String collection;
+
+    @Option(names = {"-k"}, defaultValue = "5", description = "sources (default ${DEFAULT-VALUE})")
+    int k;
+
+    @Option(names = "--query-url", defaultValue = "${env:OPENRAG_QUERY_API_URL:-http://127.0.0.1:8080}")
+    String queryUrl;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, Object> request = new LinkedHashMap<>(Map.of("question", question, "k", k));
+        if (collection != null) {
+            request.put("collection", collection);
+        }
+        int[] exit = {0};
+        new ApiClient(queryUrl).postForEvents("/api/ask", JSON.writeValueAsString(request), (event, data) -> {
+            switch (event) {
+                case "token" -> {
+                    System.out.print(data.path("text").asText());
+                    System.out.flush();
+                }
+                case "sources" -> {
+                    System.out.println();
+                    System.out.println();
+                    data.path("sources").forEach(source -> System.out.printf("[%d] %s  %s%n", source.path("n").asInt(),
+                            source.path("title").asText(source.path("documentId").asText()), source.path("sourceUri").asText("")));
+                }
+                case "done" -> System.out.printf("(%s%s, %d ms)%n", data.path("mode").asText(),
+                        data.has("model") ? " by " + data.path("model").asText() : "", data.path("tookMs").asLong());
+                case "error" -> {
+                    System.err.println("openrag: " + data.path("message").asText());
+                    exit[0] = 1;
+                }
+                default -> { }
+            }
+        });
+        return exit[0];
+    }
+}
