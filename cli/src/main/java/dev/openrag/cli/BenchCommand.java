@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
 import dev.openrag.knowledge.embedding.OnnxEmbedder;
 import dev.openrag.schemas.Chunk;
+import dev.openrag.schemas.Topics;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -25,8 +26,25 @@ import picocli.CommandLine.Parameters;
         + "'memory': add_memory/search_memory latency over MCP with --memories memories in one scope.")
 class BenchCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest or memory")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query or memory")
     String what;
+
+    @Option(names = "--queries", defaultValue = "../shared/datasets/codebase/evaluation_dev.jsonl",
+            description = "queries for 'query' (default: ${DEFAULT-VALUE})")
+    Path queries;
+
+    @Option(names = "--query-url", defaultValue = "${env:OPENRAG_QUERY_API_URL:-http://127.0.0.1:8080}", description = "query-api URL")
+    String queryUrl;
+
+    @Option(names = "--kafka", defaultValue = "${env:KAFKA_BOOTSTRAP_SERVERS:-127.0.0.1:9092}", description = "Kafka for 'query --synthetic'")
+    String kafka;
+
+    @Option(names = "--synthetic", defaultValue = "0",
+            description = "for 'query': also bench a synthetic collection of this many chunks (e.g. 100000)")
+    int synthetic;
+
+    @Option(names = "--requests", defaultValue = "400", description = "searches per client setting for 'query' (default ${DEFAULT-VALUE})")
+    int requests;
 
     @Option(names = "--mcp-url", defaultValue = "${env:OPENRAG_MCP_URL:-http://127.0.0.1:8082}", description = "mcp-memory URL")
     String mcpUrl;
@@ -49,11 +67,45 @@ class BenchCommand implements Callable<Integer> {
         return switch (what) {
             case "ingest" -> ingest();
             case "memory" -> memory();
+            case "query" -> query();
             default -> {
-                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, memory");
+                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory");
                 yield 2;
             }
         };
+    }
+
+    private int query() throws Exception {
+        QueryBench bench = new QueryBench(queryUrl, queries);
+        String corpusCollection = "bench-query";
+        ApiClient ingest = new ApiClient(url);
+        long chunks = ingest.get("/api/collections/" + corpusCollection + "/stats").path("chunks").path("opensearch").asLong();
+        if (chunks == 0) {
+            CorpusImport.run(url, corpus, corpusCollection);
+            chunks = ingest.get("/api/collections/" + corpusCollection + "/stats").path("chunks").path("opensearch").asLong();
+        }
+        List<String> lines = new ArrayList<>();
+        lines.add(bench.measure(corpusCollection, chunks, 1, requests));
+        lines.add(bench.measure(corpusCollection, chunks, 8, requests));
+        if (synthetic > 0) {
+            String syntheticCollection = "bench-synthetic-" + synthetic;
+            long indexed = ingest.get("/api/collections/" + syntheticCollection + "/stats").path("chunks").path("neo4j").asLong();
+            if (indexed < synthetic) {
+                System.out.printf("publishing %d synthetic chunks to %s (sink path, no embedder) ...%n", synthetic, Topics.CHUNKS_EMBEDDED);
+                long started = System.nanoTime();
+                QueryBench.publishSynthetic(kafka, syntheticCollection, synthetic);
+                while (indexed < synthetic) {
+                    Thread.sleep(5000);
+                    JsonNode stats = ingest.get("/api/collections/" + syntheticCollection + "/stats").path("chunks");
+                    indexed = Math.min(stats.path("neo4j").asLong(), stats.path("opensearch").asLong());
+                    System.out.printf("  %d / %d chunks in both stores (%.0f s)%n", indexed, synthetic, (System.nanoTime() - started) / 1e9);
+                }
+            }
+            lines.add(bench.measure(syntheticCollection, indexed, 1, requests));
+            lines.add(bench.measure(syntheticCollection, indexed, 8, requests));
+        }
+        lines.forEach(System.out::println);
+        return 0;
     }
 
     private int memory() {

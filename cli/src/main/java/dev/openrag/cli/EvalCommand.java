@@ -59,15 +59,7 @@ class EvalCommand implements Callable<Integer> {
         }
         String target = collection != null ? collection : "eval-" + System.currentTimeMillis();
         if (!skipImport) {
-            System.out.println("importing " + corpus + " into collection '" + target + "' through the pipeline ...");
-            ApiClient ingest = new ApiClient(ingestUrl);
-            JsonNode accepted = ingest.postJson("/api/corpus?collection=" + target, Files.readString(corpus));
-            JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
-            if (!"completed".equals(status.path("state").asText())) {
-                System.err.println("openrag: the import ended " + status.path("state").asText() + ": " + status.path("failures"));
-                return 1;
-            }
-            Thread.sleep(1500); // OpenSearch makes the last writes searchable within its 1 s refresh interval
+            CorpusImport.run(ingestUrl, corpus, target);
         }
 
         ApiClient query = new ApiClient(queryUrl);

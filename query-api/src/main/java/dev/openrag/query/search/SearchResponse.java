@@ -7,10 +7,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.openrag.knowledge.memory.Correction;
 
-/** {@code POST /api/search} answer (ARCHITECTURE §5). */
+/**
+ * {@code POST /api/search} answer (ARCHITECTURE §5); with explain, {@code timings} gives the
+ * milliseconds of each step (embedQuery, vector, bm25, fusion, memories; retrievers run in parallel).
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SearchResponse(List<Result> results, List<MemoryNote> memories, List<Correction> corrections, long tookMs,
-                             String mode, List<String> degraded) {
+                             String mode, List<String> degraded, Map<String, Double> timings) {
 
     /** A pinned memory related to the query (similar, or about a document or entity of the results). */
     public record MemoryNote(String id, String scope, String text, List<String> tags, double score) {

@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
@@ -98,13 +100,18 @@ public class SearchService {
         int depth = mode.equals("hybrid") ? Math.max(candidates, k) : k;
 
         // the query vector serves the vector retriever and the memory/correction lookup
-        CompletableFuture<float[]> queryVector = CompletableFuture.supplyAsync(() -> embedder.embedQuery(query), retrievers);
+        Map<String, Double> timings = new ConcurrentHashMap<>();
+        CompletableFuture<float[]> queryVector = CompletableFuture.supplyAsync(
+                () -> timed(timings, "embedQuery", () -> embedder.embedQuery(query)), retrievers);
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
         if (!mode.equals(BM25)) {
-            running.put(VECTOR, retrieve(() -> vectors.search(collection, queryVector.join(), depth)));
+            running.put(VECTOR, retrieve(() -> {
+                float[] vector = queryVector.join();
+                return timed(timings, VECTOR, () -> vectors.search(collection, vector, depth));
+            }));
         }
         if (!mode.equals(VECTOR)) {
-            running.put(BM25, retrieve(() -> lexical.search(collection, query, depth)));
+            running.put(BM25, retrieve(() -> timed(timings, BM25, () -> lexical.search(collection, query, depth))));
         }
         Map<String, List<ScoredChunk>> hits = new LinkedHashMap<>();
         List<String> degraded = new ArrayList<>();
@@ -122,18 +129,20 @@ public class SearchService {
         if (hits.values().stream().allMatch(List::isEmpty) && !collectionExists(collection)) {
             throw ApiException.badRequest("unknown collection '" + collection + "': nothing has been ingested into it");
         }
+        long fusing = System.nanoTime();
         List<SearchResponse.Result> results = RankFusion.fuse(hits, weights, rrfK).stream().limit(k)
                 .map(hit -> new SearchResponse.Result(hit.chunk().chunkId(), hit.chunk().documentId(), hit.chunk().chunkIndex(),
                         hit.chunk().title(), hit.chunk().sourceUri(), hit.chunk().text(), hit.chunk().context(),
                         mode.equals("hybrid") ? hit.score() : hit.scores().values().iterator().next(),
                         hit.ranks(), explain ? hit.scores() : null))
                 .toList();
-        RelatedKnowledge related = related(request.scopes(), queryVector, results, degraded);
+        timings.put("fusion", Math.round((System.nanoTime() - fusing) / 1e4) / 100.0);
+        RelatedKnowledge related = timed(timings, "memories", () -> related(request.scopes(), queryVector, results, degraded));
         return new SearchResponse(results, related.memories().stream()
                 .map(hit -> new SearchResponse.MemoryNote(hit.memory().id(), hit.memory().scope(), hit.memory().text(),
                         hit.memory().tags(), hit.score()))
                 .toList(), related.corrections(), (System.nanoTime() - started) / 1_000_000, mode,
-                degraded.isEmpty() ? null : degraded);
+                degraded.isEmpty() ? null : degraded, explain ? new TreeMap<>(timings) : null);
     }
 
     /** Pinned memories and corrections for the results; Neo4j being down only costs this section. */
@@ -146,6 +155,16 @@ public class SearchService {
             LOG.warnf("memories and corrections unavailable, answering without them: %s", e.getMessage());
             degraded.add("memories");
             return RelatedKnowledge.NONE;
+        }
+    }
+
+    /** Runs a step and records its milliseconds (explain shows where a search's time went). */
+    private static <T> T timed(Map<String, Double> timings, String step, Supplier<T> work) {
+        long started = System.nanoTime();
+        try {
+            return work.get();
+        } finally {
+            timings.put(step, Math.round((System.nanoTime() - started) / 1e4) / 100.0);
         }
     }
 

@@ -1,0 +1,140 @@
+package dev.openrag.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.openrag.schemas.Chunk;
+import dev.openrag.schemas.ChunksEmbedded;
+import dev.openrag.schemas.EventCodec;
+import dev.openrag.schemas.EventEnvelope;
+import dev.openrag.schemas.Ids;
+import dev.openrag.schemas.Source;
+import dev.openrag.schemas.Topics;
+
+/**
+ * {@code openrag bench query}: hybrid search latency (p50/p95/p99) and queries/s with 1 and 8
+ * concurrent clients, on the imported corpus and optionally on a synthetic collection whose
+ * chunks and random unit vectors enter through the sink path (openrag.chunks.embedded), skipping
+ * the embedder. Explain timings show where the time goes.
+ */
+final class QueryBench {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int DIMENSION = 384;
+    private static final int CHUNKS_PER_DOCUMENT = 100;
+
+    private final ApiClient query;
+    private final List<String> queries;
+
+    QueryBench(String queryUrl, Path queriesFile) throws IOException {
+        this.query = new ApiClient(queryUrl);
+        this.queries = new ArrayList<>();
+        for (String line : Files.readAllLines(queriesFile)) {
+            if (!line.isBlank()) {
+                queries.add(JSON.readTree(line).path("query").asText());
+            }
+        }
+    }
+
+    /** Times {@code requests} searches spread over {@code clients} threads; prints and returns the summary line. */
+    String measure(String collection, long chunks, int clients, int requests) throws Exception {
+        for (int i = 0; i < 20; i++) { // warm-up: JIT, caches, connections
+            search(collection, queries.get(i % queries.size()));
+        }
+        Latencies latencies = new Latencies();
+        Map<String, Double> timingSums = new TreeMap<>();
+        ExecutorService pool = Executors.newFixedThreadPool(clients);
+        long started = System.nanoTime();
+        List<Future<?>> running = new ArrayList<>();
+        for (int c = 0; c < clients; c++) {
+            int client = c;
+            running.add(pool.submit(() -> {
+                for (int i = client; i < requests; i += clients) {
+                    long sent = System.nanoTime();
+                    JsonNode answer = search(collection, queries.get(i % queries.size()));
+                    synchronized (latencies) {
+                        latencies.add(sent);
+                        answer.path("timings").fields().forEachRemaining(t -> timingSums.merge(t.getKey(), t.getValue().asDouble(), Double::sum));
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> future : running) {
+            future.get();
+        }
+        double seconds = (System.nanoTime() - started) / 1e9;
+        pool.shutdown();
+        StringBuilder where = new StringBuilder();
+        timingSums.forEach((step, sum) -> where.append(String.format(" %s=%.1fms", step, sum / latencies.count())));
+        String line = String.format("query chunks=%d clients=%d p50_ms=%.1f p95_ms=%.1f p99_ms=%.1f qps=%.1f",
+                chunks, clients, latencies.percentile(50), latencies.percentile(95), latencies.percentile(99),
+                latencies.count() / seconds);
+        System.out.println(line + "   mean per step:" + where);
+        return line;
+    }
+
+    private JsonNode search(String collection, String text) throws IOException {
+        return query.postJson("/api/search", JSON.writeValueAsString(
+                Map.of("query", text, "k", 10, "collection", collection, "mode", "hybrid", "explain", true)));
+    }
+
+    /** Writes {@code count} synthetic chunks with random unit vectors to openrag.chunks.embedded; the sinks index them. */
+    static void publishSynthetic(String kafka, String collection, int count) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka);
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 * 1024 * 1024);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
+        EventCodec codec = new EventCodec();
+        SyntheticText text = new SyntheticText(7);
+        Random random = new Random(7);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(), new StringSerializer())) {
+            String jobId = Ids.newEventId();
+            for (int doc = 0; doc * CHUNKS_PER_DOCUMENT < count; doc++) {
+                String documentId = "synthetic-" + doc;
+                List<Chunk> chunks = new ArrayList<>();
+                for (int i = 0; i < CHUNKS_PER_DOCUMENT && doc * CHUNKS_PER_DOCUMENT + i < count; i++) {
+                    String body = text.sentence() + " " + text.sentence() + " " + text.sentence() + " " + text.sentence();
+                    chunks.add(new Chunk(Ids.chunkId(collection, documentId, i), i, body, List.of(), 0, body.length(),
+                            "Synthetic document " + doc, unitVector(random)));
+                }
+                ChunksEmbedded event = new ChunksEmbedded(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId,
+                        collection, new Source("bench", "synthetic://" + documentId), "Synthetic " + doc, Ids.contentHash(documentId),
+                        "synthetic-random", DIMENSION, chunks, Map.of());
+                producer.send(new ProducerRecord<>(Topics.CHUNKS_EMBEDDED, documentId, codec.toJson(event)));
+            }
+        }
+    }
+
+    private static float[] unitVector(Random random) {
+        float[] vector = new float[DIMENSION];
+        double norm = 0;
+        for (int i = 0; i < DIMENSION; i++) {
+            vector[i] = (float) random.nextGaussian();
+            norm += vector[i] * vector[i];
+        }
+        for (int i = 0; i < DIMENSION; i++) {
+            vector[i] /= (float) Math.sqrt(norm);
+        }
+        return vector;
+    }
+}
