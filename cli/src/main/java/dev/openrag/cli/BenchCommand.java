@@ -90,15 +90,23 @@ class BenchCommand implements Callable<Integer> {
         if (synthetic > 0) {
             String syntheticCollection = "bench-synthetic-" + synthetic;
             long indexed = ingest.get("/api/collections/" + syntheticCollection + "/stats").path("chunks").path("neo4j").asLong();
-            if (indexed < synthetic) {
+            if (indexed == 0) {
                 System.out.printf("publishing %d synthetic chunks to %s (sink path, no embedder) ...%n", synthetic, Topics.CHUNKS_EMBEDDED);
-                long started = System.nanoTime();
                 QueryBench.publishSynthetic(kafka, syntheticCollection, synthetic);
-                while (indexed < synthetic) {
+            }
+            if (indexed < synthetic) {
+                long started = System.nanoTime();
+                long lastProgress = System.nanoTime();
+                while (indexed < synthetic && System.nanoTime() - lastProgress < 60_000_000_000L) {
                     Thread.sleep(5000);
                     JsonNode stats = ingest.get("/api/collections/" + syntheticCollection + "/stats").path("chunks");
-                    indexed = Math.min(stats.path("neo4j").asLong(), stats.path("opensearch").asLong());
+                    long now = Math.min(stats.path("neo4j").asLong(), stats.path("opensearch").asLong());
+                    lastProgress = now > indexed ? System.nanoTime() : lastProgress;
+                    indexed = now;
                     System.out.printf("  %d / %d chunks in both stores (%.0f s)%n", indexed, synthetic, (System.nanoTime() - started) / 1e9);
+                }
+                if (indexed < synthetic) {
+                    System.out.printf("  no progress for 60 s: benchmarking the %d chunks indexed (see the ingest dead-letter topic)%n", indexed);
                 }
             }
             lines.add(bench.measure(syntheticCollection, indexed, 1, requests));

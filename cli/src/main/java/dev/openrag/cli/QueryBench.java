@@ -103,7 +103,6 @@ final class QueryBench {
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka);
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 * 1024 * 1024);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 20);
-        props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         EventCodec codec = new EventCodec();
         SyntheticText text = new SyntheticText(7);
         Random random = new Random(7);

@@ -9,8 +9,9 @@ import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.schemas.GraphExtracted;
 
-/** Writes {@link SearchFixture} into the real stores the way the ingest sinks do. */
+/** Writes {@link SearchFixture} (and two entities doc-3 mentions) into the real stores the way the ingest sinks do. */
 public final class FixtureLoader {
 
     private FixtureLoader() {
@@ -23,5 +24,12 @@ public final class FixtureLoader {
             graph.upsertDocument(SearchFixture.COLLECTION, chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk));
         }
         new OpenSearchLexicalIndex(openSearch, true).upsert(chunks);
+        String c = SearchFixture.COLLECTION;
+        graph.upsertGraph(new GraphExtracted(1, "e1", "doc-3", "job", c,
+                List.of(new GraphExtracted.Entity("kafka:tech", "Kafka", "technology"),
+                        new GraphExtracted.Entity("consumer-group:term", "Consumer Group", "term")),
+                List.of(new GraphExtracted.Relation("consumer-group:term", "kafka:tech", "PART_OF")),
+                List.of(new GraphExtracted.Mention(c + "/doc-3#0", "kafka:tech"),
+                        new GraphExtracted.Mention(c + "/doc-3#0", "consumer-group:term"))));
     }
 }

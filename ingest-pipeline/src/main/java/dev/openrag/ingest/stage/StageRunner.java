@@ -3,7 +3,9 @@ package dev.openrag.ingest.stage;
 import java.time.Duration;
 import java.util.List;
 
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Channel;
@@ -20,6 +22,7 @@ import dev.openrag.schemas.Source;
 import dev.openrag.schemas.StageCompleted;
 import dev.openrag.schemas.StageFailed;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 
@@ -47,6 +50,7 @@ public class StageRunner {
     private final MutinyEmitter<String> status;
     private final MutinyEmitter<String> deadLetters;
     private final MeterRegistry metrics;
+    private volatile boolean shuttingDown;
 
     public StageRunner(EventCodec codec, @Channel("status-out") MutinyEmitter<String> status,
                        @Channel("dlq-out") MutinyEmitter<String> deadLetters, MeterRegistry metrics) {
@@ -54,6 +58,11 @@ public class StageRunner {
         this.status = status;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
+    }
+
+    /** Failures after shutdown began are the stores' clients closing, not the document's fault. */
+    void onShutdown(@Observes @Priority(1) ShutdownEvent shutdown) {
+        shuttingDown = true;
     }
 
     public <I extends EventEnvelope> void run(String stage, ConsumerRecord<String, String> record, Class<I> type, Work<I> work) {
@@ -83,6 +92,11 @@ public class StageRunner {
                 reject(stage, record, event, stage + " cannot run on this installation: " + e, sourceOf(event));
                 return;
             } catch (Exception e) {
+                if (shuttingDown) {
+                    // the stores' clients are closing: leave the offset uncommitted, the next start redelivers it
+                    throw new IllegalStateException(stage + " stopped by shutdown while processing document "
+                            + event.documentId() + "; it will be processed again after the restart", e);
+                }
                 if (attempt >= RETRY_BACKOFF.size()) {
                     LOG.errorf(e, "%s gave up on document %s after %d attempts", stage, event.documentId(), attempt + 1);
                     reject(stage, record, event, stage + " failed after " + (attempt + 1) + " attempts: " + describe(e), sourceOf(event));

@@ -6,8 +6,10 @@ import jakarta.inject.Singleton;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
+import dev.openrag.knowledge.neo4j.Neo4jGraphRetriever;
 import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.port.LexicalIndex;
 
@@ -18,6 +20,12 @@ public class QueryProducers {
     @Singleton
     LexicalIndex lexicalIndex(OpenSearchClient client) {
         return new OpenSearchLexicalIndex(client, false);
+    }
+
+    @Produces
+    @Singleton
+    GraphRetriever graphRetriever(Driver driver) {
+        return new Neo4jGraphRetriever(driver);
     }
 
     @Produces

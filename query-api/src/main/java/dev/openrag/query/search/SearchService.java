@@ -20,6 +20,7 @@ import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.memory.RelatedKnowledge;
 import dev.openrag.knowledge.port.Embedder;
+import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.port.ScoredChunk;
@@ -36,16 +37,18 @@ import dev.openrag.schemas.CollectionNames;
 public class SearchService {
 
     private static final Logger LOG = Logger.getLogger(SearchService.class);
-    private static final Set<String> MODES = Set.of("hybrid", "vector", "bm25");
-    private static final Set<String> PLANNED_MODES = Set.of("graph", "summary", "hybrid_expanded", "automatic");
+    private static final Set<String> MODES = Set.of("hybrid", "vector", "bm25", "graph");
+    private static final Set<String> PLANNED_MODES = Set.of("summary", "hybrid_expanded", "automatic");
     private static final int MEMORY_LIMIT = 5;
     static final String VECTOR = "vector";
     static final String BM25 = "bm25";
+    static final String GRAPH = "graph";
 
     private final Embedder embedder;
     private final VectorIndex vectors;
     private final LexicalIndex lexical;
     private final MemoryStore memories;
+    private final GraphRetriever graph;
     private final double memoryMinSimilarity;
     private final int candidates;
     private final int rrfK;
@@ -57,15 +60,18 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.search.candidates", defaultValue = "50") int candidates,
                          @ConfigProperty(name = "openrag.search.rrf-k", defaultValue = "60") int rrfK,
                          @ConfigProperty(name = "openrag.search.weight.vector", defaultValue = "1.0") double vectorWeight,
-                         @ConfigProperty(name = "openrag.search.weight.bm25", defaultValue = "1.0") double bm25Weight) {
+                         @ConfigProperty(name = "openrag.search.weight.bm25", defaultValue = "1.0") double bm25Weight,
+                         @ConfigProperty(name = "openrag.search.weight.graph", defaultValue = "0.0") double graphWeight,
+                         GraphRetriever graph) {
         this.embedder = embedder;
         this.vectors = vectors;
         this.lexical = lexical;
         this.memories = memories;
+        this.graph = graph;
         this.memoryMinSimilarity = memoryMinSimilarity;
         this.candidates = candidates;
         this.rrfK = rrfK;
-        this.weights = Map.of(VECTOR, vectorWeight, BM25, bm25Weight);
+        this.weights = Map.of(VECTOR, vectorWeight, BM25, bm25Weight, GRAPH, graphWeight);
     }
 
     @PreDestroy
@@ -91,10 +97,14 @@ public class SearchService {
         }
         String mode = request.mode() == null || request.mode().isBlank() ? "hybrid" : request.mode();
         if (PLANNED_MODES.contains(mode)) {
-            throw ApiException.badRequest("mode '" + mode + "' is not available yet; use hybrid, vector or bm25");
+            throw ApiException.badRequest("mode '" + mode + "' is not available yet; use hybrid, vector, bm25 or graph");
         }
         if (!MODES.contains(mode)) {
-            throw ApiException.badRequest("unknown mode '" + mode + "'; use hybrid, vector or bm25");
+            throw ApiException.badRequest("unknown mode '" + mode + "'; use hybrid, vector, bm25 or graph");
+        }
+        int maxHops = request.maxHops() == null ? 1 : request.maxHops();
+        if (maxHops < 0 || maxHops > 3) {
+            throw ApiException.badRequest("field 'maxHops' must be between 0 and 3, got " + maxHops);
         }
         boolean explain = Boolean.TRUE.equals(request.explain());
         int depth = mode.equals("hybrid") ? Math.max(candidates, k) : k;
@@ -104,13 +114,17 @@ public class SearchService {
         CompletableFuture<float[]> queryVector = CompletableFuture.supplyAsync(
                 () -> timed(timings, "embedQuery", () -> embedder.embedQuery(query)), retrievers);
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
-        if (!mode.equals(BM25)) {
+        boolean hybrid = mode.equals("hybrid");
+        if (hybrid || mode.equals(VECTOR)) {
             running.put(VECTOR, retrieve(() -> {
                 float[] vector = queryVector.join();
                 return timed(timings, VECTOR, () -> vectors.search(collection, vector, depth));
             }));
         }
-        if (!mode.equals(VECTOR)) {
+        if (hybrid && weights.get(GRAPH) > 0 || mode.equals(GRAPH)) {
+            running.put(GRAPH, retrieve(() -> timed(timings, GRAPH, () -> graph.search(collection, query, maxHops, depth))));
+        }
+        if (hybrid || mode.equals(BM25)) {
             running.put(BM25, retrieve(() -> timed(timings, BM25, () -> lexical.search(collection, query, depth))));
         }
         Map<String, List<ScoredChunk>> hits = new LinkedHashMap<>();
@@ -120,7 +134,11 @@ public class SearchService {
                 hits.put(retriever, future.join());
             } catch (RuntimeException e) {
                 LOG.warnf("%s retriever failed, answering without it: %s", retriever, e.getMessage());
-                degraded.add(retriever.equals(BM25) ? "opensearch" : "vectors");
+                degraded.add(switch (retriever) {
+                    case BM25 -> "opensearch";
+                    case GRAPH -> "graph";
+                    default -> "vectors";
+                });
             }
         });
         if (hits.isEmpty()) {
@@ -149,6 +167,10 @@ public class SearchService {
     private RelatedKnowledge related(List<String> scopes, CompletableFuture<float[]> queryVector,
                                      List<SearchResponse.Result> results, List<String> degraded) {
         try {
+            // one cheap existence check spares the full lookup on installs without pinned memories or corrections
+            if (!memories.hasPinnedOrCorrections()) {
+                return RelatedKnowledge.NONE;
+            }
             return memories.related(scopes == null || scopes.isEmpty() ? null : scopes, queryVector.join(), memoryMinSimilarity,
                     results.stream().map(SearchResponse.Result::chunkId).toList(), MEMORY_LIMIT, System.currentTimeMillis());
         } catch (RuntimeException e) {

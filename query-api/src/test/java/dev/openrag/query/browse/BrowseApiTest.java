@@ -16,12 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
-import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.query.FixtureLoader;
 import dev.openrag.query.SearchFixture;
-import dev.openrag.schemas.GraphExtracted;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -48,12 +46,6 @@ class BrowseApiTest {
             return;
         }
         FixtureLoader.load(driver, openSearch, embedder);
-        new Neo4jGraphStore(driver).upsertGraph(new GraphExtracted(1, "e1", "doc-3", "job", C,
-                List.of(new GraphExtracted.Entity("kafka:tech", "Kafka", "technology"),
-                        new GraphExtracted.Entity("consumer-group:term", "Consumer Group", "term")),
-                List.of(new GraphExtracted.Relation("consumer-group:term", "kafka:tech", "PART_OF")),
-                List.of(new GraphExtracted.Mention(C + "/doc-3#0", "kafka:tech"),
-                        new GraphExtracted.Mention(C + "/doc-3#0", "consumer-group:term"))));
         loaded = true;
     }
 

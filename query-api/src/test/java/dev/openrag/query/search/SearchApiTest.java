@@ -123,12 +123,26 @@ class SearchApiTest {
     }
 
     @Test
+    void graphModeFindsChunksMentioningEntitiesNamedInTheQuery() {
+        given().contentType(ContentType.JSON)
+                .body(Map.of("query", "what is a consumer group?", "collection", COLLECTION, "mode", "graph", "maxHops", 0))
+                .post("/api/search").then().statusCode(200)
+                .body("results.documentId", equalTo(List.of("doc-3")))
+                .body("results[0].ranks.graph", equalTo(1));
+        // nothing in the query names an entity: no graph hits (the other modes still answer)
+        given().contentType(ContentType.JSON)
+                .body(Map.of("query", "tomato watering", "collection", COLLECTION, "mode", "graph")).post("/api/search")
+                .then().statusCode(200).body("results", empty());
+    }
+
+    @Test
     void badRequestsNameTheProblem() {
         post(Map.of("query", " ", "collection", COLLECTION)).statusCode(400).body("message", containsString("'query'"));
         post(Map.of("query", "x", "k", 0, "collection", COLLECTION)).statusCode(400).body("message", containsString("'k' must be between 1 and 100"));
         post(Map.of("query", "x", "k", 101, "collection", COLLECTION)).statusCode(400);
         post(Map.of("query", "x", "mode", "fuzzy", "collection", COLLECTION)).statusCode(400).body("message", containsString("unknown mode 'fuzzy'"));
-        post(Map.of("query", "x", "mode", "graph", "collection", COLLECTION)).statusCode(400).body("message", containsString("not available yet"));
+        post(Map.of("query", "x", "mode", "summary", "collection", COLLECTION)).statusCode(400).body("message", containsString("not available yet"));
+        post(Map.of("query", "x", "maxHops", 4, "collection", COLLECTION)).statusCode(400).body("message", containsString("'maxHops' must be between 0 and 3"));
         post(Map.of("query", "x", "collection", "never-ingested")).statusCode(400).body("message", containsString("unknown collection 'never-ingested'"));
         post(Map.of("query", "x", "collection", "Bad Name")).statusCode(400).body("error", equalTo("bad_request"));
     }
