@@ -70,7 +70,7 @@ final class ApiClient {
     void postForEvents(String path, String json, java.util.function.BiConsumer<String, JsonNode> onEvent) {
         HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream").POST(HttpRequest.BodyPublishers.ofString(json)).build();
-        try {
+        exchange(() -> {
             HttpResponse<java.util.stream.Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
             if (response.statusCode() >= 400) {
                 String body = String.join("\n", response.body().toList());
@@ -85,6 +85,26 @@ final class ApiClient {
                     onEvent.accept(event[0], MAPPER.readTree(line.substring(5).strip()));
                 }
             }
+            return null;
+        });
+    }
+
+    private JsonNode send(HttpRequest request) {
+        return exchange(() -> {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            JsonNode json = response.body().isBlank() ? MAPPER.createObjectNode() : MAPPER.readTree(response.body());
+            if (response.statusCode() >= 400) {
+                throw new LocalStackException(request.method() + " " + request.uri().getPath() + " failed (HTTP "
+                        + response.statusCode() + "): " + json.path("message").asText(response.body()));
+            }
+            return json;
+        });
+    }
+
+    /** One HTTP exchange; connection and I/O problems become a message that says what to do. */
+    private <T> T exchange(Exchange<T> exchange) {
+        try {
+            return exchange.run();
         } catch (ConnectException e) {
             throw new LocalStackException("cannot reach " + baseUrl + ": is OpenRAG running? Start it with ./openrag up");
         } catch (IOException e) {
@@ -95,22 +115,8 @@ final class ApiClient {
         }
     }
 
-    private JsonNode send(HttpRequest request) {
-        try {
-            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-            JsonNode json = response.body().isBlank() ? MAPPER.createObjectNode() : MAPPER.readTree(response.body());
-            if (response.statusCode() >= 400) {
-                throw new LocalStackException(request.method() + " " + request.uri().getPath() + " failed (HTTP "
-                        + response.statusCode() + "): " + json.path("message").asText(response.body()));
-            }
-            return json;
-        } catch (ConnectException e) {
-            throw new LocalStackException("cannot reach " + baseUrl + ": is OpenRAG running? Start it with ./openrag up");
-        } catch (IOException e) {
-            throw new LocalStackException("talking to " + baseUrl + " failed: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LocalStackException("interrupted");
-        }
+    @FunctionalInterface
+    private interface Exchange<T> {
+        T run() throws IOException, InterruptedException;
     }
 }

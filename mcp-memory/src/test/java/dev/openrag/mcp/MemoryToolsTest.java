@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.neo4j.driver.Driver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -37,6 +38,9 @@ class MemoryToolsTest {
 
     @Inject
     MemorySweeper sweeper;
+
+    @Inject
+    Driver driver;
 
     private McpTestClient mcp;
 
@@ -217,6 +221,21 @@ class MemoryToolsTest {
                 .contains("give 'query', 'chunkId' or 'memoryId'");
         assertThat(mcp.callError("submit_correction", Map.of("correction", "x", "scope", scope, "chunkId", "default/nope#0")))
                 .contains("no chunk with id 'default/nope#0'");
+    }
+
+    @Test
+    void memoriesLinkToTheEntitiesAndDocumentsTheyAreAbout() {
+        try (var session = driver.session()) {
+            session.run("""
+                    MERGE (:Document {uid: 'mcp-about/doc-about', collection: 'mcp-about', documentId: 'doc-about', title: 'Runbook'})
+                    MERGE (:Entity {uid: 'mcp-about:kafka', collection: 'mcp-about', name: 'Kafka', type: 'technology'})""").consume();
+        }
+        JsonNode memory = add("Kafka upgrades follow the runbook", scope(), "about", List.of("doc-about", "kafka", "Nothing Known"));
+        assertThat(memory.get("about")).extracting(JsonNode::asText).containsExactlyInAnyOrder("doc-about", "Kafka");
+        try (var session = driver.session()) {
+            assertThat(session.run("MATCH (:Memory {id: $id})-[:ABOUT]->(t) RETURN count(t) AS n",
+                    Map.of("id", memory.get("id").asText())).single().get("n").asInt()).isEqualTo(2);
+        }
     }
 
     @Test

@@ -10,18 +10,12 @@ import static org.hamcrest.Matchers.nullValue;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.inject.Inject;
-
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.Driver;
-import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
-import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.localstack.test.LocalStackTestResource;
-import dev.openrag.query.FixtureLoader;
+import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -30,26 +24,7 @@ import io.restassured.http.ContentType;
 /** Ask without an LLM (the default install): extractive answers with numbered sources, JSON and SSE, on real stores. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
-class AskApiTest {
-
-    private static boolean loaded;
-
-    @Inject
-    Driver driver;
-
-    @Inject
-    OpenSearchClient openSearch;
-
-    @Inject
-    Embedder embedder;
-
-    @BeforeEach
-    void load() {
-        if (!loaded) {
-            FixtureLoader.load(driver, openSearch, embedder);
-            loaded = true;
-        }
-    }
+class AskApiTest extends FixtureTest {
 
     @Test
     void withoutAnLlmTheAnswerIsExtractiveWithCitedSources() {

@@ -10,19 +10,13 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.inject.Inject;
-
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.Driver;
-import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
-import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.localstack.test.OllamaApiStandIn;
-import dev.openrag.query.FixtureLoader;
+import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -37,7 +31,7 @@ import io.restassured.http.ContentType;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
 @QuarkusTestResource(value = AskWithOllamaApiStandInTest.StandIn.class, restrictToAnnotatedClass = true)
-class AskWithOllamaApiStandInTest {
+class AskWithOllamaApiStandInTest extends FixtureTest {
 
     /** Starts the stand-in: it answers "Tomatoes need full sun [1]." and fails on prompts asking about failures. */
     public static class StandIn implements QuarkusTestResourceLifecycleManager {
@@ -62,25 +56,6 @@ class AskWithOllamaApiStandInTest {
         @Override
         public void stop() {
             ollama.close();
-        }
-    }
-
-    private static boolean loaded;
-
-    @Inject
-    Driver driver;
-
-    @Inject
-    OpenSearchClient openSearch;
-
-    @Inject
-    Embedder embedder;
-
-    @BeforeEach
-    void load() {
-        if (!loaded) {
-            FixtureLoader.load(driver, openSearch, embedder);
-            loaded = true;
         }
     }
 

@@ -9,16 +9,10 @@ import static org.hamcrest.Matchers.not;
 
 import java.util.List;
 
-import jakarta.inject.Inject;
-
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.Driver;
-import org.opensearch.client.opensearch.OpenSearchClient;
 
-import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.localstack.test.LocalStackTestResource;
-import dev.openrag.query.FixtureLoader;
+import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -26,28 +20,9 @@ import io.quarkus.test.junit.QuarkusTest;
 /** Collections, documents, chunks and graph neighbourhoods over the fixture in real Neo4j. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
-class BrowseApiTest {
+class BrowseApiTest extends FixtureTest {
 
     private static final String C = SearchFixture.COLLECTION;
-    private static boolean loaded;
-
-    @Inject
-    Driver driver;
-
-    @Inject
-    OpenSearchClient openSearch;
-
-    @Inject
-    Embedder embedder;
-
-    @BeforeEach
-    void load() {
-        if (loaded) {
-            return;
-        }
-        FixtureLoader.load(driver, openSearch, embedder);
-        loaded = true;
-    }
 
     @Test
     void listsCollectionsAndPagesDocuments() {

@@ -13,20 +13,14 @@ import static org.hamcrest.Matchers.notNullValue;
 import java.util.List;
 import java.util.Map;
 
-import jakarta.inject.Inject;
-
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.Driver;
-import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
-import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.localstack.test.LocalStackTestResource;
-import dev.openrag.query.FixtureLoader;
+import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -35,28 +29,9 @@ import io.restassured.http.ContentType;
 /** Search over a small fixture written into real Neo4j and OpenSearch. */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
-class SearchApiTest {
+class SearchApiTest extends FixtureTest {
 
     static final String COLLECTION = SearchFixture.COLLECTION;
-    private static boolean loaded;
-
-    @Inject
-    Driver driver;
-
-    @Inject
-    OpenSearchClient openSearch;
-
-    @Inject
-    Embedder embedder;
-
-    @BeforeEach
-    void load() {
-        if (loaded) {
-            return;
-        }
-        FixtureLoader.load(driver, openSearch, embedder);
-        loaded = true;
-    }
 
     private static Map<String, Object> request(String query, String mode) {
         return Map.of("query", query, "k", 3, "collection", COLLECTION, "mode", mode, "explain", true);
@@ -112,6 +87,11 @@ class SearchApiTest {
                 .body("memories.id", not(hasItem("mem-unpinned-" + now)));
         post(Map.of("query", "garden courtyard shade", "collection", COLLECTION, "k", 1, "scopes", List.of(scope))).statusCode(200)
                 .body("memories.id", hasItem("mem-" + now));
+        // a pinned memory about a document comes back whenever one of its chunks is a result, similar or not
+        memories.add(new Memory("mem-about-" + now, scope, "Ask the platform team before changing this", List.of(), true, now, now,
+                null, null, null, List.of("doc-1"), List.of()), embedder.embed(List.of("Ask the platform team")).get(0));
+        post(Map.of("query", "queued jobs on worker threads", "collection", COLLECTION, "k", 1, "scopes", List.of(scope)))
+                .statusCode(200).body("memories.id", hasItem("mem-about-" + now));
         // a correction attached to a chunk comes back whenever that chunk is a result
         post(Map.of("query", "queued jobs on worker threads", "collection", COLLECTION, "k", 1, "scopes", List.of(scope)))
                 .statusCode(200).body("results[0].documentId", equalTo("doc-1")).body("corrections.id", hasItem("corr-chunk-" + now));

@@ -1,0 +1,199 @@
+package dev.openrag.ingest.source.crawl;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.reactive.messaging.Channel;
+
+import dev.openrag.ingest.source.Collections;
+import dev.openrag.ingest.source.DocumentPublisher;
+import dev.openrag.ingest.stage.StageRunner;
+import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.schemas.DocumentArrived;
+import dev.openrag.schemas.DocumentDeleted;
+import dev.openrag.schemas.EventEnvelope;
+import dev.openrag.schemas.Ids;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.scheduler.Scheduler;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+
+/**
+ * Starts, follows, reschedules and stops crawls. Each run has its own thread (one browser each);
+ * pages go into the pipeline through {@link DocumentPublisher} as they are read. Crawls live in
+ * this instance's memory: their documents and jobs are in Kafka, the crawl records are not (yet).
+ */
+@ApplicationScoped
+public class CrawlService {
+
+    private static final int MAX_DEPTH = 10;
+    private static final int MAX_PAGES = 100_000;
+
+    private final Map<String, Crawl> crawls = new ConcurrentHashMap<>();
+    private final ExecutorService runs = Executors.newCachedThreadPool(Thread.ofPlatform().name("crawl-", 0).daemon().factory());
+    private final CrawlerSettings settings;
+    private final DocumentPublisher publisher;
+    private final StageRunner runner;
+    private final MutinyEmitter<String> deletions;
+    private final Scheduler scheduler;
+
+    public CrawlService(CrawlerSettings settings, DocumentPublisher publisher, StageRunner runner,
+                        @Channel("deleted-out") MutinyEmitter<String> deletions, Scheduler scheduler) {
+        this.settings = settings;
+        this.publisher = publisher;
+        this.runner = runner;
+        this.deletions = deletions;
+        this.scheduler = scheduler;
+    }
+
+    @PreDestroy
+    void stopAll() {
+        crawls.values().forEach(Crawl::stop);
+        runs.shutdownNow();
+    }
+
+    public CrawlStatus start(CrawlRequest request) {
+        if (request == null) {
+            throw ApiException.badRequest("missing JSON body {seedUrls, collection, maxDepth, maxPages, ...}");
+        }
+        if (request.seedUrls() == null || request.seedUrls().isEmpty()) {
+            throw ApiException.badRequest("field 'seedUrls' must hold at least one http(s) URL");
+        }
+        Set<String> hosts = new LinkedHashSet<>();
+        for (String seed : request.seedUrls()) {
+            String url = UrlRules.normalize(seed == null ? "" : seed)
+                    .orElseThrow(() -> ApiException.badRequest("seed '" + seed + "' is not an http(s) URL"));
+            hosts.add(UrlRules.host(url));
+        }
+        int maxDepth = bounded(request.maxDepth(), settings.defaultMaxDepth(), 0, MAX_DEPTH, "maxDepth");
+        int maxPages = bounded(request.maxPages(), settings.defaultMaxPages(), 1, MAX_PAGES, "maxPages");
+        validateLogin(request.login());
+        UrlRules rules = new UrlRules(hosts, request.sameHostOnly() == null || request.sameHostOnly(),
+                patterns(request.include(), "include"), patterns(request.exclude(), "exclude"));
+        String collection = Collections.require(request.collection());
+        if (!new java.io.File(settings.chromium()).canExecute()) {
+            throw new ApiException(503, "crawler_unavailable", "Chromium not found at " + settings.chromium()
+                    + ": install Debian's chromium package (apt-get install chromium) or set openrag.crawler.chromium");
+        }
+        String id = Ids.newEventId();
+        Crawl crawl = new Crawl(id, request, collection, maxDepth, maxPages, rules, settings, System.getenv(), sink());
+        crawls.put(id, crawl);
+        if (request.schedule() != null && !request.schedule().isBlank()) {
+            schedule(crawl, request.schedule().strip());
+        }
+        runs.submit(() -> runAndReschedule(crawl));
+        return crawl.status();
+    }
+
+    public Optional<CrawlStatus> status(String id) {
+        return Optional.ofNullable(crawls.get(id)).map(Crawl::status);
+    }
+
+    public List<CrawlStatus> all() {
+        return crawls.values().stream().map(Crawl::status).toList();
+    }
+
+    public Optional<CrawlStatus> stop(String id) {
+        Crawl crawl = crawls.get(id);
+        if (crawl == null) {
+            return Optional.empty();
+        }
+        crawl.stop();
+        scheduler.unscheduleJob(jobName(id));
+        return Optional.of(crawl.status());
+    }
+
+    private void runAndReschedule(Crawl crawl) {
+        crawl.run();
+        if (scheduler.getScheduledJob(jobName(crawl.id)) != null) {
+            crawl.scheduled();
+        }
+    }
+
+    private void schedule(Crawl crawl, String schedule) {
+        try {
+            Scheduler.JobDefinition<?> job = scheduler.newJob(jobName(crawl.id))
+                    .setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
+                    .setTask(execution -> {
+                        if (!crawl.isRunning()) {
+                            runAndReschedule(crawl);
+                        }
+                    });
+            (schedule.contains(" ") ? job.setCron(schedule) : job.setInterval(schedule)).schedule();
+        } catch (RuntimeException e) {
+            throw ApiException.badRequest("invalid 'schedule' '" + schedule + "': use an interval such as 30m or 1h, "
+                    + "or a cron expression such as '0 0 3 * * ?' (" + e.getMessage() + ")");
+        }
+    }
+
+    private static String jobName(String crawlId) {
+        return "recrawl-" + crawlId;
+    }
+
+    private Crawl.Sink sink() {
+        return new Crawl.Sink() {
+            @Override
+            public void publish(String jobId, DocumentArrived document) {
+                publisher.publish(jobId, document.collection(), List.of(document), List.of());
+            }
+
+            @Override
+            public void deleted(String jobId, String collection, String documentId) {
+                runner.emit(deletions, new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId, collection));
+            }
+
+            @Override
+            public String newJob() {
+                return DocumentPublisher.newJobId();
+            }
+        };
+    }
+
+    private static int bounded(Integer value, int defaultValue, int min, int max, String field) {
+        int actual = value == null ? defaultValue : value;
+        if (actual < min || actual > max) {
+            throw ApiException.badRequest("field '" + field + "' must be between " + min + " and " + max + ", got " + actual);
+        }
+        return actual;
+    }
+
+    private static List<Pattern> patterns(Collection<String> regexes, String field) {
+        List<Pattern> patterns = new ArrayList<>();
+        for (String regex : regexes == null ? List.<String>of() : regexes) {
+            try {
+                patterns.add(Pattern.compile(regex));
+            } catch (PatternSyntaxException | NullPointerException e) {
+                throw ApiException.badRequest("field '" + field + "' holds an invalid regular expression '" + regex + "': "
+                        + (e.getMessage() == null ? "null" : e.getMessage().lines().findFirst().orElse("")));
+            }
+        }
+        return patterns;
+    }
+
+    private static void validateLogin(CrawlRequest.Login login) {
+        if (login == null) {
+            return;
+        }
+        if (login.url() == null || UrlRules.normalize(login.url()).isEmpty()) {
+            throw ApiException.badRequest("field 'login.url' must be an http(s) URL");
+        }
+        if (login.fields() == null || login.fields().isEmpty()) {
+            throw ApiException.badRequest("field 'login.fields' must map at least one CSS selector to a value");
+        }
+        if (login.submit() == null || login.submit().isBlank() || login.successSelector() == null || login.successSelector().isBlank()) {
+            throw ApiException.badRequest("fields 'login.submit' and 'login.successSelector' are required CSS selectors");
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package dev.openrag.ingest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.opensearch.client.opensearch.OpenSearchClient;
+
+import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.schemas.Ids;
+import dev.openrag.schemas.Topics;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+
+/**
+ * The crawler against a local test site, with Debian's Chromium through Playwright and the real
+ * pipeline on real engines: robots.txt, rate limit, login, JS rendering, a PDF, failures with
+ * reasons, pages streamed while the crawl runs, and recrawls that update and delete documents.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CrawlerTest {
+
+    private static final long SLOW_MILLIS = 6000;
+
+    @Inject
+    OpenSearchClient openSearch;
+
+    private CrawlTestSite site;
+
+    @BeforeAll
+    void startSite() throws Exception {
+        site = new CrawlTestSite(SLOW_MILLIS);
+    }
+
+    @AfterAll
+    void stopSite() {
+        site.close();
+    }
+
+    private JsonPath awaitCrawl(String crawlId, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonPath status;
+        do {
+            IngestTestSupport.sleep(300);
+            status = given().get("/api/crawls/" + crawlId).then().statusCode(200).extract().jsonPath();
+            assertThat(System.nanoTime()).as("crawl ends: " + status.prettify()).isLessThan(deadline);
+        } while ("running".equals(status.getString("state")));
+        return status;
+    }
+
+    private List<String> searchTexts(String collection, String query) {
+        List<String> texts = new ArrayList<>();
+        for (ScoredChunk hit : new OpenSearchLexicalIndex(openSearch, false).search(collection, query, 5)) {
+            texts.add(hit.chunk().text());
+        }
+        return texts;
+    }
+
+    @Test
+    void crawlsPolitelyWithLoginAndStreamsPagesIntoThePipeline() {
+        String collection = "crawl-site";
+        JsonPath started = given().contentType(ContentType.JSON).body(Map.of(
+                "seedUrls", List.of(site.url("/")), "collection", collection, "maxDepth", 2, "maxPages", 50,
+                "login", Map.of("url", site.url("/login"), "fields", CrawlTestSite.login("${CRAWL_TEST_PASSWORD}"),
+                        "submit", "#go", "successSelector", "#welcome")))
+                .post("/api/crawls").then().statusCode(202).extract().jsonPath();
+        String crawlId = started.getString("crawlId");
+
+        // the first page reaches the arrived topic while the crawl is still going (the slow page is last)
+        IngestTestSupport.readUntil(Topics.DOCUMENTS_ARRIVED, crawlId, 1, Duration.ofSeconds(60));
+        assertThat(given().get("/api/crawls/" + crawlId).then().extract().jsonPath().getString("state")).isEqualTo("running");
+
+        JsonPath crawl = awaitCrawl(crawlId, Duration.ofSeconds(120));
+        assertThat(crawl.getString("state")).isEqualTo("completed");
+        assertThat(crawl.getString("request.login.fields.'#pass'")).isEqualTo("${CRAWL_TEST_PASSWORD}");
+        Map<String, String> failures = new java.util.HashMap<>();
+        crawl.getList("failures", Map.class).forEach(f -> failures.put((String) f.get("url"), (String) f.get("reason")));
+        assertThat(failures.get(site.url("/secret/page"))).isEqualTo("disallowed by robots.txt");
+        assertThat(failures.get(site.url("/error"))).isEqualTo("HTTP 500");
+        assertThat(failures.get(site.url("/slow"))).startsWith("timed out after");
+        // home, alpha, beta, js, members area, pdf: the a <-> b cycle fetched once each
+        assertThat(crawl.getInt("pages.fetched")).isEqualTo(6);
+
+        IngestTestSupport.awaitJob(started.getString("jobId"), Duration.ofSeconds(120));
+        assertThat(searchTexts(collection, "quokkas")).anyMatch(text -> text.contains("Rendered by JavaScript"));
+        assertThat(searchTexts(collection, "platypus")).anyMatch(text -> text.contains("Members only"));
+        assertThat(searchTexts(collection, "axolotls")).anyMatch(text -> text.contains("Quarterly report"));
+        assertThat(searchTexts(collection, "zebras")).hasSize(1);
+        assertThat(searchTexts(collection, "narwhals")).isEmpty();
+        assertThat(searchTexts(collection, "cookies")).as("footer boilerplate dropped").isEmpty();
+
+        // one request per second per host by default; the tests run at 5/s: at least 200 ms apart
+        List<CrawlTestSite.Request> pages = site.pageRequests().stream()
+                .filter(r -> !r.path().equals("/login") && !r.path().equals("/favicon.ico") && !r.path().startsWith("/changing")
+                        && !r.path().startsWith("/vanishing"))
+                .toList();
+        for (int i = 1; i < pages.size(); i++) {
+            assertThat(pages.get(i).atMillis() - pages.get(i - 1).atMillis())
+                    .as("gap before " + pages.get(i).path()).isGreaterThanOrEqualTo(190);
+        }
+    }
+
+    @Test
+    void aWrongPasswordNeverReachesTheMembersArea() {
+        String collection = "crawl-wrong-login";
+        String crawlId = given().contentType(ContentType.JSON).body(Map.of(
+                "seedUrls", List.of(site.url("/private/area"), site.url("/a")), "collection", collection, "maxDepth", 0,
+                "login", Map.of("url", site.url("/login"), "fields", CrawlTestSite.login("not-the-password"),
+                        "submit", "#go", "successSelector", "#welcome")))
+                .post("/api/crawls").then().statusCode(202).extract().path("crawlId");
+        JsonPath crawl = awaitCrawl(crawlId, Duration.ofSeconds(60));
+        assertThat(crawl.getString("failures[0].reason")).startsWith("login failed");
+        assertThat(crawl.getString("request.login.fields.'#pass'")).isEqualTo("***");
+        List<String> published = IngestTestSupport.readUntil(Topics.DOCUMENTS_ARRIVED, crawlId, 1, Duration.ofSeconds(30));
+        assertThat(published).noneMatch(event -> event.contains("platypus"));
+    }
+
+    @Test
+    void recrawlsPublishChangedPagesAndDeleteVanishedOnes() {
+        String collection = "crawl-recrawl";
+        String crawlId = given().contentType(ContentType.JSON).body(Map.of(
+                "seedUrls", List.of(site.url("/changing"), site.url("/vanishing")), "collection", collection, "maxDepth", 0,
+                "schedule", "2s"))
+                .post("/api/crawls").then().log().ifValidationFails().statusCode(202).extract().path("crawlId");
+        IngestTestSupport.readUntil(Topics.DOCUMENTS_ARRIVED, "pangolins", 1, Duration.ofSeconds(60));
+        site.changingText = "Version two of the changing page mentions manatees.";
+        site.vanished = true;
+
+        IngestTestSupport.readUntil(Topics.DOCUMENTS_ARRIVED, "manatees", 1, Duration.ofSeconds(60));
+        String vanishingId = Ids.documentIdFromUri(site.url("/vanishing"));
+        IngestTestSupport.readUntil(Topics.DOCUMENTS_DELETED, vanishingId, 1, Duration.ofSeconds(60));
+        JsonPath status = given().get("/api/crawls/" + crawlId).then().statusCode(200).extract().jsonPath();
+        assertThat(status.getInt("runs")).isGreaterThanOrEqualTo(2);
+
+        given().delete("/api/crawls/" + crawlId).then().statusCode(200).body("state", containsString("stopped"));
+        int runs = given().get("/api/crawls/" + crawlId).then().extract().jsonPath().getInt("runs");
+        IngestTestSupport.sleep(3000);
+        assertThat(given().get("/api/crawls/" + crawlId).then().extract().jsonPath().getInt("runs")).as("no run after stop").isEqualTo(runs);
+    }
+
+    @Test
+    void badCrawlRequestsAreClearErrors() {
+        post(Map.of("collection", "x")).statusCode(400).body("message", containsString("'seedUrls'"));
+        post(Map.of("seedUrls", List.of("ftp://example.org"))).statusCode(400).body("message", containsString("not an http(s) URL"));
+        post(Map.of("seedUrls", List.of(site.url("/")), "maxDepth", 11)).statusCode(400).body("message", containsString("'maxDepth'"));
+        post(Map.of("seedUrls", List.of(site.url("/")), "include", List.of("(unclosed"))).statusCode(400)
+                .body("message", containsString("invalid regular expression"));
+        post(Map.of("seedUrls", List.of(site.url("/")), "schedule", "every tuesday-ish")).statusCode(400)
+                .body("message", containsString("invalid 'schedule'"));
+        post(Map.of("seedUrls", List.of(site.url("/")), "login", Map.of("url", site.url("/login")))).statusCode(400)
+                .body("message", containsString("'login.fields'"));
+        given().get("/api/crawls/nope").then().statusCode(404).body("message", containsString("no crawl 'nope'"));
+    }
+
+    private static io.restassured.response.ValidatableResponse post(Map<String, Object> body) {
+        return given().contentType(ContentType.JSON).body(body).post("/api/crawls").then();
+    }
+}
