@@ -1,17 +1,21 @@
 package dev.openrag.ingest.config;
 
+import java.util.Map;
+
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
+import dev.openrag.ingest.stage.contextualize.Contextualizers;
 import dev.openrag.knowledge.contextual.OllamaContextualizer;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
-import dev.openrag.knowledge.port.Contextualizer;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.runtime.OllamaConfig;
@@ -26,17 +30,20 @@ public class ComponentProducers {
         return new EventCodec();
     }
 
-    /** {@code openrag.contextualizer}: structural (offline default) or ollama (an LLM, with the structural fallback). */
+    /**
+     * {@code openrag.contextualizer}: structural (offline default) or ollama (an LLM, with the
+     * structural fallback); {@code openrag.collections.<name>.contextualizer} overrides it per collection.
+     */
     @Produces
     @Singleton
-    Contextualizer contextualizer(@ConfigProperty(name = "openrag.contextualizer", defaultValue = "structural") String mode,
-                                  OllamaConfig ollama) {
-        return switch (mode) {
-            case "structural" -> new StructuralContextualizer();
-            case "ollama" -> new OllamaContextualizer(ollama.url(), ollama.model(), ollama.maxInFlight(),
-                    ollama.timeout(), ollama.maxRetries(), 24_000);
-            default -> throw new IllegalArgumentException("openrag.contextualizer must be structural or ollama, not '" + mode + "'");
-        };
+    Contextualizers contextualizers(@ConfigProperty(name = "openrag.contextualizer", defaultValue = "structural") String mode,
+                                    OllamaConfig ollama) {
+        Config config = ConfigProvider.getConfig();
+        return new Contextualizers(mode,
+                collection -> config.getOptionalValue("openrag.collections." + collection + ".contextualizer", String.class),
+                Map.of(Contextualizers.STRUCTURAL, StructuralContextualizer::new,
+                        Contextualizers.OLLAMA, () -> new OllamaContextualizer(ollama.url(), ollama.model(), ollama.maxInFlight(),
+                                ollama.timeout(), ollama.maxRetries(), 24_000)));
     }
 
     /**

@@ -25,13 +25,13 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 public class ContextualizeStage {
 
     private final StageRunner runner;
-    private final Contextualizer contextualizer;
+    private final Contextualizers contextualizers;
     private final MutinyEmitter<String> contextualized;
 
-    public ContextualizeStage(StageRunner runner, Contextualizer contextualizer,
+    public ContextualizeStage(StageRunner runner, Contextualizers contextualizers,
                               @Channel("contextualized-out") MutinyEmitter<String> contextualized) {
         this.runner = runner;
-        this.contextualizer = contextualizer;
+        this.contextualizers = contextualizers;
         this.contextualized = contextualized;
     }
 
@@ -39,6 +39,7 @@ public class ContextualizeStage {
     @Blocking
     public void onChunked(ConsumerRecord<String, String> record) {
         runner.run(Stages.CONTEXTUALIZE, record, DocumentChunked.class, document -> {
+            Contextualizer contextualizer = contextualizers.forCollection(document.collection());
             List<String> contexts = contextualizer.contextualize(document.title(), document.source().uri(),
                     document.text(), document.chunks());
             List<Chunk> chunks = new ArrayList<>(document.chunks().size());
