@@ -24,7 +24,7 @@ import io.qdrant.client.grpc.PointsGrpc;
  * search with cosine similarity, delete by filter, count) with Qdrant's filter semantics for
  * keyword match and numeric range. The real server runs in compose.yaml.
  */
-final class QdrantGrpcStandIn implements AutoCloseable {
+public final class QdrantGrpcStandIn implements AutoCloseable {
 
     private record StoredPoint(Common.PointId id, List<Float> vector, Map<String, JsonWithInt.Value> payload) {
     }
@@ -32,11 +32,11 @@ final class QdrantGrpcStandIn implements AutoCloseable {
     private final Map<String, Map<Common.PointId, StoredPoint>> collections = new ConcurrentHashMap<>();
     private final Server server;
 
-    QdrantGrpcStandIn() throws IOException {
+    public QdrantGrpcStandIn() throws IOException {
         server = ServerBuilder.forPort(0).addService(new CollectionsService()).addService(new PointsService()).build().start();
     }
 
-    int port() {
+    public int port() {
         return server.getPort();
     }
 
