@@ -29,6 +29,7 @@ public final class Neo4jSchema {
             "CREATE CONSTRAINT correction_id IF NOT EXISTS FOR (n:Correction) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT conversation_id IF NOT EXISTS FOR (n:Conversation) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT message_id IF NOT EXISTS FOR (n:Message) REQUIRE n.id IS UNIQUE",
+            "CREATE CONSTRAINT feedback_id IF NOT EXISTS FOR (n:Feedback) REQUIRE n.id IS UNIQUE",
             "CREATE INDEX document_collection IF NOT EXISTS FOR (n:Document) ON (n.collection)",
             "CREATE INDEX chunk_document IF NOT EXISTS FOR (n:Chunk) ON (n.collection, n.documentId)",
             "CREATE INDEX memory_scope IF NOT EXISTS FOR (n:Memory) ON (n.scope)",

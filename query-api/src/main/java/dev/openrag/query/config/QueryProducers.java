@@ -6,9 +6,11 @@ import jakarta.inject.Singleton;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
+import dev.openrag.knowledge.neo4j.Neo4jFeedbackStore;
 import dev.openrag.knowledge.neo4j.Neo4jGraphRetriever;
 import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.FeedbackStore;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.port.LexicalIndex;
@@ -26,6 +28,12 @@ public class QueryProducers {
     @Singleton
     GraphRetriever graphRetriever(Driver driver) {
         return new Neo4jGraphRetriever(driver);
+    }
+
+    @Produces
+    @Singleton
+    FeedbackStore feedbackStore(Driver driver) {
+        return new Neo4jFeedbackStore(driver);
     }
 
     @Produces

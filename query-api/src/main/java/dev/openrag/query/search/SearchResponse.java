@@ -19,9 +19,17 @@ public record SearchResponse(List<Result> results, List<MemoryNote> memories, Li
     public record MemoryNote(String id, String scope, String text, List<String> tags, double score) {
     }
 
-    /** One hit; {@code ranks} (per retriever, 1-based) always, {@code scores} per retriever with explain. */
+    /**
+     * One hit; {@code ranks} (per retriever, 1-based) always, {@code scores} per retriever with
+     * explain, and with explain the {@code feedback} factor its score was multiplied by, if any.
+     */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Result(String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text,
-                         String context, double score, Map<String, Integer> ranks, Map<String, Double> scores) {
+                         String context, double score, Map<String, Integer> ranks, Map<String, Double> scores, Double feedback) {
+
+        Result withFeedback(double factor, boolean explain) {
+            return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score * factor, ranks, scores,
+                    explain ? factor : null);
+        }
     }
 }

@@ -49,6 +49,7 @@ public class SearchService {
     private final LexicalIndex lexical;
     private final MemoryStore memories;
     private final GraphRetriever graph;
+    private final FeedbackRanking feedback;
     private final double memoryMinSimilarity;
     private final int candidates;
     private final int rrfK;
@@ -62,12 +63,13 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.search.weight.vector", defaultValue = "1.0") double vectorWeight,
                          @ConfigProperty(name = "openrag.search.weight.bm25", defaultValue = "1.0") double bm25Weight,
                          @ConfigProperty(name = "openrag.search.weight.graph", defaultValue = "0.0") double graphWeight,
-                         GraphRetriever graph) {
+                         GraphRetriever graph, FeedbackRanking feedback) {
         this.embedder = embedder;
         this.vectors = vectors;
         this.lexical = lexical;
         this.memories = memories;
         this.graph = graph;
+        this.feedback = feedback;
         this.memoryMinSimilarity = memoryMinSimilarity;
         this.candidates = candidates;
         this.rrfK = rrfK;
@@ -148,13 +150,14 @@ public class SearchService {
             throw ApiException.badRequest("unknown collection '" + collection + "': nothing has been ingested into it");
         }
         long fusing = System.nanoTime();
-        List<SearchResponse.Result> results = RankFusion.fuse(hits, weights, rrfK).stream().limit(k)
+        List<SearchResponse.Result> fused = RankFusion.fuse(hits, weights, rrfK).stream().limit(k)
                 .map(hit -> new SearchResponse.Result(hit.chunk().chunkId(), hit.chunk().documentId(), hit.chunk().chunkIndex(),
                         hit.chunk().title(), hit.chunk().sourceUri(), hit.chunk().text(), hit.chunk().context(),
                         mode.equals("hybrid") ? hit.score() : hit.scores().values().iterator().next(),
-                        hit.ranks(), explain ? hit.scores() : null))
+                        hit.ranks(), explain ? hit.scores() : null, null))
                 .toList();
         timings.put("fusion", Math.round((System.nanoTime() - fusing) / 1e4) / 100.0);
+        List<SearchResponse.Result> results = timed(timings, "feedback", () -> feedback.apply(fused, queryVector, explain, degraded));
         RelatedKnowledge related = timed(timings, "memories", () -> related(request.scopes(), queryVector, results, degraded));
         return new SearchResponse(results, related.memories().stream()
                 .map(hit -> new SearchResponse.MemoryNote(hit.memory().id(), hit.memory().scope(), hit.memory().text(),

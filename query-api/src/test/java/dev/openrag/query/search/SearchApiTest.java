@@ -1,6 +1,7 @@
 package dev.openrag.query.search;
 
 import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.empty;
@@ -9,7 +10,9 @@ import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +20,10 @@ import org.junit.jupiter.api.Test;
 
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.query.FixtureTest;
@@ -25,6 +31,7 @@ import dev.openrag.query.SearchFixture;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 
 /** Search over a small fixture written into real Neo4j and OpenSearch. */
 @QuarkusTest
@@ -113,6 +120,53 @@ class SearchApiTest extends FixtureTest {
         given().contentType(ContentType.JSON)
                 .body(Map.of("query", "tomato watering", "collection", COLLECTION, "mode", "graph")).post("/api/search")
                 .then().statusCode(200).body("results", empty());
+    }
+
+    @Test
+    void feedbackReordersResultsForSimilarQueriesAndNeverRemovesOne() {
+        // a collection of its own, so these verdicts touch no other test's chunks
+        String collection = "feedback-fixture";
+        List<String> texts = List.of("Invoices can be paid by card or by bank transfer.",
+                "Invoices are due within thirty days of the invoice date.",
+                "Refunds for paid invoices take five working days.");
+        List<IndexedChunk> chunks = new ArrayList<>();
+        for (int i = 0; i < texts.size(); i++) {
+            chunks.add(new IndexedChunk(collection, "inv-" + i, collection + "/inv-" + i + "#0", 0, "Billing " + i, "file:///inv-" + i,
+                    List.of(), texts.get(i), "Document: Billing FAQ", embedder.embed(List.of("Document: Billing FAQ\n\n" + texts.get(i))).get(0)));
+        }
+        Neo4jGraphStore graph = new Neo4jGraphStore(driver);
+        chunks.forEach(chunk -> graph.upsertDocument(collection, chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk)));
+        new OpenSearchLexicalIndex(openSearch, true).upsert(chunks);
+
+        Map<String, Object> search = Map.of("query", "how can I pay an invoice?", "collection", collection, "k", 3, "explain", true);
+        List<String> before = given().contentType(ContentType.JSON).body(search).post("/api/search").then().statusCode(200)
+                .extract().path("results.chunkId");
+        String second = before.get(1);
+        String first = before.get(0);
+        // verdicts on a paraphrase of the query: the second result helped, the first did not
+        for (String chunkId : List.of(second, second)) {
+            given().contentType(ContentType.JSON).body(Map.of("query", "How do I pay my invoice?", "chunkId", chunkId, "helpful", true))
+                    .post("/api/feedback").then().statusCode(201).body("id", notNullValue());
+        }
+        given().contentType(ContentType.JSON).body(Map.of("query", "How do I pay my invoice?", "chunkId", first, "helpful", false,
+                "comment", "talks about due dates")).post("/api/feedback").then().statusCode(201);
+
+        JsonPath after = given().contentType(ContentType.JSON).body(search).post("/api/search").then()
+                .statusCode(200).extract().jsonPath();
+        List<String> reordered = after.getList("results.chunkId");
+        assertThat(reordered).as("same results, new order").containsExactlyInAnyOrderElementsOf(before);
+        assertThat(reordered.indexOf(second)).isLessThan(reordered.indexOf(first));
+        assertThat(after.getDouble("results.find { it.chunkId == '" + second + "' }.feedback")).isGreaterThan(1.0);
+        assertThat(after.getDouble("results.find { it.chunkId == '" + first + "' }.feedback")).isLessThan(1.0);
+
+        // an unrelated query is not affected
+        given().contentType(ContentType.JSON).body(Map.of("query", "refund duration", "collection", collection, "k", 3, "explain", true))
+                .post("/api/search").then().statusCode(200).body("results.feedback", everyItem(nullValue()));
+
+        given().contentType(ContentType.JSON).body(Map.of("query", "x", "chunkId", first)).post("/api/feedback").then().statusCode(400)
+                .body("message", containsString("'helpful' is required"));
+        given().contentType(ContentType.JSON).body(Map.of("query", "x", "chunkId", "nope#0", "helpful", true)).post("/api/feedback")
+                .then().statusCode(404).body("message", containsString("no chunk 'nope#0'"));
     }
 
     @Test
