@@ -66,8 +66,11 @@ class CrawlCommand implements Callable<Integer> {
             Thread.sleep(1000);
             status = ingest.get("/api/crawls/" + crawlId);
             JsonNode pages = status.path("pages");
-            String line = String.format("  %s: %d pages fetched, %d skipped, %d failed", status.path("state").asText(),
-                    pages.path("fetched").asInt(), pages.path("skipped").asInt(), pages.path("failed").asInt());
+            int limit = status.path("request").path("maxPages").asInt(100);
+            int filled = Math.min(30, pages.path("fetched").asInt() * 30 / Math.max(1, limit));
+            String line = String.format("  [%s%s] %s: %d/%d pages fetched, %d skipped, %d failed", "#".repeat(filled), ".".repeat(30 - filled),
+                    status.path("state").asText(), pages.path("fetched").asInt(), limit, pages.path("skipped").asInt(),
+                    pages.path("failed").asInt());
             if (!line.equals(shown)) {
                 System.out.print(System.console() != null ? "\r" + line + "   " : line + "\n");
                 shown = line;
