@@ -12,6 +12,7 @@ import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.ingest.stage.contextualize.Contextualizers;
+import dev.openrag.ingest.stage.contextualize.NoContext;
 import dev.openrag.knowledge.contextual.OllamaContextualizer;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
@@ -31,8 +32,8 @@ public class ComponentProducers {
     }
 
     /**
-     * {@code openrag.contextualizer}: structural (offline default) or ollama (an LLM, with the
-     * structural fallback); {@code openrag.collections.<name>.contextualizer} overrides it per collection.
+     * {@code openrag.contextualizer}: structural (offline default), ollama (an LLM, with the
+     * structural fallback) or none; {@code openrag.collections.<name>.contextualizer} overrides it per collection.
      */
     @Produces
     @Singleton
@@ -42,6 +43,7 @@ public class ComponentProducers {
         return new Contextualizers(mode,
                 collection -> config.getOptionalValue("openrag.collections." + collection + ".contextualizer", String.class),
                 Map.of(Contextualizers.STRUCTURAL, StructuralContextualizer::new,
+                        Contextualizers.NONE, NoContext::new,
                         Contextualizers.OLLAMA, () -> new OllamaContextualizer(ollama.url(), ollama.model(), ollama.maxInFlight(),
                                 ollama.timeout(), ollama.maxRetries(), 24_000)));
     }

@@ -10,13 +10,15 @@ import dev.openrag.knowledge.port.Contextualizer;
 
 /**
  * The contextualizer of each collection: {@code openrag.collections.<name>.contextualizer}
- * (structural or ollama) when set, else {@code openrag.contextualizer}. One instance per mode,
+ * (structural, ollama or none) when set, else {@code openrag.contextualizer}. One instance per mode,
  * made on first use (an Ollama client only exists when some collection asks for it).
  */
 public final class Contextualizers {
 
     public static final String STRUCTURAL = "structural";
     public static final String OLLAMA = "ollama";
+    /** No context: the chunk alone is embedded and indexed (the baseline contextual retrieval is measured against). */
+    public static final String NONE = "none";
 
     private final String defaultMode;
     private final Function<String, Optional<String>> perCollection;

@@ -48,6 +48,12 @@ class ContextualizersTest {
     }
 
     @Test
+    void noneGivesEmptyContexts() {
+        List<Chunk> chunks = List.of(new Chunk("c/d#0", 0, "text", List.of(), 0, 4, null, null));
+        assertThat(new NoContext().contextualize("t", "u", "text", chunks)).containsExactly("");
+    }
+
+    @Test
     void unknownModesAreConfigurationErrorsNamingTheKey() {
         Map<String, java.util.function.Supplier<Contextualizer>> factories = Map.of("structural", () -> named("structural"));
         assertThatThrownBy(() -> new Contextualizers("gpt", c -> Optional.empty(), factories))

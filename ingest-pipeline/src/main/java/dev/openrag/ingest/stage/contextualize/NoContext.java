@@ -1,0 +1,20 @@
+package dev.openrag.ingest.stage.contextualize;
+
+import java.util.List;
+
+import dev.openrag.knowledge.port.Contextualizer;
+import dev.openrag.schemas.Chunk;
+
+/** Contextualizer mode {@code none}: every context is empty, so chunks are embedded and indexed alone. */
+public final class NoContext implements Contextualizer {
+
+    @Override
+    public String name() {
+        return Contextualizers.NONE;
+    }
+
+    @Override
+    public List<String> contextualize(String title, String sourceUri, String documentText, List<Chunk> chunks) {
+        return chunks.stream().map(chunk -> "").toList();
+    }
+}
