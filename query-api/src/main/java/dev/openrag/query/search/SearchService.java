@@ -150,7 +150,8 @@ public class SearchService {
             throw ApiException.badRequest("unknown collection '" + collection + "': nothing has been ingested into it");
         }
         long fusing = System.nanoTime();
-        List<SearchResponse.Result> fused = RankFusion.fuse(hits, weights, rrfK).stream().limit(k)
+        // a single retriever keeps its own order, whatever its fusion weight
+        List<SearchResponse.Result> fused = RankFusion.fuse(hits, hybrid ? weights : Map.of(mode, 1.0), rrfK).stream().limit(k)
                 .map(hit -> new SearchResponse.Result(hit.chunk().chunkId(), hit.chunk().documentId(), hit.chunk().chunkIndex(),
                         hit.chunk().title(), hit.chunk().sourceUri(), hit.chunk().text(), hit.chunk().context(),
                         mode.equals("hybrid") ? hit.score() : hit.scores().values().iterator().next(),
