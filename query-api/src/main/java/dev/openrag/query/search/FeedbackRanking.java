@@ -3,7 +3,7 @@ package dev.openrag.query.search;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -37,7 +37,7 @@ public class FeedbackRanking {
         this.max = max;
     }
 
-    List<SearchResponse.Result> apply(List<SearchResponse.Result> results, CompletableFuture<float[]> queryVector, boolean explain,
+    List<SearchResponse.Result> apply(List<SearchResponse.Result> results, Supplier<float[]> queryVector, boolean explain,
                                       List<String> degraded) {
         if (results.isEmpty()) {
             return results;
@@ -47,7 +47,7 @@ public class FeedbackRanking {
             if (!store.any()) {
                 return results;
             }
-            net = store.netVerdicts(results.stream().map(SearchResponse.Result::chunkId).toList(), queryVector.join(), minSimilarity);
+            net = store.netVerdicts(results.stream().map(SearchResponse.Result::chunkId).toList(), queryVector.get(), minSimilarity);
         } catch (RuntimeException e) {
             LOG.warnf("feedback unavailable, ranking without it: %s", e.getMessage());
             degraded.add("feedback");

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import jakarta.annotation.PreDestroy;
@@ -111,15 +112,15 @@ public class SearchService {
         boolean explain = Boolean.TRUE.equals(request.explain());
         int depth = mode.equals("hybrid") ? Math.max(candidates, k) : k;
 
-        // the query vector serves the vector retriever and the memory/correction lookup
+        // the query vector serves the vector retriever, memories and feedback: embedded once, and
+        // only when one of them needs it (a BM25 search on an install without memories never does)
         Map<String, Double> timings = new ConcurrentHashMap<>();
-        CompletableFuture<float[]> queryVector = CompletableFuture.supplyAsync(
-                () -> timed(timings, "embedQuery", () -> embedder.embedQuery(query)), retrievers);
+        Supplier<float[]> queryVector = once(() -> timed(timings, "embedQuery", () -> embedder.embedQuery(query)));
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
         boolean hybrid = mode.equals("hybrid");
         if (hybrid || mode.equals(VECTOR)) {
             running.put(VECTOR, retrieve(() -> {
-                float[] vector = queryVector.join();
+                float[] vector = queryVector.get();
                 return timed(timings, VECTOR, () -> vectors.search(collection, vector, depth));
             }));
         }
@@ -168,20 +169,36 @@ public class SearchService {
     }
 
     /** Pinned memories and corrections for the results; Neo4j being down only costs this section. */
-    private RelatedKnowledge related(List<String> scopes, CompletableFuture<float[]> queryVector,
+    private RelatedKnowledge related(List<String> scopes, Supplier<float[]> queryVector,
                                      List<SearchResponse.Result> results, List<String> degraded) {
         try {
             // one cheap existence check spares the full lookup on installs without pinned memories or corrections
             if (!memories.hasPinnedOrCorrections()) {
                 return RelatedKnowledge.NONE;
             }
-            return memories.related(scopes == null || scopes.isEmpty() ? null : scopes, queryVector.join(), memoryMinSimilarity,
+            return memories.related(scopes == null || scopes.isEmpty() ? null : scopes, queryVector.get(), memoryMinSimilarity,
                     results.stream().map(SearchResponse.Result::chunkId).toList(), MEMORY_LIMIT, System.currentTimeMillis());
         } catch (RuntimeException e) {
             LOG.warnf("memories and corrections unavailable, answering without them: %s", e.getMessage());
             degraded.add("memories");
             return RelatedKnowledge.NONE;
         }
+    }
+
+    /** A value computed by the first caller; later and concurrent callers get the same one. */
+    private static <T> Supplier<T> once(Supplier<T> compute) {
+        AtomicReference<CompletableFuture<T>> value = new AtomicReference<>();
+        return () -> {
+            CompletableFuture<T> mine = new CompletableFuture<>();
+            if (value.compareAndSet(null, mine)) {
+                try {
+                    mine.complete(compute.get());
+                } catch (RuntimeException e) {
+                    mine.completeExceptionally(e);
+                }
+            }
+            return value.get().join();
+        };
     }
 
     /** Runs a step and records its milliseconds (explain shows where a search's time went). */
