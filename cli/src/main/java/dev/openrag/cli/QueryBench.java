@@ -118,7 +118,7 @@ final class QueryBench {
                 }
                 ChunksEmbedded event = new ChunksEmbedded(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId,
                         collection, new Source("bench", "synthetic://" + documentId), "Synthetic " + doc, Ids.contentHash(documentId),
-                        "synthetic-random", DIMENSION, chunks, Map.of());
+                        "synthetic-random", DIMENSION, chunks, Map.of(), null);
                 producer.send(new ProducerRecord<>(Topics.CHUNKS_EMBEDDED, documentId, codec.toJson(event)));
             }
         }

@@ -69,7 +69,7 @@ class IngestionEndToEndTest {
 
         try (var session = driver.session()) {
             var chunk = session.run("""
-                    MATCH (d:Document {collection: 'e2e-md'})-[:HAS_SECTION]->(s:Section)-[:HAS_CHUNK]->(c:Chunk)
+                    MATCH (d:Document {collection: 'e2e-md'})-[:HAS_SECTION*1..6]->(s:Section)-[:HAS_CHUNK]->(c:Chunk)
                     WHERE c.text CONTAINS 'rollback'
                     RETURN c.context AS context, size(c.embedding) AS dimension, s.headingPath AS path""").single();
             assertThat(chunk.get("context").asString()).contains("Release guide").contains("Section: Release guide");

@@ -21,7 +21,7 @@ public final class FixtureLoader {
         Neo4jGraphStore graph = new Neo4jGraphStore(driver);
         List<IndexedChunk> chunks = SearchFixture.chunks(embedder);
         for (IndexedChunk chunk : chunks) {
-            graph.upsertDocument(SearchFixture.COLLECTION, chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk));
+            graph.upsertDocument(SearchFixture.COLLECTION, chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk), List.of());
         }
         new OpenSearchLexicalIndex(openSearch, true).upsert(chunks);
         String c = SearchFixture.COLLECTION;
@@ -30,6 +30,6 @@ public final class FixtureLoader {
                         new GraphExtracted.Entity("consumer-group:term", "Consumer Group", "term")),
                 List.of(new GraphExtracted.Relation("consumer-group:term", "kafka:tech", "PART_OF")),
                 List.of(new GraphExtracted.Mention(c + "/doc-3#0", "kafka:tech"),
-                        new GraphExtracted.Mention(c + "/doc-3#0", "consumer-group:term"))));
+                        new GraphExtracted.Mention(c + "/doc-3#0", "consumer-group:term")), null));
     }
 }

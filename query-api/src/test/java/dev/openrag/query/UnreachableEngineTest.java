@@ -37,7 +37,7 @@ class UnreachableEngineTest {
     void searchStillAnswersFromVectorsAndSaysWhatIsDegraded() {
         var graph = new dev.openrag.knowledge.neo4j.Neo4jGraphStore(driver);
         for (var chunk : SearchFixture.chunks(embedder)) {
-            graph.upsertDocument(chunk.collection(), chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk));
+            graph.upsertDocument(chunk.collection(), chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk), List.of());
         }
         given().contentType("application/json")
                 .body(java.util.Map.<String, Object>of("query", "garden vegetables", "collection", SearchFixture.COLLECTION))

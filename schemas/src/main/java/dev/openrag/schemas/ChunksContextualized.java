@@ -15,5 +15,6 @@ public record ChunksContextualized(
         String contentHash,
         String contextualizer,
         List<Chunk> chunks,
-        Map<String, String> metadata) implements EventEnvelope, HasSource {
+        Map<String, String> metadata,
+        ApiGraph api) implements EventEnvelope, HasSource {
 }

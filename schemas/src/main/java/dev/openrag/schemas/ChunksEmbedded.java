@@ -16,5 +16,6 @@ public record ChunksEmbedded(
         String embeddingModel,
         int dimension,
         List<Chunk> chunks,
-        Map<String, String> metadata) implements EventEnvelope, HasSource {
+        Map<String, String> metadata,
+        List<SectionSummary> sections) implements EventEnvelope, HasSource {
 }

@@ -16,5 +16,6 @@ public record DocumentChunked(
         String text,
         String contentHash,
         List<Chunk> chunks,
-        Map<String, String> metadata) implements EventEnvelope, HasSource {
+        Map<String, String> metadata,
+        ApiGraph api) implements EventEnvelope, HasSource {
 }

@@ -17,5 +17,6 @@ public record DocumentParsed(
         String contentHash,
         List<Heading> headings,
         List<PremadeChunk> chunks,
-        Map<String, String> metadata) implements EventEnvelope, HasSource {
+        Map<String, String> metadata,
+        ApiGraph api) implements EventEnvelope, HasSource {
 }

@@ -11,7 +11,8 @@ public record GraphExtracted(
         String collection,
         List<Entity> entities,
         List<Relation> relations,
-        List<Mention> mentions) implements EventEnvelope {
+        List<Mention> mentions,
+        ApiGraph api) implements EventEnvelope {
 
     /** {@code id} is stable per collection (normalised name + type), so entities merge across documents. */
     public record Entity(String id, String name, String type) {

@@ -1,6 +1,12 @@
 package dev.openrag.schemas;
 
-/** A stage finished a document ({@link Topics#INGEST_STATUS}); {@code status} is always "completed". */
+import java.util.List;
+
+/**
+ * A stage finished a document ({@link Topics#INGEST_STATUS}); {@code status} is always "completed".
+ * {@code warnings} (optional) name what the stage could not do while still completing the
+ * document, e.g. an OpenAPI spec that failed to parse and was indexed as plain text.
+ */
 public record StageCompleted(
         int schemaVersion,
         String eventId,
@@ -9,7 +15,8 @@ public record StageCompleted(
         String collection,
         String stage,
         String status,
-        int chunks) implements EventEnvelope {
+        int chunks,
+        List<String> warnings) implements EventEnvelope {
 
     public static final String STATUS = "completed";
 
@@ -19,6 +26,6 @@ public record StageCompleted(
     /** What every source (REST, CLI, MCP, crawler) publishes for a document before the document itself. */
     public static StageCompleted accepted(DocumentArrived document) {
         return new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), document.documentId(),
-                document.jobId(), document.collection(), ACCEPTED, STATUS, 0);
+                document.jobId(), document.collection(), ACCEPTED, STATUS, 0, null);
     }
 }

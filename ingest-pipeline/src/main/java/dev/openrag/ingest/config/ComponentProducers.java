@@ -13,13 +13,17 @@ import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.ingest.stage.contextualize.Contextualizers;
 import dev.openrag.ingest.stage.contextualize.NoContext;
+import dev.openrag.knowledge.chat.OllamaChat;
 import dev.openrag.knowledge.contextual.OllamaContextualizer;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.port.SectionSummarizer;
 import dev.openrag.knowledge.runtime.OllamaConfig;
+import dev.openrag.knowledge.summary.ChatSummarizer;
+import dev.openrag.knowledge.summary.ExtractiveSummarizer;
 import dev.openrag.schemas.EventCodec;
 
 /** The adapters this app uses (embedder and vector backend: knowledge-store's shared producers). */
@@ -58,6 +62,21 @@ public class ComponentProducers {
     LexicalIndex lexicalIndex(OpenSearchClient client,
                               @ConfigProperty(name = "openrag.opensearch.refresh-on-write", defaultValue = "false") boolean refresh) {
         return new OpenSearchLexicalIndex(client, refresh);
+    }
+
+    /**
+     * {@code openrag.sections.summarizer}: extractive (offline default: leading sentences and key
+     * terms) or ollama (the LLM writes them, extractive on failure); the embed stage adds them.
+     */
+    @Produces
+    @Singleton
+    SectionSummarizer sectionSummarizer(@ConfigProperty(name = "openrag.sections.summarizer", defaultValue = "extractive") String mode,
+                                        OllamaConfig ollama) {
+        return switch (mode) {
+            case ExtractiveSummarizer.NAME -> new ExtractiveSummarizer();
+            case "ollama" -> new ChatSummarizer(new OllamaChat(ollama.url(), ollama.model(), ollama.timeout()));
+            default -> throw new IllegalArgumentException("openrag.sections.summarizer must be extractive or ollama, not '" + mode + "'");
+        };
     }
 
     @Produces

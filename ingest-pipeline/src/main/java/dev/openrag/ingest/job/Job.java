@@ -23,6 +23,7 @@ final class Job {
     private final Map<String, Map<String, Integer>> completedByStage = new HashMap<>(); // stage -> document -> chunks
     private final Map<String, Set<String>> failedByStage = new HashMap<>();
     private final Map<String, JobStatus.Failure> failures = new LinkedHashMap<>();
+    private final Set<JobStatus.Warning> warnings = new LinkedHashSet<>();
 
     Job(String jobId, List<String> finalStages) {
         this.jobId = jobId;
@@ -35,8 +36,11 @@ final class Job {
     }
 
     /** Any event names a document of the job: documents from external producers are never "accepted". */
-    synchronized void completed(String stage, String documentId, int chunks) {
+    synchronized void completed(String stage, String documentId, int chunks, List<String> stageWarnings) {
         documents.add(documentId);
+        if (stageWarnings != null) {
+            stageWarnings.forEach(message -> warnings.add(new JobStatus.Warning(documentId, stage, message)));
+        }
         completedByStage.computeIfAbsent(stage, s -> new HashMap<>()).put(documentId, chunks);
     }
 
@@ -74,6 +78,6 @@ final class Job {
             stages.put(stage, new JobStatus.StageCount(stageDone.size(), stageFailed, chunks));
         }
         return new JobStatus(jobId, state, new JobStatus.Documents(documents.size(), done, failed), stages,
-                List.copyOf(failures.values()));
+                List.copyOf(failures.values()), List.copyOf(warnings));
     }
 }

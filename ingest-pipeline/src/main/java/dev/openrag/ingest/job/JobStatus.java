@@ -9,7 +9,8 @@ public record JobStatus(
         String state,
         Documents documents,
         Map<String, StageCount> stages,
-        List<Failure> failures) {
+        List<Failure> failures,
+        List<Warning> warnings) {
 
     public static final String RUNNING = "running";
     public static final String COMPLETED = "completed";
@@ -24,6 +25,10 @@ public record JobStatus(
     }
 
     public record Failure(String documentId, String source, String stage, String reason) {
+    }
+
+    /** A document that completed, but not in full (e.g. an invalid OpenAPI spec indexed as plain text). */
+    public record Warning(String documentId, String stage, String message) {
     }
 
     public boolean finished() {

@@ -75,7 +75,7 @@ public class JobTracker {
                 if (Stages.ACCEPTED.equals(completed.stage())) {
                     job.accept(completed.documentId());
                 } else {
-                    job.completed(completed.stage(), completed.documentId(), completed.chunks());
+                    job.completed(completed.stage(), completed.documentId(), completed.chunks(), completed.warnings());
                 }
                 publish(job);
             }

@@ -1,5 +1,7 @@
 package dev.openrag.ingest.sink;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -35,7 +37,8 @@ public class Neo4jSink {
     public void onEmbedded(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_NEO4J, record, ChunksEmbedded.class, document -> {
             graph.upsertDocument(document.collection(), document.documentId(), document.title(), document.source().uri(),
-                    document.contentHash(), IndexedChunks.of(document));
+                    document.contentHash(), IndexedChunks.of(document),
+                    document.sections() == null ? List.of() : document.sections());
             return document.chunks().size();
         });
     }

@@ -46,6 +46,16 @@ public class StageRunner {
         int process(I event) throws Exception;
     }
 
+    /** Work that may complete a document with warnings, which its job then shows. */
+    @FunctionalInterface
+    public interface ReportingWork<I> {
+        Outcome process(I event) throws Exception;
+    }
+
+    /** Chunks handled and warnings (empty when all went well). */
+    public record Outcome(int chunks, List<String> warnings) {
+    }
+
     private final EventCodec codec;
     private final MutinyEmitter<String> status;
     private final MutinyEmitter<String> deadLetters;
@@ -66,6 +76,11 @@ public class StageRunner {
     }
 
     public <I extends EventEnvelope> void run(String stage, ConsumerRecord<String, String> record, Class<I> type, Work<I> work) {
+        runReporting(stage, record, type, event -> new Outcome(work.process(event), List.of()));
+    }
+
+    public <I extends EventEnvelope> void runReporting(String stage, ConsumerRecord<String, String> record, Class<I> type,
+                                                       ReportingWork<I> work) {
         I event;
         try {
             event = codec.fromJson(record.value(), type);
@@ -76,10 +91,11 @@ public class StageRunner {
         for (int attempt = 0; ; attempt++) {
             try {
                 long started = System.nanoTime();
-                int chunks = work.process(event);
+                Outcome outcome = work.process(event);
                 metrics.timer("openrag.stage.duration", "stage", stage).record(Duration.ofNanos(System.nanoTime() - started));
                 publish(status, event.jobId(), new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
-                        event.documentId(), event.jobId(), event.collection(), stage, StageCompleted.STATUS, chunks));
+                        event.documentId(), event.jobId(), event.collection(), stage, StageCompleted.STATUS, outcome.chunks(),
+                        outcome.warnings().isEmpty() ? null : outcome.warnings()));
                 metrics.counter("openrag.stage.documents", "stage", stage, "outcome", "completed").increment();
                 return;
             } catch (RejectedDocument e) {

@@ -1,13 +1,16 @@
 package dev.openrag.knowledge.neo4j;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.Value;
 
+import dev.openrag.knowledge.browse.ApiOperation;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.text.QueryTerms;
@@ -34,12 +37,19 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
         }
         int hops = Math.max(0, Math.min(3, maxHops));
         String cypher = """
-                MATCH (e:Entity {collection: $collection})
-                WITH e, toLower(replace(replace(replace(replace(replace(e.name, '_', ''), '-', ''), '.', ''), ' ', ''), '/', '')) AS key
-                WHERE key IN $grams
-                WITH e, COUNT { (e)<-[:MENTIONS]-() } AS mentions
-                MATCH (e)<-[:MENTIONS]-(hit:Chunk)
-                WITH hit, sum(1.0 / (log(2.0 + mentions) / log(2.0))) AS score
+                CALL () {
+                  MATCH (e:Entity {collection: $collection})
+                  WITH e, toLower(replace(replace(replace(replace(replace(e.name, '_', ''), '-', ''), '.', ''), ' ', ''), '/', '')) AS key
+                  WHERE key IN $grams
+                  WITH e, COUNT { (e)<-[:MENTIONS]-() } AS mentions
+                  MATCH (e)<-[:MENTIONS]-(hit:Chunk)
+                  RETURN hit, 1.0 / (log(2.0 + mentions) / log(2.0)) AS weight
+                  UNION ALL
+                  MATCH (o:Operation {collection: $collection})-[:HAS_CHUNK]->(hit:Chunk)
+                  WHERE toLower(o.operationId) IN $grams
+                  RETURN hit, 1.0 AS weight
+                }
+                WITH hit, sum(weight) AS score
                 CALL (hit, score) {
                   RETURN hit AS ch, score AS s
                   UNION
@@ -59,6 +69,31 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 results.add(new ScoredChunk(Neo4jVectorIndex.toChunk(row.get("ch")), rank++, row.get("score").asDouble()));
             }
             return results;
+        }
+    }
+
+    @Override
+    public Map<String, ApiOperation> operations(List<String> chunkIds) {
+        String cypher = """
+                UNWIND $ids AS id
+                MATCH (o:Operation)-[:HAS_CHUNK]->(ch:Chunk {chunkId: id})
+                OPTIONAL MATCH (api:Api)-[:HAS_OPERATION]->(o)
+                OPTIONAL MATCH (o)-[:HAS_EXAMPLE]->(x:Example)
+                WITH id, o, api, collect(x {.name, .mediaType, .value}) AS examples
+                OPTIONAL MATCH (o)-[:RELATES_TO|PART_OF]->(e:Entity)
+                RETURN id, o, api.name AS api, examples, collect(e.name) AS entities""";
+        try (Session session = driver.session()) {
+            Map<String, ApiOperation> operations = new LinkedHashMap<>();
+            for (Record row : session.executeRead(tx -> tx.run(cypher, Map.of("ids", chunkIds)).list())) {
+                Value o = row.get("o");
+                operations.put(row.get("id").asString(), new ApiOperation(row.get("api").asString(null),
+                        o.get("method").asString(null), o.get("path").asString(null), o.get("operationId").asString(null),
+                        o.get("summary").asString(null), o.get("parameters").asString(null),
+                        row.get("examples").asList(x -> new ApiOperation.Example(x.get("name").asString(null),
+                                x.get("mediaType").asString(null), x.get("value").asString(null))),
+                        row.get("entities").asList(Value::asString)));
+            }
+            return operations;
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.openrag.knowledge.neo4j;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -12,9 +13,12 @@ import org.neo4j.driver.TransactionContext;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.schemas.GraphExtracted;
+import dev.openrag.schemas.SectionSummary;
 
 /**
- * {@link GraphStore} on Neo4j: {@code (:Document)-[:HAS_SECTION]->(:Section)-[:HAS_CHUNK]->(:Chunk)},
+ * {@link GraphStore} on Neo4j: {@code (:Document)-[:HAS_SECTION]->(:Section)-[:HAS_CHUNK]->(:Chunk)}
+ * where sections form a tree ({@code (:Section)-[:HAS_SECTION]->(:Section)} for nested headings)
+ * carrying a summary and its vector ({@code Section.embedding}, {@code Document.summaryEmbedding}),
  * {@code (:Chunk)-[:NEXT]->(:Chunk)}, {@code (:Chunk)-[:MENTIONS]->(:Entity)-[:RELATED_TO]->(:Entity)};
  * chunk vectors live on {@code Chunk.embedding} (the single-machine vector index). Every write is
  * an idempotent upsert keyed by deterministic ids, in one transaction per document.
@@ -31,12 +35,19 @@ public final class Neo4jGraphStore implements GraphStore {
         return collection + "/" + documentId;
     }
 
+    static String sectionUid(String documentUid, List<String> headingPath) {
+        return documentUid + "#" + String.join(" > ", headingPath);
+    }
+
     @Override
     public void upsertDocument(String collection, String documentId, String title, String sourceUri,
-                               String contentHash, List<IndexedChunk> chunks) {
+                               String contentHash, List<IndexedChunk> chunks, List<SectionSummary> summaries) {
         String uid = documentUid(collection, documentId);
+        Map<List<String>, SectionSummary> summaryByPath = new HashMap<>();
+        summaries.forEach(summary -> summaryByPath.put(summary.headingPath(), summary));
         List<Map<String, Object>> rows = new ArrayList<>();
         List<Map<String, Object>> vectors = new ArrayList<>();
+        Map<String, Map<String, Object>> sections = new LinkedHashMap<>(); // the tree: every prefix of every path
         for (IndexedChunk chunk : chunks) {
             List<String> path = chunk.headingPath() == null ? List.of() : chunk.headingPath();
             Map<String, Object> row = new HashMap<>();
@@ -45,13 +56,18 @@ public final class Neo4jGraphStore implements GraphStore {
             row.put("text", chunk.text());
             row.put("context", chunk.context());
             row.put("headingPath", path);
-            row.put("sectionUid", uid + "#" + String.join(" > ", path));
-            row.put("sectionTitle", path.isEmpty() ? (title == null ? "" : title) : path.get(path.size() - 1));
+            row.put("sectionUid", sectionUid(uid, path));
             rows.add(row);
+            for (int depth = path.isEmpty() ? 0 : 1; depth <= path.size(); depth++) {
+                List<String> prefix = List.copyOf(path.subList(0, depth));
+                sections.computeIfAbsent(sectionUid(uid, prefix), key -> section(key, title, prefix,
+                        prefix.size() > 1 ? sectionUid(uid, prefix.subList(0, prefix.size() - 1)) : null, summaryByPath.get(prefix)));
+            }
             if (chunk.vector() != null) {
                 vectors.add(Map.of("chunkId", chunk.chunkId(), "vector", toList(chunk.vector())));
             }
         }
+        SectionSummary documentSummary = summaryByPath.get(List.of());
         Map<String, Object> params = new HashMap<>();
         params.put("uid", uid);
         params.put("collection", collection);
@@ -62,6 +78,10 @@ public final class Neo4jGraphStore implements GraphStore {
         params.put("count", chunks.size());
         params.put("chunks", rows);
         params.put("vectors", vectors);
+        params.put("sections", List.copyOf(sections.values()));
+        params.put("sectionUids", List.copyOf(sections.keySet()));
+        params.put("summary", documentSummary == null ? null : documentSummary.summary());
+        params.put("summaryVector", documentSummary == null || documentSummary.vector() == null ? null : toList(documentSummary.vector()));
         try (Session session = driver.session()) {
             session.executeWrite(tx -> {
                 // a new version may have fewer chunks, other sections and other neighbours: reset the structure
@@ -71,6 +91,10 @@ public final class Neo4jGraphStore implements GraphStore {
                         OPTIONAL MATCH (:Section)-[h:HAS_CHUNK]->(ch)
                         DELETE r, h""", params).consume();
                 tx.run("""
+                        MATCH (s:Section {collection: $collection, documentId: $documentId})
+                        OPTIONAL MATCH ()-[h:HAS_SECTION]->(s)
+                        DELETE h""", params).consume();
+                tx.run("""
                         MATCH (ch:Chunk {collection: $collection, documentId: $documentId})
                         WHERE ch.chunkIndex >= $count
                         DETACH DELETE ch""", params).consume();
@@ -78,22 +102,43 @@ public final class Neo4jGraphStore implements GraphStore {
                         MERGE (d:Document {uid: $uid})
                         SET d.collection = $collection, d.documentId = $documentId, d.title = $title,
                             d.sourceUri = $sourceUri, d.contentHash = $contentHash, d.chunkCount = $count,
-                            d.updatedAt = datetime()
+                            d.summary = $summary, d.updatedAt = datetime()
                         WITH d
+                        UNWIND $sections AS row
+                        MERGE (s:Section {uid: row.uid})
+                        SET s.collection = $collection, s.documentId = $documentId, s.title = row.title,
+                            s.headingPath = row.headingPath, s.depth = size(row.headingPath), s.summary = row.summary""",
+                        params).consume();
+                // the tree: top-level sections hang off the document, the others off their parent
+                tx.run("""
+                        MATCH (d:Document {uid: $uid})
+                        UNWIND $sections AS row
+                        MATCH (s:Section {uid: row.uid})
+                        OPTIONAL MATCH (parent:Section {uid: row.parentUid})
+                        FOREACH (p IN CASE WHEN parent IS NULL THEN [d] ELSE [parent] END | MERGE (p)-[:HAS_SECTION]->(s))""",
+                        params).consume();
+                tx.run("""
                         UNWIND $chunks AS c
-                        MERGE (s:Section {uid: c.sectionUid})
-                        SET s.collection = $collection, s.documentId = $documentId, s.title = c.sectionTitle,
-                            s.headingPath = c.headingPath
-                        MERGE (d)-[:HAS_SECTION]->(s)
+                        MATCH (s:Section {uid: c.sectionUid})
                         MERGE (ch:Chunk {chunkId: c.chunkId})
                         SET ch.collection = $collection, ch.documentId = $documentId, ch.chunkIndex = c.index,
                             ch.text = c.text, ch.context = c.context, ch.headingPath = c.headingPath,
                             ch.title = $title, ch.sourceUri = $sourceUri
                         MERGE (s)-[:HAS_CHUNK]->(ch)""", params).consume();
                 tx.run("""
-                        MATCH (d:Document {uid: $uid})-[:HAS_SECTION]->(s:Section)
-                        WHERE NOT (s)-[:HAS_CHUNK]->()
+                        MATCH (s:Section {collection: $collection, documentId: $documentId})
+                        WHERE NOT s.uid IN $sectionUids
                         DETACH DELETE s""", params).consume();
+                tx.run("""
+                        UNWIND $sections AS row
+                        WITH row WHERE row.vector IS NOT NULL
+                        MATCH (s:Section {uid: row.uid})
+                        CALL db.create.setNodeVectorProperty(s, 'embedding', row.vector)""", params).consume();
+                if (params.get("summaryVector") != null) {
+                    tx.run("""
+                            MATCH (d:Document {uid: $uid})
+                            CALL db.create.setNodeVectorProperty(d, 'summaryEmbedding', $summaryVector)""", params).consume();
+                }
                 tx.run("""
                         MATCH (ch:Chunk {collection: $collection, documentId: $documentId})
                         WITH ch ORDER BY ch.chunkIndex
@@ -108,6 +153,18 @@ public final class Neo4jGraphStore implements GraphStore {
                 return null;
             });
         }
+    }
+
+    private static Map<String, Object> section(String uid, String documentTitle, List<String> path, String parentUid,
+                                               SectionSummary summary) {
+        Map<String, Object> row = new HashMap<>();
+        row.put("uid", uid);
+        row.put("title", path.isEmpty() ? (documentTitle == null ? "" : documentTitle) : path.get(path.size() - 1));
+        row.put("headingPath", path);
+        row.put("parentUid", parentUid);
+        row.put("summary", summary == null ? null : summary.summary());
+        row.put("vector", summary == null || summary.vector() == null ? null : toList(summary.vector()));
+        return row;
     }
 
     @Override
@@ -147,6 +204,7 @@ public final class Neo4jGraphStore implements GraphStore {
                         UNWIND $relations AS r
                         MATCH (a:Entity {uid: r.from}), (b:Entity {uid: r.to})
                         MERGE (a)-[rel:RELATED_TO {type: r.type}]->(b)""", params).consume();
+                Neo4jApiGraph.replace(tx, collection, graph.documentId(), documentUid(collection, graph.documentId()), graph.api());
                 // entities only the old version of this document mentioned (not a scan of the collection)
                 tx.run("""
                         UNWIND $previous AS uid
@@ -166,8 +224,9 @@ public final class Neo4jGraphStore implements GraphStore {
             session.executeWrite(tx -> {
                 tx.run("""
                         OPTIONAL MATCH (d:Document {uid: $uid})
-                        OPTIONAL MATCH (d)-[:HAS_SECTION]->(s:Section)
+                        OPTIONAL MATCH (s:Section {collection: $collection, documentId: $documentId})
                         DETACH DELETE d, s""", params).consume();
+                Neo4jApiGraph.replace(tx, collection, documentId, documentUid(collection, documentId), null);
                 tx.run("MATCH (ch:Chunk {collection: $collection, documentId: $documentId}) DETACH DELETE ch", params).consume();
                 removeOrphanEntities(tx, collection);
                 return null;

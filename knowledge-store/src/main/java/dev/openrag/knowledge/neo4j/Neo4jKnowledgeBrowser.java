@@ -104,7 +104,7 @@ public final class Neo4jKnowledgeBrowser implements KnowledgeBrowser {
         int depth = Math.max(1, Math.min(MAX_HOPS, hops));
         List<Record> edges = read("""
                 MATCH (e:Entity {uid: $uid})
-                MATCH p = (e)-[:RELATED_TO|MENTIONS*1..%d]-(n)
+                MATCH p = (e)-[:RELATED_TO|MENTIONS|RELATES_TO|PART_OF|HAS_EXAMPLE|HAS_DOCUMENTATION*1..%d]-(n)
                 WITH p LIMIT $limit
                 UNWIND relationships(p) AS r
                 WITH DISTINCT r
@@ -122,11 +122,12 @@ public final class Neo4jKnowledgeBrowser implements KnowledgeBrowser {
         }
         Node start = center.get(0).get("d").asNode();
         List<Record> edges = read("""
-                MATCH (d:Document {uid: $uid})-[hs:HAS_SECTION]->(:Section)-[hc:HAS_CHUNK]->(ch:Chunk)
+                MATCH p = (d:Document {uid: $uid})-[:HAS_SECTION*1..7]->(:Section)-[:HAS_CHUNK]->(ch:Chunk)
                 OPTIONAL MATCH (ch)-[m:MENTIONS]->(:Entity)
-                WITH collect(DISTINCT hs) + collect(DISTINCT hc) + collect(DISTINCT m) AS rels
-                UNWIND rels AS r
-                WITH r LIMIT $limit
+                OPTIONAL MATCH (ch)<-[o:HAS_CHUNK]-(:Operation)
+                WITH collect(relationships(p)) AS paths, collect(DISTINCT m) + collect(DISTINCT o) AS links
+                UNWIND reduce(all = [], rels IN paths | all + rels) + links AS r
+                WITH DISTINCT r LIMIT $limit
                 RETURN startNode(r) AS a, endNode(r) AS b, type(r) AS type""",
                 Map.of("uid", start.get("uid").asString(), "limit", limit));
         return Optional.of(neighbourhood(start, edges));
@@ -169,6 +170,13 @@ public final class Neo4jKnowledgeBrowser implements KnowledgeBrowser {
                 properties.put("sourceUri", text(node.get("sourceUri")));
                 yield node.get("title").isNull() ? text(node.get("documentId")) : node.get("title").asString();
             }
+            case "Operation" -> {
+                properties.put("method", text(node.get("method")));
+                properties.put("path", text(node.get("path")));
+                properties.put("summary", text(node.get("summary")));
+                yield text(node.get("method")) + " " + text(node.get("path"));
+            }
+            case "Api", "Example", "DocChunk" -> text(node.get("name"));
             default -> text(node.get("title"));
         };
         return new Neighbourhood.Node(id(node), label, name, properties);

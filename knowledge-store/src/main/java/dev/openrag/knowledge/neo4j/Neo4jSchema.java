@@ -11,13 +11,15 @@ import org.neo4j.driver.exceptions.TransientException;
 
 /**
  * Bootstraps the graph schema of ARCHITECTURE §4: uniqueness constraints (deterministic ids make
- * sink upserts idempotent), the vector indexes on {@code Chunk.embedding} and
- * {@code Memory.embedding}, and a fulltext index over chunk text and context. Idempotent.
+ * sink upserts idempotent), the vector indexes on {@code Chunk.embedding}, {@code Memory.embedding}
+ * and {@code Section.embedding} (section summaries), and a fulltext index over chunk text and
+ * context. Idempotent.
  */
 public final class Neo4jSchema {
 
     public static final String CHUNK_VECTOR_INDEX = "chunk_embedding";
     public static final String MEMORY_VECTOR_INDEX = "memory_embedding";
+    public static final String SECTION_VECTOR_INDEX = "section_embedding";
     public static final String CHUNK_FULLTEXT_INDEX = "chunk_text";
 
     private static final List<String> CONSTRAINTS = List.of(
@@ -30,12 +32,25 @@ public final class Neo4jSchema {
             "CREATE CONSTRAINT conversation_id IF NOT EXISTS FOR (n:Conversation) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT message_id IF NOT EXISTS FOR (n:Message) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT feedback_id IF NOT EXISTS FOR (n:Feedback) REQUIRE n.id IS UNIQUE",
+            "CREATE CONSTRAINT api_uid IF NOT EXISTS FOR (n:Api) REQUIRE n.uid IS UNIQUE",
+            "CREATE CONSTRAINT operation_uid IF NOT EXISTS FOR (n:Operation) REQUIRE n.uid IS UNIQUE",
+            "CREATE CONSTRAINT example_uid IF NOT EXISTS FOR (n:Example) REQUIRE n.uid IS UNIQUE",
+            "CREATE CONSTRAINT doc_chunk_uid IF NOT EXISTS FOR (n:DocChunk) REQUIRE n.uid IS UNIQUE",
+            "CREATE INDEX api_document IF NOT EXISTS FOR (n:Api) ON (n.documentUid)",
+            "CREATE INDEX operation_document IF NOT EXISTS FOR (n:Operation) ON (n.documentUid)",
+            "CREATE INDEX example_document IF NOT EXISTS FOR (n:Example) ON (n.documentUid)",
+            "CREATE INDEX doc_chunk_document IF NOT EXISTS FOR (n:DocChunk) ON (n.documentUid)",
+            "CREATE INDEX section_document IF NOT EXISTS FOR (n:Section) ON (n.collection, n.documentId)",
             "CREATE INDEX document_collection IF NOT EXISTS FOR (n:Document) ON (n.collection)",
             "CREATE INDEX chunk_document IF NOT EXISTS FOR (n:Chunk) ON (n.collection, n.documentId)",
             "CREATE INDEX memory_scope IF NOT EXISTS FOR (n:Memory) ON (n.scope)",
             "CREATE INDEX memory_pinned IF NOT EXISTS FOR (n:Memory) ON (n.pinned)",
             "CREATE INDEX correction_scope IF NOT EXISTS FOR (n:Correction) ON (n.scope)",
             "CREATE FULLTEXT INDEX " + CHUNK_FULLTEXT_INDEX + " IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.context]");
+
+    /** Vector index name → the label whose {@code embedding} it indexes. */
+    private static final Map<String, String> VECTOR_INDEXES = Map.of(
+            CHUNK_VECTOR_INDEX, "Chunk", MEMORY_VECTOR_INDEX, "Memory", SECTION_VECTOR_INDEX, "Section");
 
     private Neo4jSchema() {
     }
@@ -67,8 +82,9 @@ public final class Neo4jSchema {
             for (String statement : CONSTRAINTS) {
                 session.run(statement).consume();
             }
-            for (String index : List.of(CHUNK_VECTOR_INDEX, MEMORY_VECTOR_INDEX)) {
-                String label = index.equals(CHUNK_VECTOR_INDEX) ? "Chunk" : "Memory";
+            for (Map.Entry<String, String> entry : VECTOR_INDEXES.entrySet()) {
+                String index = entry.getKey();
+                String label = entry.getValue();
                 Integer existing = existingDimension(session, index);
                 if (existing != null && existing != dimension) {
                     throw new IllegalStateException("Neo4j vector index '" + index + "' has dimension " + existing

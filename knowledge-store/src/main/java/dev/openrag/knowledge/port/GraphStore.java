@@ -3,13 +3,18 @@ package dev.openrag.knowledge.port;
 import java.util.List;
 
 import dev.openrag.schemas.GraphExtracted;
+import dev.openrag.schemas.SectionSummary;
 
 /** The Document/Section/Chunk/Entity graph of ARCHITECTURE §4. */
 public interface GraphStore {
 
-    /** Replaces the document's sections and chunks (a new version drops chunks it no longer has). */
+    /**
+     * Replaces the document's section tree and chunks (a new version drops chunks it no longer
+     * has); {@code sections} are the summaries of the document (empty heading path) and its
+     * sections, with their vectors (may be empty).
+     */
     void upsertDocument(String collection, String documentId, String title, String sourceUri,
-                        String contentHash, List<IndexedChunk> chunks);
+                        String contentHash, List<IndexedChunk> chunks, List<SectionSummary> sections);
 
     void upsertGraph(GraphExtracted graph);
 

@@ -9,11 +9,13 @@ import org.opensearch.client.opensearch.OpenSearchClient;
 import dev.openrag.knowledge.neo4j.Neo4jFeedbackStore;
 import dev.openrag.knowledge.neo4j.Neo4jGraphRetriever;
 import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
+import dev.openrag.knowledge.neo4j.Neo4jSummaryIndex;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.FeedbackStore;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.port.SummaryIndex;
 
 /** The retrieval adapters of this app (embedder and vector backend: knowledge-store's shared producers). */
 public class QueryProducers {
@@ -28,6 +30,12 @@ public class QueryProducers {
     @Singleton
     GraphRetriever graphRetriever(Driver driver) {
         return new Neo4jGraphRetriever(driver);
+    }
+
+    @Produces
+    @Singleton
+    SummaryIndex summaryIndex(Driver driver) {
+        return new Neo4jSummaryIndex(driver);
     }
 
     @Produces

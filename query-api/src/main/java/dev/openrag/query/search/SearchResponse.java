@@ -5,6 +5,7 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.openrag.knowledge.browse.ApiOperation;
 import dev.openrag.knowledge.memory.Correction;
 
 /**
@@ -13,7 +14,12 @@ import dev.openrag.knowledge.memory.Correction;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SearchResponse(List<Result> results, List<MemoryNote> memories, List<Correction> corrections, long tookMs,
-                             String mode, List<String> degraded, Map<String, Double> timings) {
+                             String mode, List<String> degraded, Map<String, Double> timings, Route route) {
+
+    /** What {@code automatic} chose (with explain): the mode, weights it changed, and why. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Route(String mode, Map<String, Double> weights, String reason) {
+    }
 
     /** A pinned memory related to the query (similar, or about a document or entity of the results). */
     public record MemoryNote(String id, String scope, String text, List<String> tags, double score) {
@@ -21,15 +27,22 @@ public record SearchResponse(List<Result> results, List<MemoryNote> memories, Li
 
     /**
      * One hit; {@code ranks} (per retriever, 1-based) always, {@code scores} per retriever with
-     * explain, and with explain the {@code feedback} factor its score was multiplied by, if any.
+     * explain, and with explain the {@code feedback} factor its score was multiplied by, if any;
+     * in graph mode the OpenAPI {@code operation} the chunk presents, with examples and entities.
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Result(String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text,
-                         String context, double score, Map<String, Integer> ranks, Map<String, Double> scores, Double feedback) {
+                         String context, double score, Map<String, Integer> ranks, Map<String, Double> scores, Double feedback,
+                         ApiOperation operation) {
 
         Result withFeedback(double factor, boolean explain) {
             return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score * factor, ranks, scores,
-                    explain ? factor : null);
+                    explain ? factor : null, operation);
+        }
+
+        Result withOperation(ApiOperation apiOperation) {
+            return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score, ranks, scores, feedback,
+                    apiOperation);
         }
     }
 }

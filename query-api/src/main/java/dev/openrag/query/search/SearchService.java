@@ -19,12 +19,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
+import dev.openrag.knowledge.browse.ApiOperation;
 import dev.openrag.knowledge.memory.RelatedKnowledge;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.knowledge.port.SummaryIndex;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.schemas.CollectionNames;
@@ -32,18 +34,22 @@ import dev.openrag.schemas.CollectionNames;
 /**
  * Hybrid retrieval: vector top-N and BM25 top-N run in parallel and are fused by reciprocal rank
  * fusion. A retriever whose store is down is left out and named in {@code degraded}; only when
- * every retriever fails is the search unavailable (503).
+ * every retriever fails is the search unavailable (503). {@code summary} ranks the chunks of the
+ * sections whose summaries match best; {@code hybrid_expanded} adds a boost from the summaries to
+ * hybrid; {@code automatic} picks per query ({@link QueryRouter}) and says why in explain.
  */
 @ApplicationScoped
 public class SearchService {
 
     private static final Logger LOG = Logger.getLogger(SearchService.class);
-    private static final Set<String> MODES = Set.of("hybrid", "vector", "bm25", "graph");
-    private static final Set<String> PLANNED_MODES = Set.of("summary", "hybrid_expanded", "automatic");
+    private static final Set<String> MODES = Set.of("hybrid", "vector", "bm25", "graph", "summary", "hybrid_expanded", "automatic");
+    private static final String MODE_NAMES = "hybrid, vector, bm25, graph, summary, hybrid_expanded or automatic";
     private static final int MEMORY_LIMIT = 5;
     static final String VECTOR = "vector";
     static final String BM25 = "bm25";
     static final String GRAPH = "graph";
+    static final String SUMMARY = "summary";
+    static final String HYBRID_EXPANDED = "hybrid_expanded";
 
     private final Embedder embedder;
     private final VectorIndex vectors;
@@ -55,6 +61,10 @@ public class SearchService {
     private final int candidates;
     private final int rrfK;
     private final Map<String, Double> weights;
+    private final SummaryIndex summaries;
+    private final int summarySections;
+    private final double summaryBoost;
+    private final QueryRouter router;
     private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories,
@@ -64,7 +74,10 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.search.weight.vector", defaultValue = "1.0") double vectorWeight,
                          @ConfigProperty(name = "openrag.search.weight.bm25", defaultValue = "1.0") double bm25Weight,
                          @ConfigProperty(name = "openrag.search.weight.graph", defaultValue = "0.0") double graphWeight,
-                         GraphRetriever graph, FeedbackRanking feedback) {
+                         @ConfigProperty(name = "openrag.search.summary.sections", defaultValue = "10") int summarySections,
+                         @ConfigProperty(name = "openrag.search.summary.boost", defaultValue = "0.3") double summaryBoost,
+                         @ConfigProperty(name = "openrag.search.automatic.bm25-weight", defaultValue = "1.5") double automaticBm25Weight,
+                         GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries) {
         this.embedder = embedder;
         this.vectors = vectors;
         this.lexical = lexical;
@@ -75,6 +88,10 @@ public class SearchService {
         this.candidates = candidates;
         this.rrfK = rrfK;
         this.weights = Map.of(VECTOR, vectorWeight, BM25, bm25Weight, GRAPH, graphWeight);
+        this.summaries = summaries;
+        this.summarySections = summarySections;
+        this.summaryBoost = summaryBoost;
+        this.router = new QueryRouter(automaticBm25Weight);
     }
 
     @PreDestroy
@@ -99,32 +116,46 @@ public class SearchService {
             throw ApiException.badRequest(e.getMessage());
         }
         String mode = request.mode() == null || request.mode().isBlank() ? "hybrid" : request.mode();
-        if (PLANNED_MODES.contains(mode)) {
-            throw ApiException.badRequest("mode '" + mode + "' is not available yet; use hybrid, vector, bm25 or graph");
-        }
         if (!MODES.contains(mode)) {
-            throw ApiException.badRequest("unknown mode '" + mode + "'; use hybrid, vector, bm25 or graph");
+            throw ApiException.badRequest("unknown mode '" + mode + "'; use " + MODE_NAMES);
+        }
+        String requestedMode = mode;
+        QueryRouter.Route route = null;
+        Map<String, Double> fusionWeights = weights;
+        if (mode.equals("automatic")) {
+            route = router.route(query);
+            mode = route.mode();
+            if (route.weights() != null) {
+                fusionWeights = new java.util.HashMap<>(weights);
+                fusionWeights.putAll(route.weights());
+            }
         }
         int maxHops = request.maxHops() == null ? 1 : request.maxHops();
         if (maxHops < 0 || maxHops > 3) {
             throw ApiException.badRequest("field 'maxHops' must be between 0 and 3, got " + maxHops);
         }
         boolean explain = Boolean.TRUE.equals(request.explain());
-        int depth = mode.equals("hybrid") ? Math.max(candidates, k) : k;
+        boolean hybrid = mode.equals("hybrid") || mode.equals(HYBRID_EXPANDED);
+        int depth = hybrid ? Math.max(candidates, k) : k;
 
         // the query vector serves the vector retriever, memories and feedback: embedded once, and
         // only when one of them needs it (a BM25 search on an install without memories never does)
         Map<String, Double> timings = new ConcurrentHashMap<>();
         Supplier<float[]> queryVector = once(() -> timed(timings, "embedQuery", () -> embedder.embedQuery(query)));
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
-        boolean hybrid = mode.equals("hybrid");
+        if (mode.equals(SUMMARY)) {
+            running.put(SUMMARY, retrieve(() -> {
+                float[] vector = queryVector.get();
+                return timed(timings, SUMMARY, () -> summaries.searchBySummary(collection, vector, summarySections, depth));
+            }));
+        }
         if (hybrid || mode.equals(VECTOR)) {
             running.put(VECTOR, retrieve(() -> {
                 float[] vector = queryVector.get();
                 return timed(timings, VECTOR, () -> vectors.search(collection, vector, depth));
             }));
         }
-        if (hybrid && weights.get(GRAPH) > 0 || mode.equals(GRAPH)) {
+        if (hybrid && fusionWeights.get(GRAPH) > 0 || mode.equals(GRAPH)) {
             running.put(GRAPH, retrieve(() -> timed(timings, GRAPH, () -> graph.search(collection, query, maxHops, depth))));
         }
         if (hybrid || mode.equals(BM25)) {
@@ -140,6 +171,7 @@ public class SearchService {
                 degraded.add(switch (retriever) {
                     case BM25 -> "opensearch";
                     case GRAPH -> "graph";
+                    case SUMMARY -> "summaries";
                     default -> "vectors";
                 });
             }
@@ -152,20 +184,69 @@ public class SearchService {
         }
         long fusing = System.nanoTime();
         // a single retriever keeps its own order, whatever its fusion weight
-        List<SearchResponse.Result> fused = RankFusion.fuse(hits, hybrid ? weights : Map.of(mode, 1.0), rrfK).stream().limit(k)
+        List<RankFusion.Fused> ranked = RankFusion.fuse(hits, hybrid ? fusionWeights : Map.of(mode, 1.0), rrfK);
+        timings.put("fusion", Math.round((System.nanoTime() - fusing) / 1e4) / 100.0);
+        if (mode.equals(HYBRID_EXPANDED) && !ranked.isEmpty()) {
+            List<RankFusion.Fused> candidatesToBoost = ranked;
+            ranked = timed(timings, SUMMARY, () -> expandWithSummaries(candidatesToBoost, queryVector, degraded));
+        }
+        List<SearchResponse.Result> top = ranked.stream().limit(k)
                 .map(hit -> new SearchResponse.Result(hit.chunk().chunkId(), hit.chunk().documentId(), hit.chunk().chunkIndex(),
                         hit.chunk().title(), hit.chunk().sourceUri(), hit.chunk().text(), hit.chunk().context(),
-                        mode.equals("hybrid") ? hit.score() : hit.scores().values().iterator().next(),
-                        hit.ranks(), explain ? hit.scores() : null, null))
+                        hybrid ? hit.score() : hit.scores().values().iterator().next(),
+                        hit.ranks(), explain ? hit.scores() : null, null, null))
                 .toList();
-        timings.put("fusion", Math.round((System.nanoTime() - fusing) / 1e4) / 100.0);
+        List<SearchResponse.Result> fused = mode.equals(GRAPH) && !top.isEmpty()
+                ? timed(timings, "operations", () -> withOperations(collection, top, degraded)) : top;
         List<SearchResponse.Result> results = timed(timings, "feedback", () -> feedback.apply(fused, queryVector, explain, degraded));
         RelatedKnowledge related = timed(timings, "memories", () -> related(request.scopes(), queryVector, results, degraded));
         return new SearchResponse(results, related.memories().stream()
                 .map(hit -> new SearchResponse.MemoryNote(hit.memory().id(), hit.memory().scope(), hit.memory().text(),
                         hit.memory().tags(), hit.score()))
-                .toList(), related.corrections(), (System.nanoTime() - started) / 1_000_000, mode,
-                degraded.isEmpty() ? null : degraded, explain ? new TreeMap<>(timings) : null);
+                .toList(), related.corrections(), (System.nanoTime() - started) / 1_000_000, requestedMode,
+                degraded.isEmpty() ? null : degraded, explain ? new TreeMap<>(timings) : null,
+                route != null && explain ? new SearchResponse.Route(route.mode(), route.weights(), route.reason()) : null);
+    }
+
+    /**
+     * hybrid_expanded: fused scores, normalised to the best one, plus {@code boost} times the best
+     * similarity between the query and a summary of the chunk's sections or document.
+     */
+    private List<RankFusion.Fused> expandWithSummaries(List<RankFusion.Fused> ranked, Supplier<float[]> queryVector,
+                                                       List<String> degraded) {
+        Map<String, Double> similarity;
+        try {
+            similarity = summaries.summarySimilarity(ranked.stream().map(hit -> hit.chunk().chunkId()).toList(), queryVector.get());
+        } catch (RuntimeException e) {
+            LOG.warnf("summaries unavailable, answering with plain hybrid: %s", e.getMessage());
+            degraded.add("summaries");
+            return ranked;
+        }
+        double best = ranked.get(0).score();
+        List<RankFusion.Fused> boosted = new ArrayList<>(ranked.size());
+        for (RankFusion.Fused hit : ranked) {
+            Double summary = similarity.get(hit.chunk().chunkId());
+            Map<String, Double> scores = new LinkedHashMap<>(hit.scores());
+            if (summary != null) {
+                scores.put(SUMMARY, summary);
+            }
+            double score = hit.score() / best + (summary == null ? 0 : summaryBoost * Math.max(0, summary));
+            boosted.add(new RankFusion.Fused(hit.chunk(), score, hit.ranks(), scores));
+        }
+        boosted.sort(java.util.Comparator.comparingDouble(RankFusion.Fused::score).reversed());
+        return boosted;
+    }
+
+    /** Graph mode shows, for hits that present an OpenAPI operation, the operation with its examples and entities. */
+    private List<SearchResponse.Result> withOperations(String collection, List<SearchResponse.Result> results, List<String> degraded) {
+        try {
+            Map<String, ApiOperation> operations = graph.operations(results.stream().map(SearchResponse.Result::chunkId).toList());
+            return results.stream().map(result -> result.withOperation(operations.get(result.chunkId()))).toList();
+        } catch (RuntimeException e) {
+            LOG.warnf("operations of collection %s unavailable: %s", collection, e.getMessage());
+            degraded.add("graph");
+            return results;
+        }
     }
 
     /** Pinned memories and corrections for the results; Neo4j being down only costs this section. */

@@ -135,7 +135,7 @@ class SearchApiTest extends FixtureTest {
                     List.of(), texts.get(i), "Document: Billing FAQ", embedder.embed(List.of("Document: Billing FAQ\n\n" + texts.get(i))).get(0)));
         }
         Neo4jGraphStore graph = new Neo4jGraphStore(driver);
-        chunks.forEach(chunk -> graph.upsertDocument(collection, chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk)));
+        chunks.forEach(chunk -> graph.upsertDocument(collection, chunk.documentId(), chunk.title(), chunk.sourceUri(), "h", List.of(chunk), List.of()));
         new OpenSearchLexicalIndex(openSearch, true).upsert(chunks);
 
         Map<String, Object> search = Map.of("query", "how can I pay an invoice?", "collection", collection, "k", 3, "explain", true);

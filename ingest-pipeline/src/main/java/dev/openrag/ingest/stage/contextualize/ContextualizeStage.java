@@ -48,7 +48,7 @@ public class ContextualizeStage {
             }
             runner.emit(contextualized, new ChunksContextualized(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     document.documentId(), document.jobId(), document.collection(), document.source(), document.title(),
-                    document.contentHash(), contextualizer.name(), chunks, document.metadata()));
+                    document.contentHash(), contextualizer.name(), chunks, document.metadata(), document.api()));
             return chunks.size();
         });
     }

@@ -51,9 +51,12 @@ public class GraphExtractStage {
             if (llm != null) {
                 extraction = RuleBasedGraphExtractor.withLlm(extraction, document.chunks(), llm::extract);
             }
+            if (document.api() != null) {
+                extraction = ApiEntities.merge(extraction, document.api(), document.chunks());
+            }
             runner.emit(graph, new GraphExtracted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     document.documentId(), document.jobId(), document.collection(),
-                    extraction.entities(), extraction.relations(), extraction.mentions()));
+                    extraction.entities(), extraction.relations(), extraction.mentions(), document.api()));
             return document.chunks().size();
         });
     }

@@ -44,6 +44,8 @@ public class DocumentParser {
     }
 
     private static final Pattern MARKDOWN_HEADING = Pattern.compile("(?m)^(#{1,6})[ \\t]+(.+?)[ \\t#]*$");
+    private static final Set<String> STRUCTURED_TEXT = Set.of("application/json", "application/yaml", "application/x-yaml",
+            "text/yaml", "text/x-yaml", "application/vnd.oai.openapi", "application/vnd.oai.openapi+json");
     private static final Set<String> MARKDOWN_TYPES = Set.of("text/markdown", "text/x-markdown", "text/x-web-markdown");
 
     private final AutoDetectParser parser = new AutoDetectParser(TikaConfig.getDefaultConfig());
@@ -149,7 +151,12 @@ public class DocumentParser {
     }
 
     private static boolean isPlainText(String mediaType) {
-        return mediaType.startsWith("text/") && !mediaType.startsWith("text/html");
+        return mediaType.startsWith("text/") && !mediaType.startsWith("text/html") || STRUCTURED_TEXT.contains(mediaType);
+    }
+
+    /** JSON, YAML and plain text: where an OpenAPI spec may be (it then becomes an API graph). */
+    static boolean isStructuredText(String mediaType) {
+        return STRUCTURED_TEXT.contains(mediaType) || mediaType.equals("text/plain");
     }
 
     private static String strictUtf8(byte[] bytes) {

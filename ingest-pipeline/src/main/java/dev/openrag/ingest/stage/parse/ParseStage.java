@@ -1,10 +1,13 @@
 package dev.openrag.ingest.stage.parse;
 
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
 
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
@@ -15,9 +18,15 @@ import dev.openrag.schemas.Ids;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 
-/** openrag.documents.arrived → openrag.documents.parsed: text, title and headings via Tika. */
+/**
+ * openrag.documents.arrived → openrag.documents.parsed: text, title and headings via Tika. An
+ * OpenAPI 3 spec (recognised by content) becomes premade chunks and an API graph; one that
+ * swagger-parser cannot read is indexed as plain text and its job shows why.
+ */
 @ApplicationScoped
 public class ParseStage {
+
+    private static final Logger LOG = Logger.getLogger(ParseStage.class);
 
     private final StageRunner runner;
     private final DocumentParser parser;
@@ -32,23 +41,39 @@ public class ParseStage {
     @Incoming("arrived-in")
     @Blocking
     public void onArrived(ConsumerRecord<String, String> record) {
-        runner.run(Stages.PARSE, record, DocumentArrived.class, arrived -> {
+        runner.runReporting(Stages.PARSE, record, DocumentArrived.class, arrived -> {
             DocumentParsed event;
+            List<String> warnings = List.of();
             if (arrived.chunks() != null && !arrived.chunks().isEmpty()) {
                 // pre-chunked input: keep the producer's text and chunks exactly
                 String text = DocumentArrived.TEXT.equals(arrived.contentEncoding()) ? arrived.content()
                         : parser.parse(arrived).text();
                 event = new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                         arrived.jobId(), arrived.collection(), arrived.source(), arrived.title(), arrived.mediaType(), text,
-                        Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), arrived.metadata());
+                        Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), arrived.metadata(), null);
             } else {
                 DocumentParser.Parsed result = parser.parse(arrived);
-                event = new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
-                        arrived.jobId(), arrived.collection(), arrived.source(), result.title(), result.mediaType(),
-                        result.text(), Ids.contentHash(result.text()), result.headings(), null, arrived.metadata());
+                OpenApiSpecs.Spec spec = null;
+                if (DocumentParser.isStructuredText(result.mediaType()) && OpenApiSpecs.looksLikeSpec(result.text())) {
+                    try {
+                        spec = OpenApiSpecs.read(result.text(), result.title());
+                        warnings = spec.problems().stream().map(problem -> "OpenAPI spec: " + problem).toList();
+                    } catch (OpenApiSpecs.InvalidSpec e) {
+                        LOG.warnf("document %s: %s; indexing it as plain text", arrived.documentId(), e.getMessage());
+                        warnings = List.of(e.getMessage() + "; the file was indexed as plain text");
+                    }
+                }
+                event = spec == null
+                        ? new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
+                                arrived.jobId(), arrived.collection(), arrived.source(), result.title(), result.mediaType(),
+                                result.text(), Ids.contentHash(result.text()), result.headings(), null, arrived.metadata(), null)
+                        // a spec: one chunk per operation and schema, the API graph travels to the graph sink
+                        : new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
+                                arrived.jobId(), arrived.collection(), arrived.source(), spec.title(), OpenApiSpecs.MEDIA_TYPE,
+                                result.text(), Ids.contentHash(result.text()), null, spec.chunks(), arrived.metadata(), spec.graph());
             }
             runner.emit(parsed, event);
-            return 0;
+            return new StageRunner.Outcome(0, warnings);
         });
     }
 }

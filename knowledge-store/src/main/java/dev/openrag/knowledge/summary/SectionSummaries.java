@@ -1,0 +1,36 @@
+package dev.openrag.knowledge.summary;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.openrag.knowledge.port.SectionSummarizer;
+import dev.openrag.schemas.Chunk;
+import dev.openrag.schemas.SectionSummary;
+
+/**
+ * The summaries of a document's section tree: one for the document (empty heading path) and one
+ * per heading path prefix its chunks carry, each over the chunks it contains (nested ones too).
+ */
+public final class SectionSummaries {
+
+    private SectionSummaries() {
+    }
+
+    /** Summaries without vectors, the document's first, then sections in document order. */
+    public static List<SectionSummary> of(String title, List<Chunk> chunks, SectionSummarizer summarizer) {
+        Map<List<String>, List<String>> textsBySection = new LinkedHashMap<>();
+        textsBySection.put(List.of(), new ArrayList<>());
+        for (Chunk chunk : chunks) {
+            List<String> path = chunk.headingPath() == null ? List.of() : chunk.headingPath();
+            for (int depth = 0; depth <= path.size(); depth++) {
+                textsBySection.computeIfAbsent(List.copyOf(path.subList(0, depth)), p -> new ArrayList<>()).add(chunk.text());
+            }
+        }
+        List<SectionSummary> summaries = new ArrayList<>(textsBySection.size());
+        textsBySection.forEach((path, texts) -> summaries.add(new SectionSummary(path,
+                path.isEmpty() ? title : path.get(path.size() - 1), summarizer.summarize(title, path, texts), null)));
+        return summaries;
+    }
+}
