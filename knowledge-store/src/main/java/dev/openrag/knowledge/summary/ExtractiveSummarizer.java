@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.summary;
 
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +22,7 @@ public final class ExtractiveSummarizer implements SectionSummarizer {
     private static final int KEY_TERMS = 10;
     private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{3,}");
     private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+(?=[A-Z0-9`\"(])");
-    private static final Pattern MARKUP = Pattern.compile("(?m)^\\s*(#{1,6}\\s+|[-*+]\\s+|>\\s*|```.*$|~~~.*$)");
+    private static final Pattern MARKUP = Pattern.compile("(?m)^\\s*(#{1,6}\\s+.*$|[-*+]\\s+|>\\s*|```.*$|~~~.*$)");
     private static final Set<String> STOP_WORDS = Set.of("this", "that", "with", "from", "have", "will", "when", "which",
             "there", "their", "they", "them", "then", "than", "these", "those", "into", "your", "what", "where", "were",
             "been", "also", "more", "some", "such", "only", "each", "other", "would", "should", "could", "about", "over",
@@ -69,7 +70,7 @@ public final class ExtractiveSummarizer implements SectionSummarizer {
     }
 
     static List<String> keyTerms(List<String> texts) {
-        Map<String, Integer> counts = new HashMap<>();
+        Map<String, Integer> counts = new LinkedHashMap<>(); // ties keep the order of first appearance
         Map<String, String> spelling = new HashMap<>();
         for (String text : texts) {
             Matcher words = WORD.matcher(text);
@@ -83,8 +84,7 @@ public final class ExtractiveSummarizer implements SectionSummarizer {
             }
         }
         return counts.entrySet().stream()
-                .filter(e -> e.getValue() > 1 || counts.size() < KEY_TERMS)
-                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
                 .limit(KEY_TERMS).map(e -> spelling.get(e.getKey())).toList();
     }
 }

@@ -175,7 +175,8 @@ class SearchApiTest extends FixtureTest {
         post(Map.of("query", "x", "k", 0, "collection", COLLECTION)).statusCode(400).body("message", containsString("'k' must be between 1 and 100"));
         post(Map.of("query", "x", "k", 101, "collection", COLLECTION)).statusCode(400);
         post(Map.of("query", "x", "mode", "fuzzy", "collection", COLLECTION)).statusCode(400).body("message", containsString("unknown mode 'fuzzy'"));
-        post(Map.of("query", "x", "mode", "summary", "collection", COLLECTION)).statusCode(400).body("message", containsString("not available yet"));
+        post(Map.of("query", "x", "mode", "summary", "collection", "never-ingested")).statusCode(400)
+                .body("message", containsString("unknown collection 'never-ingested'"));
         post(Map.of("query", "x", "maxHops", 4, "collection", COLLECTION)).statusCode(400).body("message", containsString("'maxHops' must be between 0 and 3"));
         post(Map.of("query", "x", "collection", "never-ingested")).statusCode(400).body("message", containsString("unknown collection 'never-ingested'"));
         post(Map.of("query", "x", "collection", "Bad Name")).statusCode(400).body("error", equalTo("bad_request"));

@@ -176,6 +176,7 @@ public final class OpenApiSpecs {
                     text.append(": ").append(operation.getRequestBody().getDescription().strip());
                 }
                 text.append(schemaNames(operation.getRequestBody().getContent())).append('\n');
+                bodyFields(operation.getRequestBody().getContent(), text);
                 content(id, "request", operation.getRequestBody().getContent(), text);
             }
             if (operation.getResponses() != null) {
@@ -283,6 +284,30 @@ public final class OpenApiSpecs {
             chunks.add(new PremadeChunk(null, index, text));
             links.add(new ApiGraph.ChunkLink(index, nodeId));
             return index;
+        }
+
+        /** The fields of a request body's schemas, so the operation's chunk reads on its own. */
+        private void bodyFields(Content content, StringBuilder text) {
+            if (content == null) {
+                return;
+            }
+            Map<String, Schema> schemas = api.getComponents() == null || api.getComponents().getSchemas() == null
+                    ? Map.of() : api.getComponents().getSchemas();
+            Set<String> seen = new LinkedHashSet<>();
+            for (MediaType media : content.values()) {
+                Schema<?> schema = media.getSchema();
+                if (schema != null && schema.get$ref() != null) {
+                    String name = schema.get$ref().substring(schema.get$ref().lastIndexOf('/') + 1);
+                    schema = seen.add(name) ? schemas.get(name) : null;
+                }
+                if (schema == null || schema.getProperties() == null) {
+                    continue;
+                }
+                List<String> required = schema.getRequired() == null ? List.of() : schema.getRequired();
+                schema.getProperties().forEach((field, value) -> text.append("- ").append(field).append(" (").append(typeOf(value))
+                        .append(required.contains(field) ? ", required" : ", optional").append(')')
+                        .append(value.getDescription() == null ? "" : ": " + value.getDescription().strip()).append('\n'));
+            }
         }
 
         private static String describe(Parameter parameter) {

@@ -1,0 +1,183 @@
+package dev.openrag.query.search;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Driver;
+import org.opensearch.client.opensearch.OpenSearchClient;
+
+import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
+import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.Embedder;
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.summary.ExtractiveSummarizer;
+import dev.openrag.knowledge.summary.SectionSummaries;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.schemas.ApiGraph;
+import dev.openrag.schemas.Chunk;
+import dev.openrag.schemas.GraphExtracted;
+import dev.openrag.schemas.SectionSummary;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+
+/** The summary-aware modes, automatic routing and graph search over an OpenAPI operation, on real Neo4j and OpenSearch. */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+class StructuredSearchTest {
+
+    private static final String COLLECTION = "structured";
+    private static boolean loaded;
+
+    @Inject
+    Driver driver;
+
+    @Inject
+    OpenSearchClient openSearch;
+
+    @Inject
+    Embedder embedder;
+
+    @BeforeEach
+    void load() {
+        if (loaded) {
+            return;
+        }
+        document("orchard", "Orchard handbook", List.of(
+                new String[] {"Pruning", "Prune apple trees in late winter, before the buds open. Cut crossing branches first."},
+                new String[] {"Pruning", "Use sharp bypass secateurs and a saw for thick wood."},
+                new String[] {"Harvest", "Apples are picked from September and stored in a cool, dark shed."}));
+        document("kafka", "Kafka notes", List.of(
+                new String[] {"Consumers", "Consumers in one group share the partitions of a topic."},
+                new String[] {"Retention", "Old log segments are deleted after the retention period."}));
+        document("garden-api", "Garden Irrigation API", List.<String[]>of(
+                new String[] {null, "POST /beds/{bedId}/watering — Start watering a bed\nOperation id: startWatering\n"
+                        + "Example request: {\"durationMinutes\":10}"}));
+        String op = "op:POST /beds/{bedId}/watering";
+        new Neo4jGraphStore(driver).upsertGraph(new GraphExtracted(1, "e", "garden-api", "job", COLLECTION,
+                List.of(new GraphExtracted.Entity("schema:wateringrequest", "WateringRequest", "schema")), List.of(),
+                List.of(new GraphExtracted.Mention(COLLECTION + "/garden-api#0", "schema:wateringrequest")),
+                new ApiGraph("Garden Irrigation API", "2.1.0", List.of(
+                        new ApiGraph.Node("api", ApiGraph.API, "Garden Irrigation API", ApiGraph.API, Map.of()),
+                        new ApiGraph.Node(op, ApiGraph.OPERATION, "startWatering", ApiGraph.OPERATION, Map.of("method", "POST",
+                                "path", "/beds/{bedId}/watering", "operationId", "startWatering", "summary", "Start watering a bed")),
+                        new ApiGraph.Node("example:x", ApiGraph.EXAMPLE, "request example", ApiGraph.EXAMPLE,
+                                Map.of("mediaType", "application/json", "value", "{\"durationMinutes\":10}")),
+                        new ApiGraph.Node("schema:wateringrequest", ApiGraph.ENTITY, "WateringRequest", "schema", Map.of())),
+                        List.of(new ApiGraph.Edge("api", op, "HAS_OPERATION"), new ApiGraph.Edge(op, "example:x", "HAS_EXAMPLE"),
+                                new ApiGraph.Edge(op, "schema:wateringrequest", "RELATES_TO")),
+                        List.of(new ApiGraph.ChunkLink(0, op)))));
+        loaded = true;
+    }
+
+    /** Writes a document the way the sinks do: chunks with contexts and vectors, and its section summaries. */
+    private void document(String documentId, String title, List<String[]> sectionsAndTexts) {
+        List<Chunk> chunks = new ArrayList<>();
+        for (int i = 0; i < sectionsAndTexts.size(); i++) {
+            String[] row = sectionsAndTexts.get(i);
+            chunks.add(new Chunk(COLLECTION + "/" + documentId + "#" + i, i, row[1], row[0] == null ? List.of() : List.of(row[0]),
+                    0, 0, "Document: " + title, null));
+        }
+        List<SectionSummary> summaries = SectionSummaries.of(title, chunks, new ExtractiveSummarizer()).stream()
+                .map(s -> new SectionSummary(s.headingPath(), s.title(), s.summary(), embedder.embed(List.of(s.summary())).get(0)))
+                .toList();
+        List<IndexedChunk> indexed = chunks.stream().map(c -> new IndexedChunk(COLLECTION, documentId, c.chunkId(), c.index(), title,
+                "file:///" + documentId, c.headingPath(), c.text(), c.context(),
+                embedder.embed(List.of(c.context() + "\n\n" + c.text())).get(0))).toList();
+        new Neo4jGraphStore(driver).upsertDocument(COLLECTION, documentId, title, "file:///" + documentId, "h", indexed, summaries);
+        new OpenSearchLexicalIndex(openSearch, true).upsert(indexed);
+    }
+
+    private static JsonPath search(String query, String mode) {
+        return given().contentType(ContentType.JSON)
+                .body(Map.of("query", query, "k", 5, "collection", COLLECTION, "mode", mode, "explain", true))
+                .post("/api/search").then().statusCode(200).extract().jsonPath();
+    }
+
+    @Test
+    void summaryModeReturnsTheBestChunksOfTheSectionsWhoseSummariesMatch() {
+        JsonPath found = search("when and how should fruit trees be cut back", "summary");
+
+        assertThat(found.getString("mode")).isEqualTo("summary");
+        assertThat(found.getString("results[0].chunkId")).startsWith(COLLECTION + "/orchard#");
+        assertThat(found.getList("results.documentId", String.class).subList(0, 2)).containsOnly("orchard");
+        assertThat(found.getInt("results[0].ranks.summary")).isEqualTo(1);
+    }
+
+    @Test
+    void hybridExpandedAddsTheWeightedSummarySimilarityToTheNormalisedFusedScore() {
+        JsonPath found = search("apple tree pruning", "hybrid_expanded");
+
+        assertThat(found.getString("results[0].documentId")).isEqualTo("orchard");
+        List<Map<String, Object>> results = found.getList("results");
+        double best = 0;
+        List<Double> fused = new ArrayList<>();
+        for (Map<String, Object> result : results) {
+            @SuppressWarnings("unchecked")
+            Map<String, Integer> ranks = (Map<String, Integer>) result.get("ranks");
+            double rrf = ranks.values().stream().mapToDouble(rank -> 1.0 / (60 + rank)).sum();
+            fused.add(rrf);
+            best = Math.max(best, rrf);
+        }
+        for (int i = 0; i < results.size(); i++) {
+            @SuppressWarnings("unchecked")
+            Map<String, Number> scores = (Map<String, Number>) results.get(i).get("scores");
+            assertThat(scores).containsKey("summary");
+            double expected = fused.get(i) / best + 0.3 * Math.max(0, scores.get("summary").doubleValue());
+            assertThat(((Number) results.get(i).get("score")).doubleValue()).isCloseTo(expected, within(1e-6));
+        }
+        assertThat(found.getMap("timings")).containsKey("summary");
+    }
+
+    @Test
+    void automaticChoosesByTheFormOfTheQueryAndSaysWhyInExplain() {
+        JsonPath identifiers = search("startWatering bedId durationMinutes", "automatic");
+        assertThat(identifiers.getString("mode")).isEqualTo("automatic");
+        assertThat(identifiers.getString("route.mode")).isEqualTo("hybrid");
+        assertThat(identifiers.getDouble("route.weights.bm25")).isEqualTo(1.5);
+        assertThat(identifiers.getString("route.reason")).contains("3 of 3 words are identifiers");
+
+        JsonPath overview = search("give me an overview of the orchard handbook", "automatic");
+        assertThat(overview.getString("route.mode")).isEqualTo("hybrid_expanded");
+        assertThat(overview.getMap("results[0].scores")).containsKey("summary");
+
+        JsonPath question = search("how long are kafka log segments kept", "automatic");
+        assertThat(question.getString("route.mode")).isEqualTo("hybrid");
+        assertThat(question.getMap("route")).doesNotContainKey("weights");
+        assertThat(question.getString("results[0].documentId")).isEqualTo("kafka");
+    }
+
+    @Test
+    void graphModeReturnsTheOperationWithItsExamplesAndRelatedEntities() {
+        JsonPath byOperationId = search("startWatering", "graph");
+        assertThat(byOperationId.getString("results[0].documentId")).isEqualTo("garden-api");
+        assertThat(byOperationId.getString("results[0].operation.method")).isEqualTo("POST");
+        assertThat(byOperationId.getString("results[0].operation.path")).isEqualTo("/beds/{bedId}/watering");
+        assertThat(byOperationId.getString("results[0].operation.api")).isEqualTo("Garden Irrigation API");
+        assertThat(byOperationId.getString("results[0].operation.examples[0].value")).isEqualTo("{\"durationMinutes\":10}");
+        assertThat(byOperationId.getList("results[0].operation.entities", String.class)).containsExactly("WateringRequest");
+
+        JsonPath bySchema = search("what does a WateringRequest contain", "graph");
+        assertThat(bySchema.getString("results[0].operation.operationId")).isEqualTo("startWatering");
+
+        JsonPath hybrid = search("startWatering", "hybrid");
+        assertThat(hybrid.getMap("results[0]")).as("operations are graph mode's").doesNotContainKey("operation");
+    }
+
+    @Test
+    void theNeighbourhoodOfASchemaShowsTheOperationsAndExamples() {
+        given().get("/api/graph/neighbourhood?collection=" + COLLECTION + "&entity=WateringRequest&hops=2").then().statusCode(200)
+                .body("nodes.label", org.hamcrest.Matchers.hasItems("Entity", "Operation", "Example"))
+                .body("edges.type", org.hamcrest.Matchers.hasItems("RELATES_TO", "HAS_EXAMPLE"));
+    }
+}
