@@ -26,7 +26,7 @@ class SearchCommand implements Callable<Integer> {
     @Option(names = {"-k"}, defaultValue = "5", description = "results (default ${DEFAULT-VALUE})")
     int k;
 
-    @Option(names = "--mode", defaultValue = "hybrid", description = "hybrid, vector or bm25 (default ${DEFAULT-VALUE})")
+    @Option(names = "--mode", defaultValue = "hybrid", description = "hybrid, vector, bm25, graph, summary, hybrid_expanded or automatic (default ${DEFAULT-VALUE})")
     String mode;
 
     @Option(names = "--query-url", defaultValue = "${env:OPENRAG_QUERY_API_URL:-http://127.0.0.1:8080}")

@@ -63,7 +63,7 @@ public class KnowledgeTools {
             @ToolArg(description = "What to look for") String query,
             @ToolArg(description = "Number of results, 1-100 (default 10)", required = false) Integer k,
             @ToolArg(description = "Collection (default 'default')", required = false) String collection,
-            @ToolArg(description = "hybrid, vector or bm25 (default hybrid)", required = false) String mode,
+            @ToolArg(description = "hybrid (default), vector, bm25, graph, summary, hybrid_expanded or automatic", required = false) String mode,
             @ToolArg(description = "Scope whose memories and corrections to include (default: all the caller may use)",
                     required = false) String scope) {
         Map<String, Object> request = new LinkedHashMap<>();

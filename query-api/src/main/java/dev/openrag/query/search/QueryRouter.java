@@ -6,8 +6,10 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code automatic} mode's choice, per query and from its form alone: broad "overview"
- * questions go to {@code hybrid_expanded} (summaries matter most there), identifier-heavy queries
- * to hybrid with BM25 weighted up (exact names are lexical evidence), everything else to hybrid.
+ * questions go to {@code summary} (the sections that match as a whole), identifier-heavy queries
+ * to hybrid with BM25 weighted up (exact names are lexical evidence), other questions to hybrid
+ * with the summary boost ({@code hybrid_expanded}), which on the dev queries is never worse than
+ * plain hybrid and sometimes better (docs/benchmarks.md).
  */
 final class QueryRouter {
 
@@ -16,8 +18,8 @@ final class QueryRouter {
     }
 
     private static final Pattern OVERVIEW = Pattern.compile(
-            "\\b(overview|summar(y|ize|ise)|high[- ]level|architecture|in general|big picture|purpose of|main (idea|components|parts|modules)"
-                    + "|what (is|are) (the )?\\S+( \\S+)? (for|about)|how is .+ (organi[sz]ed|structured))\\b",
+            "\\b(overview|summar(y|ize|ise)|high[- ]level|overall|architecture of|in general|big picture"
+                    + "|main (idea|components|parts|modules)|how is .+ (organi[sz]ed|structured))\\b",
             Pattern.CASE_INSENSITIVE);
     /** snake_case, camelCase/PascalCase with an inner capital, a.b member access, calls, paths, :: scopes. */
     private static final Pattern IDENTIFIER = Pattern.compile(
@@ -34,7 +36,7 @@ final class QueryRouter {
 
     Route route(String query) {
         if (OVERVIEW.matcher(query).find()) {
-            return new Route("hybrid_expanded", null, "broad question: section and document summaries weigh in");
+            return new Route(SearchService.SUMMARY, null, "broad question: the sections whose summaries match");
         }
         int identifiers = count(IDENTIFIER.matcher(query));
         int words = Math.max(1, count(WORD.matcher(query)));
@@ -42,7 +44,7 @@ final class QueryRouter {
             return new Route("hybrid", Map.of(SearchService.VECTOR, 1.0, SearchService.BM25, bm25Boost),
                     identifiers + " of " + words + " words are identifiers: BM25 weighted " + bm25Boost);
         }
-        return new Route("hybrid", null, "natural-language question: hybrid");
+        return new Route(SearchService.HYBRID_EXPANDED, null, "natural-language question: hybrid with the summary boost");
     }
 
     private static int count(Matcher matcher) {

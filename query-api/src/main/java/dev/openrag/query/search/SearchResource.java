@@ -25,7 +25,7 @@ public class SearchResource {
     }
 
     @POST
-    @Operation(summary = "Search a collection: {query, k (1..100), collection, mode: hybrid|vector|bm25, explain}")
+    @Operation(summary = "Search a collection: {query, k (1..100), collection, mode: hybrid|vector|bm25|graph|summary|hybrid_expanded|automatic, explain}")
     public SearchResponse search(SearchRequest request) {
         if (request == null) {
             throw ApiException.badRequest("missing JSON body {query, k, collection, mode, explain}");

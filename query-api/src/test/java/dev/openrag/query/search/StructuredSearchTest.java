@@ -148,11 +148,13 @@ class StructuredSearchTest {
         assertThat(identifiers.getString("route.reason")).contains("3 of 3 words are identifiers");
 
         JsonPath overview = search("give me an overview of the orchard handbook", "automatic");
-        assertThat(overview.getString("route.mode")).isEqualTo("hybrid_expanded");
-        assertThat(overview.getMap("results[0].scores")).containsKey("summary");
+        assertThat(overview.getString("route.mode")).isEqualTo("summary");
+        assertThat(overview.getString("results[0].documentId")).isEqualTo("orchard");
+        assertThat(overview.getMap("results[0].ranks")).containsOnlyKeys("summary");
 
         JsonPath question = search("how long are kafka log segments kept", "automatic");
-        assertThat(question.getString("route.mode")).isEqualTo("hybrid");
+        assertThat(question.getString("route.mode")).isEqualTo("hybrid_expanded");
+        assertThat(question.getMap("results[0].scores")).containsKey("summary");
         assertThat(question.getMap("route")).doesNotContainKey("weights");
         assertThat(question.getString("results[0].documentId")).isEqualTo("kafka");
     }
