@@ -1,10 +1,9 @@
 package dev.openrag.mcp.security;
 
-import java.util.regex.Pattern;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import dev.openrag.knowledge.memory.Scopes;
 import io.quarkiverse.mcp.server.ToolCallException;
 import io.quarkus.security.identity.SecurityIdentity;
 
@@ -16,8 +15,6 @@ import io.quarkus.security.identity.SecurityIdentity;
 @ApplicationScoped
 public class ScopeGuard {
 
-    private static final Pattern SCOPE = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
-
     @Inject
     ApiKeys keys;
 
@@ -26,11 +23,10 @@ public class ScopeGuard {
 
     /** Validates a scope argument and checks the caller may use it; returns it. */
     public String require(String scope) {
-        if (scope == null || scope.isBlank()) {
-            throw new ToolCallException("argument 'scope' is required and must not be blank");
-        }
-        if (!SCOPE.matcher(scope).matches()) {
-            throw new ToolCallException("invalid scope '" + scope + "': use 1-128 characters A-Z, a-z, 0-9, '.', '_', ':', '@' or '-'");
+        try {
+            Scopes.check(scope);
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException(e.getMessage().startsWith("'") ? "argument " + e.getMessage() : e.getMessage());
         }
         if (!allows(scope)) {
             throw new ToolCallException("this API key may not use scope '" + scope + "'");

@@ -1,0 +1,164 @@
+package dev.openrag.query.memory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import dev.openrag.knowledge.memory.Correction;
+import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.Scopes;
+import dev.openrag.knowledge.port.Embedder;
+import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.knowledge.runtime.ApiException;
+import io.smallrye.common.annotation.Blocking;
+
+/**
+ * Agents' memories for people (the web UI's Memory area): list, search, add, pin, forget and
+ * restore, and the corrections of a scope, over the same {@link MemoryStore} the MCP server
+ * uses. Like the rest of query-api it has no authentication of its own: put it behind your
+ * proxy's, or keep it on localhost (the MCP server's API keys guard agents, not this).
+ */
+@Path("/api")
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@Blocking
+public class MemoryResource {
+
+    private static final int MAX_TEXT = 8000;
+
+    /** {@code POST /api/memories} body. */
+    public record NewMemory(String scope, String text, Boolean pinned, List<String> tags) {
+    }
+
+    /** {@code POST /api/memories/search} body. */
+    public record MemorySearch(String scope, String query, Integer k, Boolean includeForgotten) {
+    }
+
+    private final MemoryStore store;
+    private final Embedder embedder;
+
+    public MemoryResource(MemoryStore store, Embedder embedder) {
+        this.store = store;
+        this.embedder = embedder;
+    }
+
+    @GET
+    @Path("/memories")
+    @Operation(summary = "Memories of a scope, newest first (forgotten and expired ones left out)")
+    public Map<String, Object> list(@QueryParam("scope") String scope, @QueryParam("pinned") Boolean pinned,
+                                    @QueryParam("page") Integer page, @QueryParam("size") Integer size) {
+        String checked = scope(scope);
+        int pageNumber = page == null ? 1 : page;
+        int pageSize = size == null ? 50 : size;
+        if (pageNumber < 1 || pageSize < 1 || pageSize > 200) {
+            throw ApiException.badRequest("'page' must be 1 or more and 'size' between 1 and 200");
+        }
+        List<Memory> memories = store.list(checked, pinned, null, (pageNumber - 1) * pageSize, pageSize, System.currentTimeMillis());
+        return Map.of("scope", checked, "memories", memories, "page", pageNumber, "size", pageSize);
+    }
+
+    @POST
+    @Path("/memories")
+    @Operation(summary = "Remember something {scope, text, pinned?, tags?}")
+    public Response add(NewMemory request) {
+        if (request == null) {
+            throw ApiException.badRequest("a JSON body {scope, text, pinned?, tags?} is required");
+        }
+        String scope = scope(request.scope());
+        String text = request.text() == null ? "" : request.text().strip();
+        if (text.isEmpty() || text.length() > MAX_TEXT) {
+            throw ApiException.badRequest("'text' is required and must have 1 to " + MAX_TEXT + " characters");
+        }
+        long now = System.currentTimeMillis();
+        Memory memory = store.add(new Memory(UUID.randomUUID().toString(), scope, text,
+                request.tags() == null ? List.of() : request.tags(), Boolean.TRUE.equals(request.pinned()), now, now,
+                null, null, null, List.of(), List.of()), embedder.embed(List.of(text)).get(0));
+        return Response.status(201).entity(memory).build();
+    }
+
+    @POST
+    @Path("/memories/search")
+    @Operation(summary = "Memories of a scope nearest to a query {scope, query, k?, includeForgotten?}")
+    public Map<String, Object> search(MemorySearch request) {
+        if (request == null || request.query() == null || request.query().isBlank()) {
+            throw ApiException.badRequest("'query' is required and must not be blank");
+        }
+        String scope = scope(request.scope());
+        int k = request.k() == null ? 10 : request.k();
+        if (k < 1 || k > 50) {
+            throw ApiException.badRequest("'k' must be between 1 and 50, got " + k);
+        }
+        List<MemoryHit> hits = store.search(scope, embedder.embedQuery(request.query().strip()), k, null, 0,
+                Boolean.TRUE.equals(request.includeForgotten()), System.currentTimeMillis());
+        return Map.of("scope", scope, "results", hits.stream()
+                .filter(hit -> hit.memory() != null)
+                .map(hit -> Map.of("score", hit.score(), "memory", hit.memory())).toList());
+    }
+
+    @POST
+    @Path("/memories/{id}/pin")
+    @Operation(summary = "Pin a memory: pinned memories come back with related searches and answers")
+    public Memory pin(@PathParam("id") String id) {
+        return change(id, () -> store.setPinned(id, true, System.currentTimeMillis()));
+    }
+
+    @DELETE
+    @Path("/memories/{id}/pin")
+    @Operation(summary = "Unpin a memory")
+    public Memory unpin(@PathParam("id") String id) {
+        return change(id, () -> store.setPinned(id, false, System.currentTimeMillis()));
+    }
+
+    @POST
+    @Path("/memories/{id}/forget")
+    @Operation(summary = "Forget a memory (soft: restorable during the retention period)")
+    public Memory forget(@PathParam("id") String id) {
+        return change(id, () -> store.setForgotten(id, System.currentTimeMillis()));
+    }
+
+    @POST
+    @Path("/memories/{id}/restore")
+    @Operation(summary = "Restore a forgotten memory")
+    public Memory restore(@PathParam("id") String id) {
+        return change(id, () -> store.setForgotten(id, null));
+    }
+
+    @GET
+    @Path("/corrections")
+    @Operation(summary = "Corrections of a scope")
+    public Map<String, Object> corrections(@QueryParam("scope") String scope) {
+        String checked = scope(scope);
+        List<Correction> corrections = store.corrections(checked);
+        return Map.of("scope", checked, "corrections", corrections);
+    }
+
+    private Memory change(String id, Runnable update) {
+        if (store.get(id).isEmpty()) {
+            throw ApiException.notFound("no memory '" + id + "'");
+        }
+        update.run();
+        return store.get(id).orElseThrow();
+    }
+
+    private static String scope(String scope) {
+        try {
+            return Scopes.check(scope);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,494 @@
+// OpenRAG web UI: plain ES module, no build step. Talks to query-api (same origin) and to the
+// ingest pipeline (CORS) whose address /api/ui/config gives.
+
+const $ = (selector) => document.querySelector(selector);
+
+/** Builds an element; text children are text nodes, so API data is never parsed as HTML. */
+function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on')) element.addEventListener(key.slice(2), value);
+    else element.setAttribute(key, value === true ? '' : value);
+  }
+  for (const child of children.flat()) {
+    if (child !== undefined && child !== null) element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+let ingestUrl = `${location.protocol}//${location.hostname}:8081`;
+
+function collection() {
+  return $('#collection').value.trim() || 'default';
+}
+
+function showMessage(text, kind = 'error') {
+  const box = $('#message');
+  box.textContent = text;
+  box.className = kind === 'info' ? 'info' : '';
+  box.hidden = false;
+  clearTimeout(showMessage.timer);
+  showMessage.timer = setTimeout(() => { box.hidden = true; }, kind === 'info' ? 4000 : 12000);
+}
+
+/** fetch that turns the APIs' {error, message} answers (and network failures) into readable errors. */
+async function api(url, options = {}) {
+  let response;
+  try {
+    response = await fetch(url, options);
+  } catch (e) {
+    throw new Error(`cannot reach ${new URL(url, location.href).origin}: is it running?`);
+  }
+  const type = response.headers.get('content-type') || '';
+  const body = type.includes('json') ? await response.json() : await response.text();
+  if (!response.ok) {
+    const message = body && body.message ? body.message : `${response.status} ${response.statusText}`;
+    throw new Error(message);
+  }
+  return body;
+}
+
+function json(body, method = 'POST') {
+  return { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+}
+
+/** Runs an action, showing its error as a message instead of failing silently. */
+function guarded(action) {
+  return async (event) => {
+    if (event && event.preventDefault) event.preventDefault();
+    try {
+      await action(event);
+    } catch (e) {
+      showMessage(e.message);
+    }
+  };
+}
+
+// ---------------------------------------------------------------- navigation
+
+const areas = ['ingest', 'documents', 'graph', 'memory', 'chat'];
+
+function route() {
+  const area = areas.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'chat';
+  for (const name of areas) $(`#${name}`).hidden = name !== area;
+  for (const link of document.querySelectorAll('nav a')) {
+    if (link.dataset.area === area) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  if (area === 'documents') loadDocuments().catch((e) => showMessage(e.message));
+  if (area === 'memory') loadMemories().catch((e) => showMessage(e.message));
+}
+
+async function loadCollections() {
+  const { collections } = await api('api/collections');
+  $('#collections').replaceChildren(...collections.map((c) => h('option', { value: c.name }, `${c.documents} documents`)));
+  if (collections.length && !collections.some((c) => c.name === collection())) $('#collection').value = collections[0].name;
+}
+
+// ---------------------------------------------------------------- ingest
+
+function watchJob(jobId, label) {
+  const card = h('div', { class: 'job', 'data-job': jobId, 'data-state': 'running' }, h('strong', {}, label), h('p', {}, 'starting…'));
+  $('#jobs').querySelector('.hint')?.remove();
+  $('#jobs').prepend(card);
+  const events = new EventSource(`${ingestUrl}/api/jobs/${encodeURIComponent(jobId)}/events`);
+  events.onmessage = (event) => {
+    const job = JSON.parse(event.data);
+    renderJob(card, label, job);
+    if (job.state !== 'running') events.close();
+  };
+  events.onerror = () => {
+    if (card.dataset.state === 'running') {
+      events.close();
+      api(`${ingestUrl}/api/jobs/${encodeURIComponent(jobId)}`).then((job) => renderJob(card, label, job))
+        .catch((e) => showMessage(`job ${jobId}: ${e.message}`));
+    }
+  };
+}
+
+function renderJob(card, label, job) {
+  card.dataset.state = job.state;
+  const { total, done, failed } = job.documents;
+  const stages = Object.entries(job.stages).filter(([, count]) => count.done || count.failed);
+  card.replaceChildren(...[
+    h('strong', {}, label), ' ', h('span', { class: 'badge' }, job.state.replaceAll('_', ' ')),
+    h('progress', { max: Math.max(total, 1), value: done + failed, 'aria-label': `${label}: ${done + failed} of ${total} documents` }),
+    h('p', {}, `${done} of ${total} documents done, ${failed} failed`),
+    h('table', {}, h('caption', { class: 'sr-only' }, 'Per stage'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'stage'), h('th', { scope: 'col' }, 'done'),
+        h('th', { scope: 'col' }, 'failed'), h('th', { scope: 'col' }, 'chunks'))),
+      h('tbody', {}, stages.map(([name, count]) => h('tr', {}, h('td', {}, name), h('td', {}, count.done),
+        h('td', {}, count.failed), h('td', {}, count.chunks))))),
+    job.failures.length ? h('ul', { class: 'failures' }, job.failures.map((f) =>
+      h('li', {}, `${f.source || f.documentId} — ${f.stage}: ${f.reason}`))) : null,
+    job.warnings && job.warnings.length ? h('ul', {}, job.warnings.map((w) => h('li', {}, `${w.documentId}: ${w.message}`))) : null,
+  ].filter((child) => child !== null));
+}
+
+async function uploadFiles(files) {
+  if (!files.length) return;
+  const form = new FormData();
+  form.append('collection', collection());
+  for (const file of files) form.append('files', file, file.name);
+  const accepted = await api(`${ingestUrl}/api/documents`, { method: 'POST', body: form });
+  if (accepted.rejected && accepted.rejected.length) {
+    showMessage(`refused: ${accepted.rejected.map((r) => `${r.source || r.name}: ${r.reason}`).join('; ')}`);
+  }
+  watchJob(accepted.jobId, files.length === 1 ? files[0].name : `${files.length} files`);
+}
+
+function setUpIngest() {
+  const drop = $('#drop');
+  const picker = $('#files');
+  drop.addEventListener('click', () => picker.click());
+  drop.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); picker.click(); }
+  });
+  drop.addEventListener('dragover', (event) => { event.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', guarded(async (event) => {
+    drop.classList.remove('over');
+    await uploadFiles([...event.dataTransfer.files]);
+  }));
+  picker.addEventListener('change', guarded(async () => {
+    await uploadFiles([...picker.files]);
+    picker.value = '';
+  }));
+  $('#paste-form').addEventListener('submit', guarded(async () => {
+    const title = $('#paste-title').value.trim();
+    const accepted = await api(`${ingestUrl}/api/documents`, json({ title, text: $('#paste-text').value, collection: collection() }));
+    watchJob(accepted.jobId, title);
+    $('#paste-form').reset();
+  }));
+  $('#crawl-form').addEventListener('submit', guarded(async () => {
+    const url = $('#crawl-url').value.trim();
+    const started = await api(`${ingestUrl}/api/crawls`, json({ seedUrls: [url], collection: collection(),
+      maxPages: Number($('#crawl-pages').value) || 50 }));
+    watchJob(started.jobId, `crawl of ${url}`);
+  }));
+}
+
+// ---------------------------------------------------------------- documents
+
+let documentsPage = 1;
+
+async function loadDocuments() {
+  const filter = $('#documents-filter').value.trim();
+  const query = new URLSearchParams({ collection: collection(), page: documentsPage, size: 20 });
+  if (filter) query.set('q', filter);
+  let listing;
+  try {
+    listing = await api(`api/documents?${query}`);
+  } catch (e) {
+    $('#documents-table tbody').replaceChildren(h('tr', {}, h('td', { colspan: 3 }, e.message)));
+    $('#documents-page').textContent = '';
+    return;
+  }
+  $('#documents-table tbody').replaceChildren(...listing.documents.map((d) => {
+    const row = h('tr', { tabindex: 0, 'data-document': d.documentId }, h('td', {}, d.title || d.documentId), h('td', {}, d.chunkCount),
+      h('td', {}, d.updatedAt ? new Date(d.updatedAt).toLocaleString() : ''));
+    const open = guarded(() => openDocument(d.documentId));
+    row.addEventListener('click', open);
+    row.addEventListener('keydown', (event) => { if (event.key === 'Enter') open(event); });
+    return row;
+  }));
+  const pages = Math.max(1, Math.ceil(listing.total / listing.size));
+  $('#documents-page').textContent = `page ${listing.page} of ${pages} (${listing.total} documents)`;
+  $('#documents-prev').disabled = listing.page <= 1;
+  $('#documents-next').disabled = listing.page >= pages;
+}
+
+async function openDocument(documentId, chunkId) {
+  const detail = await api(`api/documents/${encodeURIComponent(documentId)}?collection=${encodeURIComponent(collection())}`);
+  const d = detail.document;
+  $('#document-detail').replaceChildren(
+    h('h3', {}, d.title || d.documentId),
+    h('p', { class: 'hint' }, d.sourceUri || '', ` · ${d.chunkCount} chunks`),
+    h('div', { class: 'row' },
+      h('button', { type: 'button', class: 'danger', onclick: guarded(() => deleteDocument(d)) }, 'Delete'),
+      h('button', { type: 'button', class: 'secondary', onclick: guarded(() => reingest(d, detail.chunks)) }, 'Re-ingest'),
+      h('button', { type: 'button', class: 'secondary', onclick: () => showGraph({ document: d.documentId }) }, 'Show graph')),
+    ...detail.chunks.map((c) => h('div', { class: c.chunkId === chunkId ? 'chunk highlight' : 'chunk', id: `chunk-${c.chunkIndex}` },
+      h('strong', {}, `#${c.chunkIndex}`, c.headingPath.length ? ` · ${c.headingPath.join(' › ')}` : ''),
+      c.context ? h('div', { class: 'context' }, c.context) : null,
+      h('div', { class: 'text' }, c.text))));
+  if (chunkId) document.querySelector('.chunk.highlight')?.scrollIntoView({ block: 'center' });
+}
+
+async function deleteDocument(d) {
+  if (!confirm(`Delete "${d.title || d.documentId}" from every store?`)) return;
+  await api(`${ingestUrl}/api/documents/${encodeURIComponent(d.documentId)}?collection=${encodeURIComponent(collection())}`,
+    { method: 'DELETE' });
+  showMessage(`deleting ${d.title || d.documentId}`, 'info');
+  $('#document-detail').replaceChildren(h('p', { class: 'hint' }, 'Deleted.'));
+  setTimeout(() => loadDocuments().catch((e) => showMessage(e.message)), 1500);
+}
+
+/** Sends the stored text again (same uri, so it replaces the document): re-chunks, re-contextualizes, re-embeds. */
+async function reingest(d, chunks) {
+  const text = chunks.map((c) => c.text).join('\n\n');
+  const accepted = await api(`${ingestUrl}/api/documents`, json({ title: d.title, uri: d.sourceUri, text, collection: collection() }));
+  location.hash = '#ingest';
+  watchJob(accepted.jobId, `re-ingest of ${d.title || d.documentId}`);
+}
+
+// ---------------------------------------------------------------- graph
+
+let cy;
+
+function graphStyle() {
+  return [
+    { selector: 'node', style: { label: 'data(label)', 'font-size': 10, 'text-wrap': 'ellipsis', 'text-max-width': 120,
+      'background-color': '#7b8794', width: 18, height: 18 } },
+    { selector: 'node[kind = "Entity"]', style: { 'background-color': '#1f5fbf' } },
+    { selector: 'node[kind = "Document"]', style: { 'background-color': '#1b7a3d', shape: 'round-rectangle', width: 26 } },
+    { selector: 'node[kind = "Operation"]', style: { 'background-color': '#b0611c', shape: 'diamond' } },
+    { selector: 'node:selected', style: { 'border-width': 3, 'border-color': '#f5a623' } },
+    { selector: 'edge', style: { width: 1, 'line-color': '#c3cbd3', 'target-arrow-shape': 'triangle',
+      'target-arrow-color': '#c3cbd3', 'curve-style': 'bezier', label: 'data(type)', 'font-size': 7, color: '#5b6773' } },
+  ];
+}
+
+async function showGraph({ entity, document: documentId, hops = 1 }) {
+  location.hash = '#graph';
+  const query = new URLSearchParams({ collection: collection(), hops });
+  if (entity) query.set('entity', entity); else query.set('document', documentId);
+  const neighbourhood = await api(`api/graph/neighbourhood?${query}`);
+  if (!cy) {
+    cy = window.cytoscape({ container: $('#cy'), style: graphStyle(), wheelSensitivity: 0.3 });
+    cy.on('tap', 'node', guarded((event) => expand(event.target)));
+  }
+  merge(neighbourhood);
+}
+
+function merge(neighbourhood) {
+  const added = [];
+  for (const node of neighbourhood.nodes) {
+    if (cy.getElementById(node.id).empty()) {
+      added.push({ group: 'nodes', data: { id: node.id, label: node.name || node.id, kind: node.label, properties: node.properties } });
+    }
+  }
+  for (const edge of neighbourhood.edges) {
+    const id = `${edge.from}|${edge.type}|${edge.to}`;
+    if (cy.getElementById(id).empty()) added.push({ group: 'edges', data: { id, source: edge.from, target: edge.to, type: edge.type } });
+  }
+  cy.add(added);
+  cy.layout({ name: 'cose', animate: false, nodeDimensionsIncludeLabels: true }).run();
+  $('#graph-detail').replaceChildren(h('p', {}, `${cy.nodes().length} nodes, ${cy.edges().length} edges`),
+    h('p', { class: 'hint' }, 'Click an entity to expand it.'));
+}
+
+async function expand(node) {
+  const data = node.data();
+  $('#graph-detail').replaceChildren(h('h3', {}, data.label), h('p', { class: 'badge' }, data.kind),
+    h('dl', {}, Object.entries(data.properties || {}).filter(([, v]) => v !== null)
+      .flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, String(v))])));
+  if (data.kind === 'Entity') {
+    const query = new URLSearchParams({ collection: collection(), entity: data.id, hops: 1 });
+    merge(await api(`api/graph/neighbourhood?${query}`));
+  } else if (data.kind === 'Chunk' && data.properties?.documentId) {
+    $('#graph-detail').append(h('button', { type: 'button', class: 'secondary',
+      onclick: guarded(() => { location.hash = '#documents'; return openDocument(data.properties.documentId, data.id); }) }, 'Open chunk'));
+  }
+}
+
+function setUpGraph() {
+  $('#graph-form').addEventListener('submit', guarded(async () => {
+    const entity = $('#graph-entity').value.trim();
+    const documentId = $('#graph-document').value.trim();
+    if (!entity && !documentId) throw new Error('name an entity or a document id');
+    if (cy) cy.elements().remove();
+    await showGraph({ entity: entity || undefined, document: documentId || undefined, hops: Number($('#graph-hops').value) || 1 });
+  }));
+}
+
+// ---------------------------------------------------------------- memory
+
+function scope() {
+  return $('#memory-scope').value.trim();
+}
+
+function memoryCard(memory, score) {
+  const item = h('li', { 'data-memory': memory.id },
+    memory.pinned ? h('span', { class: 'badge pinned' }, 'pinned') : null,
+    memory.forgottenAt ? h('span', { class: 'badge forgotten' }, 'forgotten') : null,
+    ...(memory.tags || []).map((tag) => h('span', { class: 'badge' }, tag)),
+    score !== undefined ? h('span', { class: 'badge' }, `score ${score.toFixed(3)}`) : null,
+    h('div', { class: 'text' }, memory.text),
+    h('div', { class: 'actions' },
+      h('button', { type: 'button', class: 'secondary', onclick: guarded(() => act(memory.id, memory.pinned ? 'unpin' : 'pin', item)) },
+        memory.pinned ? 'Unpin' : 'Pin'),
+      memory.forgottenAt
+        ? h('button', { type: 'button', class: 'secondary', onclick: guarded(() => act(memory.id, 'restore', item)) }, 'Restore')
+        : h('button', { type: 'button', class: 'danger', onclick: guarded(() => act(memory.id, 'forget', item)) }, 'Forget')));
+  return item;
+}
+
+async function act(id, action, item) {
+  const path = `api/memories/${encodeURIComponent(id)}/${action === 'unpin' ? 'pin' : action}`;
+  const memory = await api(path, { method: action === 'unpin' ? 'DELETE' : 'POST' });
+  item.replaceWith(memoryCard(memory));
+  showMessage(`memory ${action === 'forget' ? 'forgotten' : action === 'restore' ? 'restored' : action + 'ned'}`, 'info');
+}
+
+async function loadMemories() {
+  const [listing, corrections] = await Promise.all([
+    api(`api/memories?scope=${encodeURIComponent(scope())}`),
+    api(`api/corrections?scope=${encodeURIComponent(scope())}`)]);
+  $('#memories').replaceChildren(...(listing.memories.length ? listing.memories.map((m) => memoryCard(m))
+    : [h('li', { class: 'hint' }, 'No memories in this scope.')]));
+  $('#corrections').replaceChildren(...(corrections.corrections.length ? corrections.corrections.map((c) => h('li', {},
+    h('div', { class: 'text' }, c.text), h('div', { class: 'hint' }, c.chunkId ? `corrects ${c.chunkId}` : c.memoryId
+      ? `corrects memory ${c.memoryId}` : `for "${c.query}"`)))
+    : [h('li', { class: 'hint' }, 'No corrections in this scope.')]));
+}
+
+function setUpMemory() {
+  $('#memory-scope-form').addEventListener('submit', guarded(loadMemories));
+  $('#memory-search-form').addEventListener('submit', guarded(async () => {
+    const query = $('#memory-query').value.trim();
+    if (!query) return loadMemories();
+    const found = await api('api/memories/search', json({ scope: scope(), query, k: 10, includeForgotten: $('#memory-forgotten').checked }));
+    $('#memories').replaceChildren(...(found.results.length ? found.results.map((r) => memoryCard(r.memory, r.score))
+      : [h('li', { class: 'hint' }, 'Nothing similar.')]));
+  }));
+  $('#memory-add-form').addEventListener('submit', guarded(async () => {
+    await api('api/memories', json({ scope: scope(), text: $('#memory-text').value, pinned: $('#memory-pinned').checked }));
+    $('#memory-add-form').reset();
+    await loadMemories();
+  }));
+}
+
+// ---------------------------------------------------------------- chat and search
+
+function renderSources(sources) {
+  $('#sources').replaceChildren(...sources.map((s) => h('li', { id: `source-${s.n}`, value: s.n },
+    h('a', { href: `#documents`, onclick: guarded(async () => { location.hash = '#documents'; await openDocument(s.documentId, s.chunkId); }) },
+      s.title || s.documentId, ` #${s.chunkIndex}`),
+    h('div', { class: 'hint' }, s.text.length > 280 ? `${s.text.slice(0, 280)}…` : s.text))));
+}
+
+/** Turns the streamed answer's [n] into links to source n. */
+function linkCitations(answer) {
+  const parts = answer.textContent.split(/(\[\d+\])/);
+  answer.replaceChildren(...parts.map((part) => {
+    const cited = /^\[(\d+)\]$/.exec(part);
+    if (!cited) return part;
+    return h('a', { href: `#source-${cited[1]}`, class: 'cite', 'aria-label': `source ${cited[1]}`, onclick: (event) => {
+      event.preventDefault();
+      const source = document.getElementById(`source-${cited[1]}`);
+      source?.scrollIntoView({ block: 'center' });
+      source?.querySelector('a')?.focus();
+    } }, part);
+  }));
+}
+
+/** POST /api/ask as a stream: token events grow the answer, then the sources arrive, then done. */
+async function ask() {
+  const question = $('#question').value.trim();
+  if (!question) throw new Error('type a question first');
+  $('#answer').textContent = '';
+  $('#sources').replaceChildren();
+  $('#search-results').replaceChildren();
+  let response;
+  try {
+    response = await fetch('api/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+      body: JSON.stringify({ question, collection: collection() }) });
+  } catch (e) {
+    throw new Error('cannot reach the query API');
+  }
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw new Error(body.message || `${response.status} ${response.statusText}`);
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      handleAskEvent(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+    }
+  }
+}
+
+function handleAskEvent(block) {
+  let name = 'message';
+  const data = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith('event:')) name = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+  }
+  if (!data.length) return;
+  const payload = JSON.parse(data.join('\n'));
+  if (name === 'token') $('#answer').append(payload.text);
+  else if (name === 'sources') renderSources(payload.sources);
+  else if (name === 'done') {
+    linkCitations($('#answer'));
+    $('#answer').dataset.mode = payload.mode;
+    $('#answer').append(h('div', { class: 'hint' }, `\n${payload.mode} answer`, payload.fallbackReason ? ` (${payload.fallbackReason})` : '',
+      ` · ${payload.tookMs} ms`));
+  } else if (name === 'error') showMessage(payload.message);
+}
+
+async function search() {
+  const query = $('#question').value.trim();
+  if (!query) throw new Error('type a query first');
+  const found = await api('api/search', json({ query, k: 10, collection: collection(), mode: $('#search-mode').value, explain: true }));
+  $('#answer').textContent = '';
+  $('#sources').replaceChildren();
+  $('#search-results').replaceChildren(
+    h('p', { class: 'hint' }, `${found.results.length} results in ${found.tookMs} ms`, found.route ? ` · automatic chose ${found.route.mode}: ${found.route.reason}` : '',
+      found.degraded ? ` · degraded: ${found.degraded.join(', ')}` : ''),
+    h('table', {}, h('caption', { class: 'sr-only' }, 'Search results with the rank per retriever'),
+      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'result'), h('th', { scope: 'col' }, 'score'),
+        h('th', { scope: 'col' }, 'rank per retriever'))),
+      h('tbody', {}, found.results.map((r, i) => {
+        const row = h('tr', { tabindex: 0 }, h('td', {}, i + 1),
+          h('td', {}, h('strong', {}, r.title || r.documentId, ` #${r.chunkIndex}`), h('div', { class: 'hint' }, r.text.slice(0, 200))),
+          h('td', {}, r.score.toFixed(4)),
+          h('td', { class: 'ranks' }, Object.entries(r.ranks).map(([k, v]) => `${k} ${v}`).join(' · ')));
+        const open = guarded(async () => { location.hash = '#documents'; await openDocument(r.documentId, r.chunkId); });
+        row.addEventListener('click', open);
+        row.addEventListener('keydown', (event) => { if (event.key === 'Enter') open(event); });
+        return row;
+      }))));
+}
+
+function setUpChat() {
+  $('#ask-form').addEventListener('submit', guarded(ask));
+  $('#search-button').addEventListener('click', guarded(search));
+  $('#question').addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) $('#ask-form').requestSubmit();
+  });
+}
+
+// ---------------------------------------------------------------- start
+
+async function start() {
+  try {
+    const config = await api('api/ui/config');
+    if (config.ingestUrl) ingestUrl = config.ingestUrl;
+  } catch (e) {
+    showMessage(`configuration: ${e.message}`);
+  }
+  setUpIngest();
+  setUpGraph();
+  setUpMemory();
+  setUpChat();
+  $('#documents-form').addEventListener('submit', guarded(() => { documentsPage = 1; return loadDocuments(); }));
+  $('#documents-prev').addEventListener('click', guarded(() => { documentsPage--; return loadDocuments(); }));
+  $('#documents-next').addEventListener('click', guarded(() => { documentsPage++; return loadDocuments(); }));
+  $('#collection').addEventListener('change', () => route());
+  window.addEventListener('hashchange', route);
+  await loadCollections().catch((e) => showMessage(e.message));
+  route();
+  document.body.dataset.ready = 'true';
+}
+
+start();

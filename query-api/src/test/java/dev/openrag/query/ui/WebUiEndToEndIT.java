@@ -1,0 +1,272 @@
+package dev.openrag.query.ui;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.Playwright;
+import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
+import com.microsoft.playwright.options.FilePayload;
+
+import dev.openrag.localstack.Ports;
+import dev.openrag.localstack.ProcessSupervisor;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.PackagedApp;
+import dev.openrag.localstack.test.TestStack;
+
+/**
+ * The web UI in a real browser (Debian's Chromium through Playwright) against the packaged
+ * query-api and ingest-pipeline on real engines: upload a document and watch its job, find it and
+ * open a source, ask (extractive, no LLM), pin and forget a memory, render an entity's graph, and
+ * the narrow layout. Screenshots go to target/ui-screenshots; any browser console error fails.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class WebUiEndToEndIT {
+
+    private static final String COLLECTION = "ui-e2e";
+    private static final Path SCREENSHOTS = Path.of("target/ui-screenshots");
+    private static final Path CHROMIUM = Path.of(System.getProperty("openrag.chromium", "/usr/bin/chromium"));
+    private static final LocatorAssertions.IsVisibleOptions LONG = new LocatorAssertions.IsVisibleOptions().setTimeout(120_000);
+
+    private static ProcessSupervisor supervisor;
+    private static Playwright playwright;
+    private static Browser browser;
+    private static Page page;
+    private static String base;
+    private static final List<String> consoleErrors = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws Exception {
+        Path ingestJar = Path.of("../ingest-pipeline/target/quarkus-app/quarkus-run.jar");
+        Path queryJar = Path.of("target/quarkus-app/quarkus-run.jar");
+        assertThat(ingestJar).as("build ingest-pipeline first (./mvnw verify builds every module in order)").exists();
+        assertThat(CHROMIUM).as("Debian's chromium package (./mvnw installs it when run as root; else apt-get install chromium)")
+                .isExecutable();
+        StackConfig stack = TestStack.ensureAll();
+        supervisor = new ProcessSupervisor(Files.createTempDirectory("ui-e2e"), false);
+        int ingest = Ports.free();
+        int query = Ports.free();
+        supervisor.start(PackagedApp.spec("ingest-ui", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true")));
+        supervisor.start(PackagedApp.spec("query-ui", queryJar, query, stack,
+                Map.of("OPENRAG_UI_INGEST_URL", "http://127.0.0.1:" + ingest)));
+        base = "http://127.0.0.1:" + query + "/";
+        Files.createDirectories(SCREENSHOTS);
+        playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+        browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM).setHeadless(true)
+                .setArgs(List.of("--no-sandbox", "--disable-gpu")));
+        page = browser.newPage(new Browser.NewPageOptions().setViewportSize(1280, 800));
+        page.onConsoleMessage(message -> {
+            if (message.type().equals("error")) {
+                consoleErrors.add(message.text());
+            }
+        });
+        page.onPageError(error -> consoleErrors.add("uncaught: " + error));
+        page.navigate(base);
+        PlaywrightAssertions.assertThat(page.locator("body[data-ready=true]")).isAttached();
+        page.fill("#collection", COLLECTION);
+    }
+
+    @AfterEach
+    void noConsoleErrors() {
+        List<String> errors = List.copyOf(consoleErrors);
+        consoleErrors.clear();
+        assertThat(errors).as("browser console errors").isEmpty();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (playwright != null) {
+            playwright.close();
+        }
+        if (supervisor != null) {
+            List.of("ingest-ui", "query-ui").forEach(app -> supervisor.stop(app, Duration.ofSeconds(20)));
+        }
+    }
+
+    private static void area(String name) {
+        page.click("nav a[data-area=" + name + "]");
+        PlaywrightAssertions.assertThat(page.locator("#" + name)).isVisible();
+        PlaywrightAssertions.assertThat(page.locator("nav a[data-area=" + name + "]")).hasAttribute("aria-current", "page");
+    }
+
+    private static void screenshot(String name) {
+        page.screenshot(new Page.ScreenshotOptions().setPath(SCREENSHOTS.resolve(name + ".png")).setFullPage(true));
+    }
+
+    @Test
+    @Order(1)
+    void anUploadedDocumentsJobRunsToCompletionInTheIngestArea() {
+        area("ingest");
+        String markdown = """
+                # Lighthouse keeping
+                The Blue Harbor Lighthouse keeper trims the lamp wick every evening at dusk.
+
+                ## Fog signals
+                In fog the Blue Harbor Lighthouse sounds its horn twice every thirty seconds.
+                """;
+        page.setInputFiles("#files", new FilePayload("lighthouse.md", "text/markdown", markdown.getBytes(StandardCharsets.UTF_8)));
+
+        Locator job = page.locator(".job[data-state=completed]");
+        PlaywrightAssertions.assertThat(job).isVisible(LONG);
+        assertThat(job.innerText()).contains("lighthouse.md").contains("1 of 1 documents done, 0 failed").contains("sink-neo4j")
+                .doesNotContain("null").doesNotContain("undefined");
+        screenshot("ingest");
+    }
+
+    @Test
+    @Order(2)
+    void searchShowsRanksPerRetrieverAndASourceOpensInDocuments() {
+        area("chat");
+        page.fill("#question", "how often does the horn sound in fog");
+        page.click("#search-button");
+        Locator firstRow = page.locator("#search-results tbody tr").first();
+        PlaywrightAssertions.assertThat(firstRow).containsText("Lighthouse keeping");
+        assertThat(firstRow.innerText()).contains("vector").contains("bm25");
+        screenshot("search");
+
+        firstRow.click();
+        PlaywrightAssertions.assertThat(page.locator("#documents")).isVisible();
+        PlaywrightAssertions.assertThat(page.locator("#document-detail .chunk.highlight")).containsText("horn twice");
+        PlaywrightAssertions.assertThat(page.locator("#documents-table tbody tr")).containsText("Lighthouse keeping");
+        screenshot("documents");
+    }
+
+    @Test
+    @Order(3)
+    void askAnswersExtractivelyWithNumberedSourcesThatOpen() {
+        area("chat");
+        page.fill("#question", "When does the keeper trim the lamp wick?");
+        page.click("#ask-form button[type=submit]");
+        PlaywrightAssertions.assertThat(page.locator("#answer[data-mode=extractive]")).isVisible(LONG);
+        assertThat(page.locator("#answer").innerText()).contains("[1]").contains("extractive answer");
+        PlaywrightAssertions.assertThat(page.locator("#answer a.cite").first()).hasText("[1]");
+        Locator source = page.locator("#sources li a").first();
+        PlaywrightAssertions.assertThat(source).containsText("Lighthouse keeping");
+        screenshot("chat");
+
+        source.click();
+        PlaywrightAssertions.assertThat(page.locator("#document-detail .chunk.highlight")).isVisible();
+    }
+
+    @Test
+    @Order(4)
+    void aMemoryIsAddedPinnedForgottenAndRestored() throws Exception {
+        area("memory");
+        page.fill("#memory-scope", COLLECTION);
+        page.fill("#memory-text", "The night shift prefers the east stairway of the lighthouse.");
+        page.click("#memory-add-form button[type=submit]");
+        Locator card = page.locator("#memories li[data-memory]").first();
+        PlaywrightAssertions.assertThat(card).containsText("east stairway");
+
+        card.locator("button", new Locator.LocatorOptions().setHasText("Pin")).click();
+        PlaywrightAssertions.assertThat(page.locator("#memories li[data-memory] .badge.pinned")).isVisible();
+        String id = page.locator("#memories li[data-memory]").first().getAttribute("data-memory");
+        assertThat(get("api/memories?scope=" + COLLECTION + "&pinned=true")).contains(id);
+
+        page.locator("#memories li[data-memory] button", new Page.LocatorOptions().setHasText("Forget")).click();
+        PlaywrightAssertions.assertThat(page.locator("#memories li[data-memory] .badge.forgotten")).isVisible();
+        assertThat(get("api/memories?scope=" + COLLECTION)).as("forgotten memories leave the list").doesNotContain(id);
+        screenshot("memory");
+
+        page.locator("#memories li[data-memory] button", new Page.LocatorOptions().setHasText("Restore")).click();
+        PlaywrightAssertions.assertThat(page.locator("#memories li[data-memory] .badge.forgotten")).hasCount(0);
+        assertThat(get("api/memories?scope=" + COLLECTION)).contains(id);
+    }
+
+    @Test
+    @Order(5)
+    void theGraphOfAnEntityRendersAndExpandsOnClick() {
+        area("graph");
+        page.fill("#graph-entity", "Blue Harbor Lighthouse");
+        page.click("#graph-form button[type=submit]");
+        PlaywrightAssertions.assertThat(page.locator("#graph-detail")).containsText("nodes");
+        PlaywrightAssertions.assertThat(page.locator("#cy canvas").first()).isAttached();
+        String summary = page.locator("#graph-detail").innerText();
+        int nodes = Integer.parseInt(summary.substring(0, summary.indexOf(' ')));
+        assertThat(nodes).as("the entity and the chunks that mention it").isGreaterThan(1);
+        screenshot("graph");
+    }
+
+    @Test
+    @Order(6)
+    void apiErrorsShowAsReadableMessages() {
+        area("documents");
+        page.fill("#collection", "never-ingested");
+        page.click("#documents-form button[type=submit]");
+        PlaywrightAssertions.assertThat(page.locator("#documents-table tbody")).containsText("unknown collection");
+        area("chat");
+        page.fill("#question", "anything");
+        page.click("#search-button");
+        PlaywrightAssertions.assertThat(page.locator("#message")).containsText("unknown collection 'never-ingested'");
+        // the browser itself logs every refused request; those two are the ones this test made
+        assertThat(consoleErrors).allMatch(error -> error.contains("status of 404") || error.contains("status of 400"));
+        consoleErrors.clear();
+        page.fill("#collection", COLLECTION);
+    }
+
+    @Test
+    @Order(7)
+    void theLayoutFitsA390PixelScreen() {
+        page.setViewportSize(390, 844);
+        for (String name : List.of("chat", "ingest", "memory")) {
+            area(name);
+            Object overflow = page.evaluate("document.documentElement.scrollWidth");
+            assertThat(((Number) overflow).intValue()).as(name + " scroll width at 390px").isLessThanOrEqualTo(390);
+        }
+        screenshot("mobile-memory");
+        page.keyboard().press("Tab");
+        assertThat(page.evaluate("document.activeElement.tagName")).as("keyboard focus reaches the page").isNotNull();
+        page.setViewportSize(1280, 800);
+    }
+
+    @Test
+    @Order(8)
+    void theMemoryEndpointsBehindTheUiRefuseBadInputWithAReason() throws Exception {
+        assertThat(send("GET", "api/memories", null)).startsWith("400").contains("'scope' is required");
+        assertThat(send("GET", "api/memories?scope=a/b", null)).startsWith("400").contains("invalid scope 'a/b'");
+        assertThat(send("POST", "api/memories", "{\"scope\": \"ui-e2e\", \"text\": \"  \"}")).startsWith("400").contains("'text' is required");
+        assertThat(send("POST", "api/memories/search", "{\"scope\": \"ui-e2e\", \"query\": \"x\", \"k\": 0}")).startsWith("400")
+                .contains("'k' must be between 1 and 50");
+        assertThat(send("POST", "api/memories/no-such-memory/pin", null)).startsWith("404").contains("no memory 'no-such-memory'");
+        assertThat(send("GET", "api/corrections?scope=", null)).startsWith("400");
+        assertThat(send("GET", "api/ui/config", null)).startsWith("200").contains("\"ingestUrl\":\"http://127.0.0.1:");
+    }
+
+    private static String send(String method, String path, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() + " " + response.body();
+    }
+
+    private static String get(String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(base + path)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+}
