@@ -42,6 +42,9 @@ class EvalCommand implements Callable<Integer> {
     @Option(names = "--mode", defaultValue = "hybrid", description = "search mode (default: ${DEFAULT-VALUE})")
     String mode;
 
+    @Option(names = "--rerank", negatable = true, description = "ask for the second stage (--no-rerank: without it; default: the server's setting)")
+    Boolean rerank;
+
     @Option(names = "--json", description = "write per-query ranks of the golden chunks to this file")
     Path jsonOut;
 
@@ -75,8 +78,12 @@ class EvalCommand implements Callable<Integer> {
             JsonNode item = JSON.readTree(line);
             Set<ChunkRef> golden = new LinkedHashSet<>();
             item.path("golden_chunk_uuids").forEach(pair -> golden.add(new ChunkRef(pair.get(0).asText(), pair.get(1).asInt())));
-            JsonNode answer = query.postJson("/api/search", JSON.writeValueAsString(
-                    Map.of("query", item.path("query").asText(), "k", 20, "collection", target, "mode", mode)));
+            Map<String, Object> search = new java.util.HashMap<>(Map.of("query", item.path("query").asText(), "k", 20,
+                    "collection", target, "mode", mode));
+            if (rerank != null) {
+                search.put("rerank", rerank);
+            }
+            JsonNode answer = query.postJson("/api/search", JSON.writeValueAsString(search));
             searchMillis += answer.path("tookMs").asLong();
             List<ChunkRef> ranked = new ArrayList<>();
             answer.path("results").forEach(r -> ranked.add(new ChunkRef(r.path("documentId").asText(), r.path("chunkIndex").asInt())));
@@ -98,7 +105,8 @@ class EvalCommand implements Callable<Integer> {
             report.set("queries", perQuery);
             Files.writeString(jsonOut, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
         }
-        System.out.printf("collection=%s mode=%s mean_search_ms=%.1f%n", target, mode, at5.isEmpty() ? 0.0 : (double) searchMillis / at5.size());
+        System.out.printf("collection=%s mode=%s%s mean_search_ms=%.1f%n", target, mode,
+                rerank == null ? "" : rerank ? " rerank=on" : " rerank=off", at5.isEmpty() ? 0.0 : (double) searchMillis / at5.size());
         System.out.println(PassAtK.summaryLine(PassAtK.mean(at5), PassAtK.mean(at10), PassAtK.mean(at20), at5.size()));
         return 0;
     }

@@ -10,6 +10,7 @@ import java.util.Map;
 import org.opensearch.client.json.JsonData;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.FieldValue;
+import org.opensearch.client.opensearch._types.HealthStatus;
 import org.opensearch.client.opensearch._types.Refresh;
 import org.opensearch.client.opensearch._types.query_dsl.Query;
 import org.opensearch.client.opensearch._types.query_dsl.TextQueryType;
@@ -126,11 +127,19 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
 
     @Override
     public long countChunks(String collection) {
+        String index = ChunkIndex.name(collection);
         try {
-            if (!client.indices().exists(e -> e.index(ChunkIndex.name(collection))).value()) {
+            if (!client.indices().exists(e -> e.index(index)).value()) {
                 return 0;
             }
-            return client.count(c -> c.index(ChunkIndex.name(collection))).count();
+            try {
+                return client.count(c -> c.index(index)).count();
+            } catch (IOException e) {
+                // an index created a moment ago exists before its shard has started ("all shards
+                // failed", 503): wait for it, then count once more
+                client.cluster().health(h -> h.index(index).waitForStatus(HealthStatus.Yellow).timeout(t -> t.time("10s")));
+                return client.count(c -> c.index(index)).count();
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("OpenSearch unreachable while counting", e);
         }

@@ -3,6 +3,7 @@ package dev.openrag.query.config;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
@@ -15,6 +16,8 @@ import dev.openrag.knowledge.port.FeedbackStore;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.port.Reranker;
+import dev.openrag.knowledge.rerank.IdentifierReranker;
 import dev.openrag.knowledge.port.SummaryIndex;
 
 /** The retrieval adapters of this app (embedder and vector backend: knowledge-store's shared producers). */
@@ -30,6 +33,16 @@ public class QueryProducers {
     @Singleton
     GraphRetriever graphRetriever(Driver driver) {
         return new Neo4jGraphRetriever(driver);
+    }
+
+    /** {@code openrag.search.reranker}: identifiers (the local CPU reranker), the only one so far. */
+    @Produces
+    @Singleton
+    Reranker reranker(@ConfigProperty(name = "openrag.search.reranker", defaultValue = IdentifierReranker.NAME) String name) {
+        if (!IdentifierReranker.NAME.equals(name)) {
+            throw new IllegalArgumentException("openrag.search.reranker must be " + IdentifierReranker.NAME + ", not '" + name + "'");
+        }
+        return new IdentifierReranker();
     }
 
     @Produces

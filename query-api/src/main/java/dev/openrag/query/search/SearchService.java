@@ -25,6 +25,7 @@ import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.knowledge.port.Reranker;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.SummaryIndex;
 import dev.openrag.knowledge.port.VectorIndex;
@@ -65,6 +66,9 @@ public class SearchService {
     private final int summarySections;
     private final double summaryBoost;
     private final QueryRouter router;
+    private final Reranker reranker;
+    private final boolean rerankByDefault;
+    private final double rerankWeight;
     private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories,
@@ -77,7 +81,9 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.search.summary.sections", defaultValue = "10") int summarySections,
                          @ConfigProperty(name = "openrag.search.summary.boost", defaultValue = "0.3") double summaryBoost,
                          @ConfigProperty(name = "openrag.search.automatic.bm25-weight", defaultValue = "1.5") double automaticBm25Weight,
-                         GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries) {
+                         @ConfigProperty(name = "openrag.search.rerank.default", defaultValue = "true") boolean rerankByDefault,
+                         @ConfigProperty(name = "openrag.search.rerank.weight", defaultValue = "0.3") double rerankWeight,
+                         GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker) {
         this.embedder = embedder;
         this.vectors = vectors;
         this.lexical = lexical;
@@ -92,6 +98,9 @@ public class SearchService {
         this.summarySections = summarySections;
         this.summaryBoost = summaryBoost;
         this.router = new QueryRouter(automaticBm25Weight);
+        this.reranker = reranker;
+        this.rerankByDefault = rerankByDefault;
+        this.rerankWeight = rerankWeight;
     }
 
     @PreDestroy
@@ -190,10 +199,16 @@ public class SearchService {
             List<RankFusion.Fused> candidatesToBoost = ranked;
             ranked = timed(timings, SUMMARY, () -> expandWithSummaries(candidatesToBoost, queryVector, degraded));
         }
+        boolean rerank = request.rerank() == null ? rerankByDefault : request.rerank();
+        if (rerank && !ranked.isEmpty()) {
+            List<RankFusion.Fused> candidatesToRerank = ranked;
+            ranked = timed(timings, "rerank", () -> rerank(query, candidatesToRerank));
+        }
+        boolean combinedScore = hybrid || rerank;
         List<SearchResponse.Result> top = ranked.stream().limit(k)
                 .map(hit -> new SearchResponse.Result(hit.chunk().chunkId(), hit.chunk().documentId(), hit.chunk().chunkIndex(),
                         hit.chunk().title(), hit.chunk().sourceUri(), hit.chunk().text(), hit.chunk().context(),
-                        hybrid ? hit.score() : hit.scores().values().iterator().next(),
+                        combinedScore ? hit.score() : hit.scores().values().iterator().next(),
                         hit.ranks(), explain ? hit.scores() : null, null, null))
                 .toList();
         List<SearchResponse.Result> fused = mode.equals(GRAPH) && !top.isEmpty()
@@ -235,6 +250,24 @@ public class SearchService {
         }
         boosted.sort(java.util.Comparator.comparingDouble(RankFusion.Fused::score).reversed());
         return boosted;
+    }
+
+    /**
+     * The second stage: every candidate's score, divided by the best one, plus {@code rerankWeight}
+     * times the reranker's score in [0, 1] ({@code scores.rerank} with explain).
+     */
+    private List<RankFusion.Fused> rerank(String query, List<RankFusion.Fused> ranked) {
+        List<Double> scores = reranker.score(query, ranked.stream().map(RankFusion.Fused::chunk).toList());
+        double best = ranked.get(0).score();
+        List<RankFusion.Fused> reranked = new ArrayList<>(ranked.size());
+        for (int i = 0; i < ranked.size(); i++) {
+            RankFusion.Fused hit = ranked.get(i);
+            Map<String, Double> explained = new LinkedHashMap<>(hit.scores());
+            explained.put("rerank", scores.get(i));
+            reranked.add(new RankFusion.Fused(hit.chunk(), hit.score() / best + rerankWeight * scores.get(i), hit.ranks(), explained));
+        }
+        reranked.sort(java.util.Comparator.comparingDouble(RankFusion.Fused::score).reversed());
+        return reranked;
     }
 
     /** Graph mode shows, for hits that present an OpenAPI operation, the operation with its examples and entities. */

@@ -170,6 +170,28 @@ class SearchApiTest extends FixtureTest {
     }
 
     @Test
+    void theRerankerLiftsTheChunkThatDefinesTheNamedFunctionAndExplainsItsScore() {
+        JsonPath reranked = given().contentType(ContentType.JSON).body(Map.of("query", "what does parse_http_header return",
+                "k", 3, "collection", COLLECTION, "mode", "vector", "rerank", true, "explain", true))
+                .post("/api/search").then().statusCode(200).extract().jsonPath();
+        assertThat(reranked.getString("results[0].documentId")).isEqualTo("doc-0");
+        assertThat(reranked.getDouble("results[0].scores.rerank")).isEqualTo(1.0);
+        assertThat(reranked.getDouble("results[1].scores.rerank")).isEqualTo(0.0);
+        // score = fused score / the best fused score (rank 1: 1/61) + 0.3 × rerank score
+        double rrfFirst = 1.0 / (60 + reranked.getInt("results[0].ranks.vector"));
+        double rrfSecond = 1.0 / (60 + reranked.getInt("results[1].ranks.vector"));
+        assertThat(reranked.getDouble("results[0].score")).isCloseTo(rrfFirst * 61 + 0.3, org.assertj.core.api.Assertions.within(1e-6));
+        assertThat(reranked.getDouble("results[1].score")).isCloseTo(rrfSecond * 61, org.assertj.core.api.Assertions.within(1e-6));
+        assertThat(reranked.getMap("timings")).containsKey("rerank");
+
+        JsonPath plain = given().contentType(ContentType.JSON).body(Map.of("query", "what does parse_http_header return",
+                "k", 3, "collection", COLLECTION, "mode", "vector", "rerank", false, "explain", true))
+                .post("/api/search").then().statusCode(200).extract().jsonPath();
+        assertThat(plain.getMap("results[0].scores")).doesNotContainKey("rerank");
+        assertThat(plain.getMap("timings")).doesNotContainKey("rerank");
+    }
+
+    @Test
     void badRequestsNameTheProblem() {
         post(Map.of("query", " ", "collection", COLLECTION)).statusCode(400).body("message", containsString("'query'"));
         post(Map.of("query", "x", "k", 0, "collection", COLLECTION)).statusCode(400).body("message", containsString("'k' must be between 1 and 100"));

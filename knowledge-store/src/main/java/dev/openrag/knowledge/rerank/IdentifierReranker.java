@@ -1,0 +1,101 @@
+package dev.openrag.knowledge.rerank;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.port.Reranker;
+
+/**
+ * The local, CPU-only reranker: rewards candidates that define or contain the code names a query
+ * spells out (snake_case, camelCase, {@code a.b}, {@code f()}, {@code `quoted`}). A chunk whose
+ * structural context says it defines the name, or that sits inside a declaration of that name,
+ * scores 1 for it; one whose text merely contains it scores 0.5; the score is the mean over the
+ * query's names. Queries without code names leave every score at 0.
+ */
+public final class IdentifierReranker implements Reranker {
+
+    public static final String NAME = "identifiers";
+    private static final Pattern QUOTED = Pattern.compile("`([^`]{2,80})`");
+    private static final Pattern CODE_NAME = Pattern.compile(
+            "\\b[A-Za-z]+_[A-Za-z0-9_]+\\b|\\b[a-z]+[A-Z][A-Za-z0-9]*\\b|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\b|\\b\\w+(?=\\(\\))");
+    private static final Pattern DECLARATION_LINE = Pattern.compile("\\b(Defines|Inside): ([^\\n]*)");
+    private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public List<Double> score(String query, List<IndexedChunk> candidates) {
+        Set<String> names = codeNames(query);
+        List<Double> scores = new ArrayList<>(candidates.size());
+        for (IndexedChunk candidate : candidates) {
+            if (names.isEmpty()) {
+                scores.add(0.0);
+                continue;
+            }
+            Set<String> declared = declaredNames(candidate.context());
+            Set<String> words = words(candidate.text());
+            double sum = 0;
+            for (String name : names) {
+                sum += declared.contains(name) ? 1.0 : words.contains(name) ? 0.5 : 0.0;
+            }
+            scores.add(sum / names.size());
+        }
+        return scores;
+    }
+
+    /** The code names a query spells out, lower-cased, without call parentheses. */
+    static Set<String> codeNames(String query) {
+        Set<String> names = new LinkedHashSet<>();
+        Matcher quoted = QUOTED.matcher(query);
+        while (quoted.find()) {
+            Matcher word = WORD.matcher(quoted.group(1));
+            String last = null;
+            while (word.find()) {
+                last = word.group();
+            }
+            if (last != null && last.length() > 1) {
+                names.add(last.toLowerCase(Locale.ROOT)); // `Foo::bar()` or `self.bar` name bar
+            }
+        }
+        Matcher name = CODE_NAME.matcher(QUOTED.matcher(query).replaceAll(" "));
+        while (name.find()) {
+            names.add(name.group().toLowerCase(Locale.ROOT));
+        }
+        return names;
+    }
+
+    /** Names in the context's "Defines:" and "Inside:" lines (the structural contextualizer's). */
+    static Set<String> declaredNames(String context) {
+        Set<String> names = new HashSet<>();
+        if (context == null) {
+            return names;
+        }
+        Matcher line = DECLARATION_LINE.matcher(context);
+        while (line.find()) {
+            names.addAll(words(line.group(2)));
+        }
+        return names;
+    }
+
+    private static Set<String> words(String text) {
+        Set<String> words = new HashSet<>();
+        if (text == null) {
+            return words;
+        }
+        Matcher word = WORD.matcher(text);
+        while (word.find()) {
+            words.add(word.group().toLowerCase(Locale.ROOT));
+        }
+        return words;
+    }
+}

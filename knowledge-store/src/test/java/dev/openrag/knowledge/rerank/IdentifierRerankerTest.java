@@ -1,0 +1,43 @@
+package dev.openrag.knowledge.rerank;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.openrag.knowledge.port.IndexedChunk;
+
+class IdentifierRerankerTest {
+
+    private static IndexedChunk chunk(String context, String text) {
+        return new IndexedChunk("c", "d", "c/d#0", 0, "t", null, List.of(), text, context, null);
+    }
+
+    @Test
+    void codeNamesAreQuotedNamesAndIdentifierShapedWords() {
+        assertThat(IdentifierReranker.codeNames("What does the `removable()` method in the `MergeScheduler` do?"))
+                .containsExactly("removable", "mergescheduler");
+        assertThat(IdentifierReranker.codeNames("how is parse_http_header called from readFrame()?"))
+                .containsExactly("parse_http_header", "readframe");
+        assertThat(IdentifierReranker.codeNames("How do consumer groups share partitions?")).isEmpty();
+    }
+
+    @Test
+    void aChunkThatDefinesTheNamedCodeScoresAboveOneThatOnlyMentionsIt() {
+        IndexedChunk defines = chunk("File: sched.rs\nInside: impl MergeScheduler\nDefines: fn removable", "fn removable(&self) -> bool {}");
+        IndexedChunk mentions = chunk("File: other.rs", "let r = scheduler.removable();");
+        IndexedChunk unrelated = chunk("File: x.rs", "fn main() {}");
+
+        List<Double> scores = new IdentifierReranker().score("What does `removable()` in `MergeScheduler` return?",
+                List.of(unrelated, mentions, defines));
+
+        assertThat(scores).containsExactly(0.0, 0.25, 1.0);
+    }
+
+    @Test
+    void aQueryWithoutCodeNamesChangesNothing() {
+        assertThat(new IdentifierReranker().score("how are offsets committed", List.of(chunk("Defines: commit", "commit offsets"))))
+                .containsExactly(0.0);
+    }
+}
