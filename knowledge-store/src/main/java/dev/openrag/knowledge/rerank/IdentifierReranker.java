@@ -2,7 +2,6 @@ package dev.openrag.knowledge.rerank;
 
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -11,6 +10,7 @@ import java.util.regex.Pattern;
 
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.Reranker;
+import dev.openrag.knowledge.text.QueryTerms;
 
 /**
  * The local, CPU-only reranker: rewards candidates that define or contain the code names a query
@@ -22,9 +22,6 @@ import dev.openrag.knowledge.port.Reranker;
 public final class IdentifierReranker implements Reranker {
 
     public static final String NAME = "identifiers";
-    private static final Pattern QUOTED = Pattern.compile("`([^`]{2,80})`");
-    private static final Pattern CODE_NAME = Pattern.compile(
-            "\\b[A-Za-z]+_[A-Za-z0-9_]+\\b|\\b[a-z]+[A-Z][A-Za-z0-9]*\\b|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\b|\\b\\w+(?=\\(\\))");
     private static final Pattern DECLARATION_LINE = Pattern.compile("\\b(Defines|Inside): ([^\\n]*)");
     private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -35,7 +32,7 @@ public final class IdentifierReranker implements Reranker {
 
     @Override
     public List<Double> score(String query, List<IndexedChunk> candidates) {
-        Set<String> names = codeNames(query);
+        Set<String> names = QueryTerms.codeNames(query);
         List<Double> scores = new ArrayList<>(candidates.size());
         for (IndexedChunk candidate : candidates) {
             if (names.isEmpty()) {
@@ -51,27 +48,6 @@ public final class IdentifierReranker implements Reranker {
             scores.add(sum / names.size());
         }
         return scores;
-    }
-
-    /** The code names a query spells out, lower-cased, without call parentheses. */
-    static Set<String> codeNames(String query) {
-        Set<String> names = new LinkedHashSet<>();
-        Matcher quoted = QUOTED.matcher(query);
-        while (quoted.find()) {
-            Matcher word = WORD.matcher(quoted.group(1));
-            String last = null;
-            while (word.find()) {
-                last = word.group();
-            }
-            if (last != null && last.length() > 1) {
-                names.add(last.toLowerCase(Locale.ROOT)); // `Foo::bar()` or `self.bar` name bar
-            }
-        }
-        Matcher name = CODE_NAME.matcher(QUOTED.matcher(query).replaceAll(" "));
-        while (name.find()) {
-            names.add(name.group().toLowerCase(Locale.ROOT));
-        }
-        return names;
     }
 
     /** Names in the context's "Defines:" and "Inside:" lines (the structural contextualizer's). */

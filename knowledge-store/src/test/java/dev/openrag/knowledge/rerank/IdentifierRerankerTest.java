@@ -7,6 +7,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.text.QueryTerms;
 
 class IdentifierRerankerTest {
 
@@ -16,11 +17,13 @@ class IdentifierRerankerTest {
 
     @Test
     void codeNamesAreQuotedNamesAndIdentifierShapedWords() {
-        assertThat(IdentifierReranker.codeNames("What does the `removable()` method in the `MergeScheduler` do?"))
+        assertThat(QueryTerms.codeNames("What does the `removable()` method in the `MergeScheduler` do?"))
                 .containsExactly("removable", "mergescheduler");
-        assertThat(IdentifierReranker.codeNames("how is parse_http_header called from readFrame()?"))
+        assertThat(QueryTerms.codeNames("how is parse_http_header called from readFrame()?"))
                 .containsExactly("parse_http_header", "readframe");
-        assertThat(IdentifierReranker.codeNames("How do consumer groups share partitions?")).isEmpty();
+        assertThat(QueryTerms.codeNames("How do consumer groups share partitions?")).isEmpty();
+        assertThat(QueryTerms.codeNames("what changed in 3.0, e.g. in self.parser and std::mem::swap?"))
+                .containsExactly("parser", "swap");
     }
 
     @Test

@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.openrag.knowledge.text.QueryTerms;
+
 /**
  * The {@code automatic} mode's choice, per query and from its form alone: broad "overview"
  * questions go to {@code summary} (the sections that match as a whole), identifier-heavy queries
@@ -21,10 +23,6 @@ final class QueryRouter {
             "\\b(overview|summar(y|ize|ise)|high[- ]level|overall|architecture of|in general|big picture"
                     + "|main (idea|components|parts|modules)|how is .+ (organi[sz]ed|structured))\\b",
             Pattern.CASE_INSENSITIVE);
-    /** snake_case, camelCase/PascalCase with an inner capital, a.b member access, calls, paths, :: scopes. */
-    private static final Pattern IDENTIFIER = Pattern.compile(
-            "\\b[A-Za-z]+_[A-Za-z0-9_]+\\b|\\b[a-z]+[A-Z][A-Za-z0-9]*\\b|\\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\\b"
-                    + "|\\b\\w+\\.\\w+\\b|\\b\\w+\\(\\)|\\w+::\\w+|/\\w+/\\w+");
     private static final Pattern WORD = Pattern.compile("\\S+");
     private static final double IDENTIFIER_SHARE = 0.25;
 
@@ -38,7 +36,7 @@ final class QueryRouter {
         if (OVERVIEW.matcher(query).find()) {
             return new Route(SearchService.SUMMARY, null, "broad question: the sections whose summaries match");
         }
-        int identifiers = count(IDENTIFIER.matcher(query));
+        int identifiers = QueryTerms.codeNames(query).size();
         int words = Math.max(1, count(WORD.matcher(query)));
         if (identifiers > 0 && (double) identifiers / words >= IDENTIFIER_SHARE) {
             return new Route("hybrid", Map.of(SearchService.VECTOR, 1.0, SearchService.BM25, bm25Boost),
