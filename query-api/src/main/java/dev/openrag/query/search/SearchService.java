@@ -1,6 +1,8 @@
 package dev.openrag.query.search;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,7 +137,7 @@ public class SearchService {
             route = router.route(query);
             mode = route.mode();
             if (route.weights() != null) {
-                fusionWeights = new java.util.HashMap<>(weights);
+                fusionWeights = new HashMap<>(weights);
                 fusionWeights.putAll(route.weights());
             }
         }
@@ -248,7 +250,7 @@ public class SearchService {
             double score = hit.score() / best + (summary == null ? 0 : summaryBoost * Math.max(0, summary));
             boosted.add(new RankFusion.Fused(hit.chunk(), score, hit.ranks(), scores));
         }
-        boosted.sort(java.util.Comparator.comparingDouble(RankFusion.Fused::score).reversed());
+        boosted.sort(Comparator.comparingDouble(RankFusion.Fused::score).reversed());
         return boosted;
     }
 
@@ -266,7 +268,7 @@ public class SearchService {
             explained.put("rerank", scores.get(i));
             reranked.add(new RankFusion.Fused(hit.chunk(), hit.score() / best + rerankWeight * scores.get(i), hit.ranks(), explained));
         }
-        reranked.sort(java.util.Comparator.comparingDouble(RankFusion.Fused::score).reversed());
+        reranked.sort(Comparator.comparingDouble(RankFusion.Fused::score).reversed());
         return reranked;
     }
 
