@@ -1,10 +1,12 @@
 package dev.openrag.query.config;
 
+import dev.openrag.knowledge.browse.ApiOperation;
 import dev.openrag.knowledge.browse.CollectionSummary;
 import dev.openrag.knowledge.browse.DocumentDetail;
 import dev.openrag.knowledge.browse.DocumentSummary;
 import dev.openrag.knowledge.browse.Neighbourhood;
 import dev.openrag.knowledge.memory.Correction;
+import dev.openrag.knowledge.memory.Memory;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
@@ -12,7 +14,8 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
  * native image (-Pnative) writes them like the JVM does (the app's own records are found by Quarkus REST).
  */
 @RegisterForReflection(targets = {Correction.class, CollectionSummary.class, DocumentSummary.class, DocumentDetail.class,
-        DocumentDetail.ChunkView.class, Neighbourhood.class, Neighbourhood.Node.class, Neighbourhood.Edge.class})
+        DocumentDetail.ChunkView.class, Neighbourhood.class, Neighbourhood.Node.class, Neighbourhood.Edge.class,
+        ApiOperation.class, ApiOperation.Example.class, Memory.class, Memory.Link.class})
 public final class NativeReflection {
 
     private NativeReflection() {
