@@ -23,6 +23,27 @@ public final class RankFusion {
     private RankFusion() {
     }
 
+    /**
+     * A later stage's say: every hit's score divided by the best one, plus {@code weight} times
+     * its {@code signal} (floored at 0; none for a hit without one), re-sorted. The signal shows
+     * in the hit's scores under {@code name}.
+     */
+    public static List<Fused> rescore(List<Fused> ranked, Map<String, Double> signal, double weight, String name) {
+        double best = ranked.get(0).score();
+        List<Fused> rescored = new ArrayList<>(ranked.size());
+        for (Fused hit : ranked) {
+            Double value = signal.get(hit.chunk().chunkId());
+            Map<String, Double> scores = new LinkedHashMap<>(hit.scores());
+            if (value != null) {
+                scores.put(name, value);
+            }
+            rescored.add(new Fused(hit.chunk(), hit.score() / best + (value == null ? 0 : weight * Math.max(0, value)),
+                    hit.ranks(), scores));
+        }
+        rescored.sort(Comparator.comparingDouble(Fused::score).reversed());
+        return rescored;
+    }
+
     public static List<Fused> fuse(Map<String, List<ScoredChunk>> byRetriever, Map<String, Double> weights, int k) {
         Map<String, IndexedChunk> chunks = new LinkedHashMap<>();
         Map<String, Double> fused = new LinkedHashMap<>();

@@ -1,7 +1,6 @@
 package dev.openrag.query.search;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -239,19 +238,7 @@ public class SearchService {
             degraded.add("summaries");
             return ranked;
         }
-        double best = ranked.get(0).score();
-        List<RankFusion.Fused> boosted = new ArrayList<>(ranked.size());
-        for (RankFusion.Fused hit : ranked) {
-            Double summary = similarity.get(hit.chunk().chunkId());
-            Map<String, Double> scores = new LinkedHashMap<>(hit.scores());
-            if (summary != null) {
-                scores.put(SUMMARY, summary);
-            }
-            double score = hit.score() / best + (summary == null ? 0 : summaryBoost * Math.max(0, summary));
-            boosted.add(new RankFusion.Fused(hit.chunk(), score, hit.ranks(), scores));
-        }
-        boosted.sort(Comparator.comparingDouble(RankFusion.Fused::score).reversed());
-        return boosted;
+        return RankFusion.rescore(ranked, similarity, summaryBoost, SUMMARY);
     }
 
     /**
@@ -260,16 +247,11 @@ public class SearchService {
      */
     private List<RankFusion.Fused> rerank(String query, List<RankFusion.Fused> ranked) {
         List<Double> scores = reranker.score(query, ranked.stream().map(RankFusion.Fused::chunk).toList());
-        double best = ranked.get(0).score();
-        List<RankFusion.Fused> reranked = new ArrayList<>(ranked.size());
+        Map<String, Double> byChunk = new HashMap<>();
         for (int i = 0; i < ranked.size(); i++) {
-            RankFusion.Fused hit = ranked.get(i);
-            Map<String, Double> explained = new LinkedHashMap<>(hit.scores());
-            explained.put("rerank", scores.get(i));
-            reranked.add(new RankFusion.Fused(hit.chunk(), hit.score() / best + rerankWeight * scores.get(i), hit.ranks(), explained));
+            byChunk.put(ranked.get(i).chunk().chunkId(), scores.get(i));
         }
-        reranked.sort(Comparator.comparingDouble(RankFusion.Fused::score).reversed());
-        return reranked;
+        return RankFusion.rescore(ranked, byChunk, rerankWeight, "rerank");
     }
 
     /** Graph mode shows, for hits that present an OpenAPI operation, the operation with its examples and entities. */
