@@ -2,6 +2,7 @@ package dev.openrag.query.search;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,29 @@ public final class RankFusion {
         }
         rescored.sort(Comparator.comparingDouble(Fused::score).reversed());
         return rescored;
+    }
+
+    /**
+     * The document-head prior: for every document among the hits, its head chunk (index 0: a
+     * file's licence, imports and type declaration, a page's title and opening) gets the best
+     * score of any of that document's hits, divided by the best score overall. Questions about a
+     * file or page as a whole ("what does this class do", "which licence") point at its head, while
+     * the chunk that matched best is often deeper in; the prior lets the head follow its document
+     * up. Heads that are not among the hits are left out: no extra store round trip.
+     */
+    public static Map<String, Double> documentHeads(List<Fused> ranked) {
+        double best = ranked.get(0).score();
+        Map<String, Double> documentBest = new HashMap<>();
+        Map<String, String> heads = new HashMap<>();
+        for (Fused hit : ranked) {
+            documentBest.merge(hit.chunk().documentId(), hit.score(), Math::max);
+            if (hit.chunk().chunkIndex() == 0) {
+                heads.put(hit.chunk().documentId(), hit.chunk().chunkId());
+            }
+        }
+        Map<String, Double> signal = new HashMap<>();
+        heads.forEach((document, head) -> signal.put(head, documentBest.get(document) / best));
+        return signal;
     }
 
     public static List<Fused> fuse(Map<String, List<ScoredChunk>> byRetriever, Map<String, Double> weights, int k) {

@@ -38,7 +38,9 @@ import dev.openrag.schemas.CollectionNames;
  * fusion. A retriever whose store is down is left out and named in {@code degraded}; only when
  * every retriever fails is the search unavailable (503). {@code summary} ranks the chunks of the
  * sections whose summaries match best; {@code hybrid_expanded} adds a boost from the summaries to
- * hybrid; {@code automatic} picks per query ({@link QueryRouter}) and says why in explain.
+ * hybrid; {@code automatic} picks per query ({@link QueryRouter}) and says why in explain. The
+ * second stage ({@code rerank}) adds the {@link Reranker}'s score and, in the fused modes, the
+ * document-head prior ({@link RankFusion#documentHeads}).
  */
 @ApplicationScoped
 public class SearchService {
@@ -70,6 +72,7 @@ public class SearchService {
     private final Reranker reranker;
     private final boolean rerankByDefault;
     private final double rerankWeight;
+    private final double headPrior;
     private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories,
@@ -84,6 +87,7 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.search.automatic.bm25-weight", defaultValue = "1.5") double automaticBm25Weight,
                          @ConfigProperty(name = "openrag.search.rerank.default", defaultValue = "true") boolean rerankByDefault,
                          @ConfigProperty(name = "openrag.search.rerank.weight", defaultValue = "0.3") double rerankWeight,
+                         @ConfigProperty(name = "openrag.search.head-prior", defaultValue = "0.3") double headPrior,
                          GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker) {
         this.embedder = embedder;
         this.vectors = vectors;
@@ -102,6 +106,7 @@ public class SearchService {
         this.reranker = reranker;
         this.rerankByDefault = rerankByDefault;
         this.rerankWeight = rerankWeight;
+        this.headPrior = headPrior;
     }
 
     @PreDestroy
@@ -204,6 +209,13 @@ public class SearchService {
         if (rerank && !ranked.isEmpty()) {
             List<RankFusion.Fused> candidatesToRerank = ranked;
             ranked = timed(timings, "rerank", () -> rerank(query, candidatesToRerank));
+        }
+        // part of the second stage, in fused modes only: one retriever's raw scores (BM25's above
+        // all) are no basis for a document's best
+        if (rerank && hybrid && headPrior > 0 && !ranked.isEmpty()) {
+            List<RankFusion.Fused> candidatesToLift = ranked;
+            ranked = timed(timings, "headPrior",
+                    () -> RankFusion.rescore(candidatesToLift, RankFusion.documentHeads(candidatesToLift), headPrior, "head"));
         }
         boolean combinedScore = hybrid || rerank;
         List<SearchResponse.Result> top = ranked.stream().limit(k)
