@@ -3,6 +3,7 @@ package dev.openrag.knowledge;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -15,6 +16,7 @@ import org.neo4j.driver.GraphDatabase;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
+import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
 import dev.openrag.knowledge.opensearch.ChunkIndex;
 import dev.openrag.knowledge.opensearch.OpenSearchClients;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
@@ -66,6 +68,41 @@ class StoreBootstrapTest {
             assertThatThrownBy(() -> session.run("CREATE (:Chunk {chunkId: 't/d#0'})").consume())
                     .as("chunk ids are unique").hasMessageContaining("t/d#0");
         }
+    }
+
+    @Test
+    void theChunkVectorIndexFiltersByCollectionSoASmallCollectionGetsItsOwnNeighbours() {
+        try (var session = driver.session()) {
+            // the index as an older version made it, without the collection filter property
+            session.run("DROP INDEX " + Neo4jSchema.CHUNK_VECTOR_INDEX + " IF EXISTS").consume();
+            session.run("CREATE VECTOR INDEX " + Neo4jSchema.CHUNK_VECTOR_INDEX + " FOR (n:Chunk) ON n.embedding "
+                    + "OPTIONS {indexConfig: {`vector.dimensions`: 4, `vector.similarity_function`: 'cosine'}}").consume();
+        }
+        Neo4jSchema.bootstrap(driver, 4);
+
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int i = 0; i < 300; i++) { // a big collection whose vectors all lie closer to the query
+            rows.add(Map.of("collection", "big", "id", "big/d#" + i, "index", i, "vector", List.of(1.0, 0.01 * (i % 7), 0.0, 0.0)));
+        }
+        for (int i = 0; i < 3; i++) {
+            rows.add(Map.of("collection", "small", "id", "small/d#" + i, "index", i, "vector", List.of(0.5, 0.0, 1.0 + i, 0.0)));
+        }
+        try (var session = driver.session()) {
+            List<String> properties = session.run("SHOW INDEXES YIELD name, properties WHERE name = $name RETURN properties",
+                    Map.of("name", Neo4jSchema.CHUNK_VECTOR_INDEX)).single().get("properties").asList(org.neo4j.driver.Value::asString);
+            assertThat(properties).as("rebuilt with the filter property").contains("embedding", "collection");
+            session.run("UNWIND $rows AS row MERGE (c:Chunk {chunkId: row.id}) "
+                            + "SET c.collection = row.collection, c.documentId = 'd', c.chunkIndex = row.index, c.text = row.id "
+                            + "WITH c, row CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)",
+                    Map.of("rows", rows)).consume();
+        }
+
+        List<ScoredChunk> hits = new Neo4jVectorIndex(driver).search("small", new float[] {1, 0, 0.2f, 0}, 3);
+
+        assertThat(hits).extracting(hit -> hit.chunk().chunkId()).containsExactly("small/d#0", "small/d#1", "small/d#2");
+        assertThat(hits).extracting(ScoredChunk::rank).containsExactly(1, 2, 3);
+        assertThat(hits.get(0).chunk().text()).isEqualTo("small/d#0");
+        assertThat(hits.get(0).chunk().vector()).as("the embedding stays in Neo4j").isNull();
     }
 
     @Test

@@ -41,7 +41,7 @@ public final class OllamaEmbedder implements Embedder {
         if (texts.isEmpty()) {
             return List.of();
         }
-        List<float[]> vectors = model.embedAll(texts.stream().map(text -> TextSegment.from(text.isBlank() ? " " : text)).toList())
+        List<float[]> vectors = model.embedAll(texts.stream().map(text -> TextSegment.from(Embedder.nonBlank(text))).toList())
                 .content().stream().map(Embedding::vector).toList();
         for (float[] vector : vectors) {
             if (vector.length != dimension) {

@@ -59,7 +59,7 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 }
                 WITH ch, max(s) AS score
                 WHERE ch.text IS NOT NULL
-                RETURN ch, score ORDER BY score DESC, ch.chunkId LIMIT $limit""";
+                RETURN ch %s AS ch, score ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(Neo4jVectorIndex.CHUNK_FIELDS);
         try (Session session = driver.session()) {
             List<Record> rows = session.executeRead(tx -> tx.run(cypher,
                     Map.of("collection", collection, "grams", grams, "hops", hops, "limit", limit)).list());

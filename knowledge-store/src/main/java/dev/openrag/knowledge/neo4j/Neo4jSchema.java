@@ -6,6 +6,7 @@ import java.util.Map;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.Value;
 import org.neo4j.driver.exceptions.ClientException;
 import org.neo4j.driver.exceptions.TransientException;
 
@@ -51,6 +52,11 @@ public final class Neo4jSchema {
     /** Vector index name → the label whose {@code embedding} it indexes. */
     private static final Map<String, String> VECTOR_INDEXES = Map.of(
             CHUNK_VECTOR_INDEX, "Chunk", MEMORY_VECTOR_INDEX, "Memory", SECTION_VECTOR_INDEX, "Section");
+    /**
+     * Vector indexes searched per collection carry {@code collection} as a filter property, so a
+     * search walks one collection's vectors however many share the index (Cypher 25 SEARCH).
+     */
+    private static final List<String> FILTERED_BY_COLLECTION = List.of(CHUNK_VECTOR_INDEX, SECTION_VECTOR_INDEX);
 
     private Neo4jSchema() {
     }
@@ -85,13 +91,22 @@ public final class Neo4jSchema {
             for (Map.Entry<String, String> entry : VECTOR_INDEXES.entrySet()) {
                 String index = entry.getKey();
                 String label = entry.getValue();
-                Integer existing = existingDimension(session, index);
-                if (existing != null && existing != dimension) {
-                    throw new IllegalStateException("Neo4j vector index '" + index + "' has dimension " + existing
-                            + " but the embedding model produces " + dimension
-                            + "; drop the index (DROP INDEX " + index + ") and re-ingest, or configure the old model");
+                boolean filtered = FILTERED_BY_COLLECTION.contains(index);
+                Record existing = existingIndex(session, index);
+                if (existing != null) {
+                    Integer existingDimension = dimensionOf(existing);
+                    if (existingDimension != null && existingDimension != dimension) {
+                        throw new IllegalStateException("Neo4j vector index '" + index + "' has dimension " + existingDimension
+                                + " but the embedding model produces " + dimension
+                                + "; drop the index (DROP INDEX " + index + ") and re-ingest, or configure the old model");
+                    }
+                    if (filtered && !existing.get("properties").asList(Value::asString).contains("collection")) {
+                        // made by an older version without the filter property: rebuilt from the stored vectors
+                        session.run("DROP INDEX " + index + " IF EXISTS").consume();
+                    }
                 }
-                session.run("CREATE VECTOR INDEX " + index + " IF NOT EXISTS FOR (n:" + label + ") ON n.embedding "
+                session.run("CYPHER 25 CREATE VECTOR INDEX " + index + " IF NOT EXISTS FOR (n:" + label + ") ON n.embedding "
+                        + (filtered ? "WITH [n.collection] " : "")
                         + "OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}}",
                         Map.of("dimension", dimension)).consume();
             }
@@ -108,13 +123,14 @@ public final class Neo4jSchema {
         }
     }
 
-    private static Integer existingDimension(Session session, String index) {
-        List<Record> rows = session.run("SHOW INDEXES YIELD name, options WHERE name = $name RETURN options",
+    private static Record existingIndex(Session session, String index) {
+        List<Record> rows = session.run("SHOW INDEXES YIELD name, properties, options WHERE name = $name RETURN properties, options",
                 Map.of("name", index)).list();
-        if (rows.isEmpty()) {
-            return null;
-        }
-        Object dimension = rows.get(0).get("options").asMap().get("indexConfig") instanceof Map<?, ?> config
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    private static Integer dimensionOf(Record index) {
+        Object dimension = index.get("options").asMap().get("indexConfig") instanceof Map<?, ?> config
                 ? config.get("vector.dimensions") : null;
         return dimension instanceof Number number ? number.intValue() : null;
     }

@@ -19,8 +19,6 @@ import dev.openrag.knowledge.port.SummaryIndex;
  */
 public final class Neo4jSummaryIndex implements SummaryIndex {
 
-    private static final int OVERSAMPLING = 4;
-
     private final Driver driver;
 
     public Neo4jSummaryIndex(Driver driver) {
@@ -30,18 +28,17 @@ public final class Neo4jSummaryIndex implements SummaryIndex {
     @Override
     public List<ScoredChunk> searchBySummary(String collection, float[] queryVector, int sections, int limit) {
         String cypher = """
-                CALL db.index.vector.queryNodes($index, $candidates, $vector) YIELD node AS s, score
-                WHERE s.collection = $collection
-                WITH s, score ORDER BY score DESC LIMIT $sections
+                CYPHER 25
+                MATCH (s:Section)
+                  SEARCH s IN (VECTOR INDEX %s FOR $vector WHERE s.collection = $collection LIMIT $sections) SCORE AS score
                 MATCH (s)-[:HAS_SECTION*0..6]->(:Section)-[:HAS_CHUNK]->(ch:Chunk)
                 WHERE ch.text IS NOT NULL AND ch.embedding IS NOT NULL
                 WITH ch, max(2 * score - 1) AS sectionScore
                 WITH ch, sectionScore, 2 * vector.similarity.cosine(ch.embedding, $vector) - 1 AS chunkScore
-                RETURN ch, sectionScore + chunkScore AS score
-                ORDER BY score DESC, ch.chunkId LIMIT $limit""";
+                RETURN ch %s AS ch, sectionScore + chunkScore AS score
+                ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(Neo4jSchema.SECTION_VECTOR_INDEX, Neo4jVectorIndex.CHUNK_FIELDS);
         try (Session session = driver.session()) {
-            List<Record> rows = session.executeRead(tx -> tx.run(cypher, Map.of("index", Neo4jSchema.SECTION_VECTOR_INDEX,
-                    "candidates", sections * OVERSAMPLING, "vector", Neo4jGraphStore.toList(queryVector),
+            List<Record> rows = session.executeRead(tx -> tx.run(cypher, Map.of("vector", Neo4jGraphStore.toList(queryVector),
                     "collection", collection, "sections", sections, "limit", limit)).list());
             List<ScoredChunk> results = new ArrayList<>(rows.size());
             int rank = 1;

@@ -20,8 +20,11 @@ import dev.openrag.knowledge.port.VectorIndex;
  */
 public final class Neo4jVectorIndex implements VectorIndex {
 
-    /** The index spans all collections: ask for more neighbours, then keep the collection's. */
-    private static final int OVERSAMPLING = 4;
+    /**
+     * The chunk properties a search returns: never the whole node, whose 384-float embedding
+     * would otherwise travel with every hit.
+     */
+    static final String CHUNK_FIELDS = "{.collection, .documentId, .chunkId, .chunkIndex, .title, .sourceUri, .headingPath, .text, .context}";
 
     private final Driver driver;
     private final Neo4jGraphStore graph;
@@ -53,16 +56,22 @@ public final class Neo4jVectorIndex implements VectorIndex {
         upsert(chunks);
     }
 
+    /**
+     * The collection is a filter property of the index ({@link Neo4jSchema}), so the search walks
+     * only that collection's vectors: k exact-collection neighbours however many other collections
+     * share the index, with no oversampling.
+     */
     @Override
     public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
         try (Session session = driver.session()) {
             List<Record> records = session.executeRead(tx -> tx.run("""
-                    CALL db.index.vector.queryNodes($index, $candidates, $vector) YIELD node, score
-                    WHERE node.collection = $collection AND node.text IS NOT NULL
-                    RETURN node, score
-                    ORDER BY score DESC
-                    LIMIT $k""", Map.of("index", Neo4jSchema.CHUNK_VECTOR_INDEX, "candidates", k * OVERSAMPLING,
-                    "vector", Neo4jGraphStore.toList(queryVector), "collection", collection, "k", k)).list());
+                    CYPHER 25
+                    MATCH (node:Chunk)
+                      SEARCH node IN (VECTOR INDEX %s FOR $vector WHERE node.collection = $collection LIMIT $k) SCORE AS score
+                    WHERE node.text IS NOT NULL
+                    RETURN node %s AS node, score
+                    ORDER BY score DESC""".formatted(Neo4jSchema.CHUNK_VECTOR_INDEX, CHUNK_FIELDS),
+                    Map.of("vector", Neo4jGraphStore.toList(queryVector), "collection", collection, "k", k)).list());
             List<ScoredChunk> results = new ArrayList<>();
             int rank = 1;
             for (Record record : records) {

@@ -11,6 +11,11 @@ public interface Embedder {
 
     List<float[]> embed(List<String> texts);
 
+    /** LangChain4j's models refuse blank texts; a blank text gets the vector of this stand-in instead. */
+    static String nonBlank(String text) {
+        return text == null || text.isBlank() ? "(empty)" : text;
+    }
+
     /** A search query's vector; models trained with a query instruction override this. */
     default float[] embedQuery(String query) {
         return embed(List.of(query)).get(0);

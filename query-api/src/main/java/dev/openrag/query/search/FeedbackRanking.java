@@ -3,6 +3,7 @@ package dev.openrag.query.search;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -37,19 +38,25 @@ public class FeedbackRanking {
         this.max = max;
     }
 
-    List<SearchResponse.Result> apply(List<SearchResponse.Result> results, Supplier<float[]> queryVector, boolean explain,
-                                      List<String> degraded) {
+    /** Whether any feedback exists: search asks early, beside its retrievers, to keep this round trip off its path. */
+    boolean any() {
+        return store.any();
+    }
+
+    /** @param anyFeedback the answer of {@link #any()}; fails as it did */
+    List<SearchResponse.Result> apply(List<SearchResponse.Result> results, CompletableFuture<Boolean> anyFeedback,
+                                      Supplier<float[]> queryVector, boolean explain, List<String> degraded) {
         if (results.isEmpty()) {
             return results;
         }
         Map<String, Double> net;
         try {
-            if (!store.any()) {
+            if (!anyFeedback.join()) {
                 return results;
             }
             net = store.netVerdicts(results.stream().map(SearchResponse.Result::chunkId).toList(), queryVector.get(), minSimilarity);
         } catch (RuntimeException e) {
-            LOG.warnf("feedback unavailable, ranking without it: %s", e.getMessage());
+            LOG.warnf("feedback unavailable, ranking without it: %s", SearchService.rootMessage(e));
             degraded.add("feedback");
             return results;
         }

@@ -157,6 +157,10 @@ public class SearchService {
         // only when one of them needs it (a BM25 search on an install without memories never does)
         Map<String, Double> timings = new ConcurrentHashMap<>();
         Supplier<float[]> queryVector = once(() -> timed(timings, "embedQuery", () -> embedder.embedQuery(query)));
+        // two existence checks that decide whether the feedback and memory lookups after ranking
+        // are needed at all: asked now, beside the retrievers, so they cost no time on the path
+        CompletableFuture<Boolean> anyFeedback = CompletableFuture.supplyAsync(feedback::any, retrievers);
+        CompletableFuture<Boolean> anyMemories = CompletableFuture.supplyAsync(memories::hasPinnedOrCorrections, retrievers);
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
         if (mode.equals(SUMMARY)) {
             running.put(SUMMARY, retrieve(() -> {
@@ -182,7 +186,7 @@ public class SearchService {
             try {
                 hits.put(retriever, future.join());
             } catch (RuntimeException e) {
-                LOG.warnf("%s retriever failed, answering without it: %s", retriever, e.getMessage());
+                LOG.warnf("%s retriever failed, answering without it: %s", retriever, rootMessage(e));
                 degraded.add(switch (retriever) {
                     case BM25 -> "opensearch";
                     case GRAPH -> "graph";
@@ -226,8 +230,15 @@ public class SearchService {
                 .toList();
         List<SearchResponse.Result> fused = mode.equals(GRAPH) && !top.isEmpty()
                 ? timed(timings, "operations", () -> withOperations(collection, top, degraded)) : top;
-        List<SearchResponse.Result> results = timed(timings, "feedback", () -> feedback.apply(fused, queryVector, explain, degraded));
-        RelatedKnowledge related = timed(timings, "memories", () -> related(request.scopes(), queryVector, results, degraded));
+        // memories need only the result ids, feedback re-orders the results: the two run side by side
+        List<String> resultIds = fused.stream().map(SearchResponse.Result::chunkId).toList();
+        List<String> memoriesDegraded = new ArrayList<>();
+        CompletableFuture<RelatedKnowledge> relatedLookup = CompletableFuture.supplyAsync(() -> timed(timings, "memories",
+                () -> related(request.scopes(), anyMemories, queryVector, resultIds, memoriesDegraded)), retrievers);
+        List<SearchResponse.Result> results = timed(timings, "feedback",
+                () -> feedback.apply(fused, anyFeedback, queryVector, explain, degraded));
+        RelatedKnowledge related = relatedLookup.join();
+        degraded.addAll(memoriesDegraded);
         return new SearchResponse(results, related.memories().stream()
                 .map(hit -> new SearchResponse.MemoryNote(hit.memory().id(), hit.memory().scope(), hit.memory().text(),
                         hit.memory().tags(), hit.score()))
@@ -279,20 +290,25 @@ public class SearchService {
     }
 
     /** Pinned memories and corrections for the results; Neo4j being down only costs this section. */
-    private RelatedKnowledge related(List<String> scopes, Supplier<float[]> queryVector,
-                                     List<SearchResponse.Result> results, List<String> degraded) {
+    private RelatedKnowledge related(List<String> scopes, CompletableFuture<Boolean> anyMemories, Supplier<float[]> queryVector,
+                                     List<String> chunkIds, List<String> degraded) {
         try {
-            // one cheap existence check spares the full lookup on installs without pinned memories or corrections
-            if (!memories.hasPinnedOrCorrections()) {
+            // the existence check spares the full lookup on installs without pinned memories or corrections
+            if (!anyMemories.join()) {
                 return RelatedKnowledge.NONE;
             }
             return memories.related(scopes == null || scopes.isEmpty() ? null : scopes, queryVector.get(), memoryMinSimilarity,
-                    results.stream().map(SearchResponse.Result::chunkId).toList(), MEMORY_LIMIT, System.currentTimeMillis());
+                    chunkIds, MEMORY_LIMIT, System.currentTimeMillis());
         } catch (RuntimeException e) {
-            LOG.warnf("memories and corrections unavailable, answering without them: %s", e.getMessage());
+            LOG.warnf("memories and corrections unavailable, answering without them: %s", rootMessage(e));
             degraded.add("memories");
             return RelatedKnowledge.NONE;
         }
+    }
+
+    /** The message of what went wrong, not of the {@link java.util.concurrent.CompletionException} around it. */
+    static String rootMessage(RuntimeException e) {
+        return e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause().getMessage() : e.getMessage();
     }
 
     /** A value computed by the first caller; later and concurrent callers get the same one. */

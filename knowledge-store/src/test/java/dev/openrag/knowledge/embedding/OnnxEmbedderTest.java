@@ -1,0 +1,60 @@
+package dev.openrag.knowledge.embedding;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+
+class OnnxEmbedderTest {
+
+    private static final List<String> PASSAGES = List.of(
+            "Kafka consumer groups share the partitions of a topic between their members.",
+            "Tomatoes need six hours of sun and deep, regular watering.",
+            "fn parse_http_header(raw: &str) -> Header { raw.split(':') }");
+
+    private final OnnxEmbedder embedder = new OnnxEmbedder(2);
+
+    @Test
+    void ourSessionOptionsGiveTheSameVectorsAsLangChain4jsStockModel() {
+        var stock = new BgeSmallEnV15QuantizedEmbeddingModel();
+
+        List<float[]> ours = embedder.embed(PASSAGES);
+
+        assertThat(ours).hasSize(3);
+        for (int i = 0; i < PASSAGES.size(); i++) {
+            float[] expected = stock.embed(PASSAGES.get(i)).content().vector();
+            assertThat(ours.get(i)).hasSize(384);
+            assertThat(cosine(ours.get(i), expected)).as("passage %d", i).isCloseTo(1.0, within(1e-4));
+        }
+    }
+
+    @Test
+    void aBatchKeepsItsOrderAndQueriesFindTheirPassage() {
+        List<float[]> batch = embedder.embed(PASSAGES);
+        for (int i = 0; i < PASSAGES.size(); i++) {
+            assertThat(cosine(batch.get(i), embedder.embed(List.of(PASSAGES.get(i))).get(0))).isCloseTo(1.0, within(1e-5));
+        }
+
+        float[] query = embedder.embedQuery("how do consumers in a group split a topic");
+        assertThat(cosine(query, batch.get(0))).isGreaterThan(cosine(query, batch.get(1))).isGreaterThan(0.5);
+        assertThat(embedder.embed(List.of())).isEmpty();
+        assertThat(embedder.embed(List.of("   ")).get(0)).as("blank text still gets a vector").hasSize(384);
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return dot / Math.sqrt(na * nb);
+    }
+
+}
