@@ -54,7 +54,8 @@ class StoreBootstrapTest {
             assertThat(constraints).contains("chunk_id", "document_uid", "entity_uid", "memory_id");
             List<String> indexes = session.run("SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name")
                     .list(r -> r.get("name").asString());
-            assertThat(indexes).contains(Neo4jSchema.CHUNK_VECTOR_INDEX, Neo4jSchema.MEMORY_VECTOR_INDEX, Neo4jSchema.CHUNK_FULLTEXT_INDEX);
+            assertThat(indexes).contains(Neo4jSchema.CHUNK_VECTOR_INDEX, Neo4jSchema.MEMORY_VECTOR_INDEX, Neo4jSchema.SECTION_VECTOR_INDEX)
+                    .as("BM25 is OpenSearch's: no fulltext index to keep up on every chunk write").doesNotContain("chunk_text");
 
             session.run("UNWIND $rows AS row MERGE (c:Chunk {chunkId: row.id}) SET c.text = row.text "
                             + "WITH c, row CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)",

@@ -13,15 +13,13 @@ import org.neo4j.driver.exceptions.TransientException;
 /**
  * Bootstraps the graph schema of ARCHITECTURE §4: uniqueness constraints (deterministic ids make
  * sink upserts idempotent), the vector indexes on {@code Chunk.embedding}, {@code Memory.embedding}
- * and {@code Section.embedding} (section summaries), and a fulltext index over chunk text and
- * context. Idempotent.
+ * and {@code Section.embedding} (section summaries). Idempotent.
  */
 public final class Neo4jSchema {
 
     public static final String CHUNK_VECTOR_INDEX = "chunk_embedding";
     public static final String MEMORY_VECTOR_INDEX = "memory_embedding";
     public static final String SECTION_VECTOR_INDEX = "section_embedding";
-    public static final String CHUNK_FULLTEXT_INDEX = "chunk_text";
 
     private static final List<String> CONSTRAINTS = List.of(
             "CREATE CONSTRAINT document_uid IF NOT EXISTS FOR (n:Document) REQUIRE n.uid IS UNIQUE",
@@ -47,7 +45,9 @@ public final class Neo4jSchema {
             "CREATE INDEX memory_scope IF NOT EXISTS FOR (n:Memory) ON (n.scope)",
             "CREATE INDEX memory_pinned IF NOT EXISTS FOR (n:Memory) ON (n.pinned)",
             "CREATE INDEX correction_scope IF NOT EXISTS FOR (n:Correction) ON (n.scope)",
-            "CREATE FULLTEXT INDEX " + CHUNK_FULLTEXT_INDEX + " IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.context]");
+            // an earlier version kept a fulltext index over chunk text and context that nothing
+            // searched (BM25 is OpenSearch's), at the cost of indexing every chunk twice
+            "DROP INDEX chunk_text IF EXISTS");
 
     /** Vector index name → the label whose {@code embedding} it indexes. */
     private static final Map<String, String> VECTOR_INDEXES = Map.of(

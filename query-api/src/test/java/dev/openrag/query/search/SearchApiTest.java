@@ -192,6 +192,24 @@ class SearchApiTest extends FixtureTest {
     }
 
     @Test
+    void hybridsSecondStageLiftsEachDocumentsHeadByItsDocumentsBestScore() {
+        // every fixture document is one chunk, its head: each head gets its own score over the best
+        JsonPath lifted = given().contentType(ContentType.JSON).body(Map.of("query", "http header parsing",
+                "k", 4, "collection", COLLECTION, "mode", "hybrid", "explain", true))
+                .post("/api/search").then().statusCode(200).extract().jsonPath();
+        assertThat(lifted.getDouble("results[0].scores.head")).isEqualTo(1.0);
+        assertThat(lifted.getDouble("results[0].score")).isCloseTo(1.0 + 0.3, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(lifted.getList("results.scores.head", Double.class)).hasSize(4).allSatisfy(head -> assertThat(head).isBetween(0.0, 1.0));
+        assertThat(lifted.getMap("timings")).containsKey("headPrior");
+
+        JsonPath plain = given().contentType(ContentType.JSON).body(Map.of("query", "http header parsing",
+                "k", 4, "collection", COLLECTION, "mode", "hybrid", "rerank", false, "explain", true))
+                .post("/api/search").then().statusCode(200).extract().jsonPath();
+        assertThat(plain.getMap("results[0].scores")).doesNotContainKey("head");
+        assertThat(plain.getMap("timings")).doesNotContainKey("headPrior");
+    }
+
+    @Test
     void badRequestsNameTheProblem() {
         post(Map.of("query", " ", "collection", COLLECTION)).statusCode(400).body("message", containsString("'query'"));
         post(Map.of("query", "x", "k", 0, "collection", COLLECTION)).statusCode(400).body("message", containsString("'k' must be between 1 and 100"));
