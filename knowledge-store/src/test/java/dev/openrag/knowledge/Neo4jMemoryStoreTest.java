@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.AfterAll;
@@ -68,5 +69,11 @@ class Neo4jMemoryStoreTest {
 
         List<MemoryHit> smallHits = store.search(small, query, 5, null, 0, false, 2);
         assertThat(Set.copyOf(smallHits.stream().map(MemoryHit::id).toList())).isEqualTo(Set.copyOf(smallIds));
+
+        try (var session = driver.session()) {
+            List<String> properties = session.run("SHOW INDEXES YIELD name, properties WHERE name = $name RETURN properties",
+                    Map.of("name", Neo4jSchema.MEMORY_VECTOR_INDEX)).single().get("properties").asList(org.neo4j.driver.Value::asString);
+            assertThat(properties).as("big scopes are searched with the scope as the index's filter").contains("embedding", "scope");
+        }
     }
 }

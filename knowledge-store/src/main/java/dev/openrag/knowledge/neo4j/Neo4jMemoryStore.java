@@ -181,9 +181,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     /**
-     * Small scopes are scanned exactly; a big one asks the vector index for the nearest
-     * {@code max(20 k, 200)} memories of all scopes and keeps its own, falling back to the exact
-     * scan when that leaves fewer than k (its memories are rare among the nearest).
+     * Small scopes are scanned exactly; a big one asks the vector index, filtered by scope inside
+     * the index, for its nearest {@code max(4 k, 50)} memories (room for forgotten and expired ones
+     * to drop out), falling back to the exact scan when that still leaves fewer than k.
      */
     private List<MemoryHit> memoryHits(Map<String, Object> params, int k) {
         String filter = """
@@ -194,9 +194,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 RETURN score, """ + MEMORY_FIELDS;
         long scopeSize = read("MATCH (m:Memory {scope: $scope}) RETURN count(m) AS n", params).get(0).get("n").asLong();
         if (scopeSize > exactScanLimit) {
-            params.put("candidates", Math.max(20 * k, 200));
-            List<MemoryHit> approximate = hits(read("CALL db.index.vector.queryNodes('" + Neo4jSchema.MEMORY_VECTOR_INDEX
-                    + "', $candidates, $vector) YIELD node AS m, score AS similarity\n" + filter, params));
+            params.put("candidates", Math.max(4 * k, 50));
+            List<MemoryHit> approximate = hits(read("CYPHER 25\nMATCH (m:Memory)\n  SEARCH m IN (VECTOR INDEX " + Neo4jSchema.MEMORY_VECTOR_INDEX
+                    + " FOR $vector WHERE m.scope = $scope LIMIT $candidates) SCORE AS similarity\n" + filter, params));
             if (approximate.size() >= Math.min(k, scopeSize)) {
                 return approximate;
             }

@@ -53,10 +53,12 @@ public final class Neo4jSchema {
     private static final Map<String, String> VECTOR_INDEXES = Map.of(
             CHUNK_VECTOR_INDEX, "Chunk", MEMORY_VECTOR_INDEX, "Memory", SECTION_VECTOR_INDEX, "Section");
     /**
-     * Vector indexes searched per collection carry {@code collection} as a filter property, so a
-     * search walks one collection's vectors however many share the index (Cypher 25 SEARCH).
+     * Vector index name → the property a search filters by (chunks and sections by collection,
+     * memories by scope), stored in the index so that a search walks only the matching vectors
+     * however many others share the index (Cypher 25 {@code SEARCH … WHERE}).
      */
-    private static final List<String> FILTERED_BY_COLLECTION = List.of(CHUNK_VECTOR_INDEX, SECTION_VECTOR_INDEX);
+    private static final Map<String, String> FILTER_PROPERTIES = Map.of(
+            CHUNK_VECTOR_INDEX, "collection", MEMORY_VECTOR_INDEX, "scope", SECTION_VECTOR_INDEX, "collection");
 
     private Neo4jSchema() {
     }
@@ -91,7 +93,7 @@ public final class Neo4jSchema {
             for (Map.Entry<String, String> entry : VECTOR_INDEXES.entrySet()) {
                 String index = entry.getKey();
                 String label = entry.getValue();
-                boolean filtered = FILTERED_BY_COLLECTION.contains(index);
+                String filter = FILTER_PROPERTIES.get(index);
                 Record existing = existingIndex(session, index);
                 if (existing != null) {
                     Integer existingDimension = dimensionOf(existing);
@@ -100,13 +102,13 @@ public final class Neo4jSchema {
                                 + " but the embedding model produces " + dimension
                                 + "; drop the index (DROP INDEX " + index + ") and re-ingest, or configure the old model");
                     }
-                    if (filtered && !existing.get("properties").asList(Value::asString).contains("collection")) {
+                    if (!existing.get("properties").asList(Value::asString).contains(filter)) {
                         // made by an older version without the filter property: rebuilt from the stored vectors
                         session.run("DROP INDEX " + index + " IF EXISTS").consume();
                     }
                 }
                 session.run("CYPHER 25 CREATE VECTOR INDEX " + index + " IF NOT EXISTS FOR (n:" + label + ") ON n.embedding "
-                        + (filtered ? "WITH [n.collection] " : "")
+                        + "WITH [n." + filter + "] "
                         + "OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}}",
                         Map.of("dimension", dimension)).consume();
             }
