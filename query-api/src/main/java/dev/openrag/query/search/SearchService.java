@@ -77,7 +77,7 @@ public class SearchService {
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories,
                          @ConfigProperty(name = "openrag.search.memory-min-similarity", defaultValue = "0.85") double memoryMinSimilarity,
-                         @ConfigProperty(name = "openrag.search.candidates", defaultValue = "50") int candidates,
+                         @ConfigProperty(name = "openrag.search.candidates", defaultValue = "30") int candidates,
                          @ConfigProperty(name = "openrag.search.rrf-k", defaultValue = "60") int rrfK,
                          @ConfigProperty(name = "openrag.search.weight.vector", defaultValue = "1.0") double vectorWeight,
                          @ConfigProperty(name = "openrag.search.weight.bm25", defaultValue = "1.0") double bm25Weight,
