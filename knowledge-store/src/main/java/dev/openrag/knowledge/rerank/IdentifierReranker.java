@@ -40,10 +40,12 @@ public final class IdentifierReranker implements Reranker {
                 continue;
             }
             Set<String> declared = declaredNames(candidate.context());
-            Set<String> words = words(candidate.text());
+            // the text is searched for the query's few names, not split into words: this runs on
+            // every candidate of every search
+            String text = candidate.text() == null ? "" : candidate.text().toLowerCase(Locale.ROOT);
             double sum = 0;
             for (String name : names) {
-                sum += declared.contains(name) ? 1.0 : words.contains(name) ? 0.5 : 0.0;
+                sum += declared.contains(name) ? 1.0 : containsWord(text, name) ? 0.5 : 0.0;
             }
             scores.add(sum / names.size());
         }
@@ -61,6 +63,24 @@ public final class IdentifierReranker implements Reranker {
             names.addAll(words(line.group(2)));
         }
         return names;
+    }
+
+    /** Whether {@code name} occurs in {@code text} as a whole identifier (both lower case). */
+    static boolean containsWord(String text, String name) {
+        for (int at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+            if (!isIdentifierChar(text, at - 1) && !isIdentifierChar(text, at + name.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isIdentifierChar(String text, int index) {
+        if (index < 0 || index >= text.length()) {
+            return false;
+        }
+        char c = text.charAt(index);
+        return c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9';
     }
 
     private static Set<String> words(String text) {

@@ -39,6 +39,15 @@ class IdentifierRerankerTest {
     }
 
     @Test
+    void aNameCountsOnlyAsAWholeIdentifierOfTheText() {
+        assertThat(IdentifierReranker.containsWord("let r = scheduler.removable();", "removable")).isTrue();
+        assertThat(IdentifierReranker.containsWord("removable", "removable")).isTrue();
+        assertThat(IdentifierReranker.containsWord("is_removable(x) or removables", "removable")).isFalse();
+        assertThat(IdentifierReranker.containsWord("removable2 and removable_x, then (removable)", "removable")).isTrue();
+        assertThat(IdentifierReranker.containsWord("", "removable")).isFalse();
+    }
+
+    @Test
     void aQueryWithoutCodeNamesChangesNothing() {
         assertThat(new IdentifierReranker().score("how are offsets committed", List.of(chunk("Defines: commit", "commit offsets"))))
                 .containsExactly(0.0);
