@@ -56,7 +56,10 @@ final class QueryBench {
 
     /** Times {@code requests} searches spread over {@code clients} threads; prints and returns the summary line. */
     String measure(String collection, long chunks, int clients, int requests) throws Exception {
-        for (int i = 0; i < 20; i++) { // warm-up: JIT, caches, connections
+        // warm-up, every query once (at least 20 searches): JIT, caches, connections. A search's
+        // code paths differ with its query (code names, quoting), and 20 searches left query-api's
+        // JIT still settling: three runs in a row after a restart went 31.6, 26.4, 23.0 ms at p50
+        for (int i = 0; i < Math.max(20, queries.size()); i++) {
             search(collection, queries.get(i % queries.size()));
         }
         Latencies latencies = new Latencies();
