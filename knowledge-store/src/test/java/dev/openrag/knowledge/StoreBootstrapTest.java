@@ -107,6 +107,62 @@ class StoreBootstrapTest {
     }
 
     @Test
+    void aCollectionThatRepeatsAnotherCollectionsVectorsStillGetsItsExactNeighbours() {
+        Neo4jSchema.bootstrap(driver, 4);
+        // the same 200 documents imported into four collections, one after the other (an eval run,
+        // a staging copy): the graph links each later copy of a vector to an earlier copy alone
+        java.util.Random random = new java.util.Random(11);
+        List<List<Double>> vectors = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            vectors.add(List.of(random.nextGaussian(), random.nextGaussian(), random.nextGaussian(), random.nextGaussian()));
+        }
+        try (var session = driver.session()) {
+            for (String collection : List.of("copy-a", "copy-b", "copy-c", "copy-d")) {
+                List<Map<String, Object>> rows = new ArrayList<>();
+                for (int i = 0; i < vectors.size(); i++) {
+                    rows.add(Map.of("collection", collection, "id", collection + "/d#" + i, "index", i, "vector", vectors.get(i)));
+                }
+                session.run("UNWIND $rows AS row MERGE (c:Chunk {chunkId: row.id}) "
+                                + "SET c.collection = row.collection, c.documentId = 'd', c.chunkIndex = row.index, c.text = row.id "
+                                + "WITH c, row CALL db.create.setNodeVectorProperty(c, 'embedding', row.vector)",
+                        Map.of("rows", rows)).consume();
+            }
+        }
+        Neo4jVectorIndex index = new Neo4jVectorIndex(driver);
+
+        int wrong = 0;
+        for (int q = 0; q < 50; q++) {
+            float[] query = {(float) random.nextGaussian(), (float) random.nextGaussian(), (float) random.nextGaussian(),
+                    (float) random.nextGaussian()};
+            List<Integer> found = index.search("copy-d", query, 10).stream().map(hit -> hit.chunk().chunkIndex()).toList();
+            wrong += found.equals(exactNearest(vectors, query, 10)) ? 0 : 1;
+        }
+
+        assertThat(wrong).as("searches of the last copy that missed one of its 10 exact nearest neighbours").isZero();
+    }
+
+    /** The indexes of the k vectors with the highest cosine to the query, best first. */
+    private static List<Integer> exactNearest(List<List<Double>> vectors, float[] query, int k) {
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < vectors.size(); i++) {
+            order.add(i);
+        }
+        java.util.function.ToDoubleFunction<Integer> cosine = i -> {
+            double dot = 0;
+            double norm = 0;
+            double queryNorm = 0;
+            for (int d = 0; d < query.length; d++) {
+                dot += vectors.get(i).get(d) * query[d];
+                norm += vectors.get(i).get(d) * vectors.get(i).get(d);
+                queryNorm += query[d] * query[d];
+            }
+            return dot / Math.sqrt(norm * queryNorm);
+        };
+        order.sort(java.util.Comparator.comparingDouble(cosine).reversed());
+        return order.subList(0, k);
+    }
+
+    @Test
     void aVectorIndexOfAnotherDimensionIsAClearError() {
         Neo4jSchema.bootstrap(driver, 4);
 

@@ -25,12 +25,14 @@ public final class Neo4jSummaryIndex implements SummaryIndex {
         this.driver = driver;
     }
 
+    /** The index is asked as widely as for chunks ({@link Neo4jVectorIndex#SEARCH_BREADTH}): sections repeat across collections too. */
     @Override
     public List<ScoredChunk> searchBySummary(String collection, float[] queryVector, int sections, int limit) {
         String cypher = """
                 CYPHER 25
                 MATCH (s:Section)
-                  SEARCH s IN (VECTOR INDEX %s FOR $vector WHERE s.collection = $collection LIMIT $sections) SCORE AS score
+                  SEARCH s IN (VECTOR INDEX %s FOR $vector WHERE s.collection = $collection LIMIT $breadth) SCORE AS score
+                WITH s, score ORDER BY score DESC LIMIT $sections
                 MATCH (s)-[:HAS_SECTION*0..6]->(:Section)-[:HAS_CHUNK]->(ch:Chunk)
                 WHERE ch.text IS NOT NULL AND ch.embedding IS NOT NULL
                 WITH ch, max(2 * score - 1) AS sectionScore
@@ -39,7 +41,8 @@ public final class Neo4jSummaryIndex implements SummaryIndex {
                 ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(Neo4jSchema.SECTION_VECTOR_INDEX, Neo4jVectorIndex.CHUNK_FIELDS);
         try (Session session = driver.session()) {
             List<Record> rows = session.executeRead(tx -> tx.run(cypher, Map.of("vector", Neo4jGraphStore.toList(queryVector),
-                    "collection", collection, "sections", sections, "limit", limit)).list());
+                    "collection", collection, "sections", sections, "limit", limit,
+                    "breadth", Math.max(sections, Neo4jVectorIndex.SEARCH_BREADTH))).list());
             List<ScoredChunk> results = new ArrayList<>(rows.size());
             int rank = 1;
             for (Record row : rows) {
