@@ -20,9 +20,15 @@ import dev.openrag.knowledge.port.SummaryIndex;
 public final class Neo4jSummaryIndex implements SummaryIndex {
 
     private final Driver driver;
+    private final int breadth;
 
     public Neo4jSummaryIndex(Driver driver) {
+        this(driver, Neo4jVectorIndex.SEARCH_BREADTH);
+    }
+
+    public Neo4jSummaryIndex(Driver driver, int breadth) {
         this.driver = driver;
+        this.breadth = breadth;
     }
 
     /** The index is asked as widely as for chunks ({@link Neo4jVectorIndex#SEARCH_BREADTH}): sections repeat across collections too. */
@@ -42,7 +48,7 @@ public final class Neo4jSummaryIndex implements SummaryIndex {
         try (Session session = driver.session()) {
             List<Record> rows = session.executeRead(tx -> tx.run(cypher, Map.of("vector", Neo4jGraphStore.toList(queryVector),
                     "collection", collection, "sections", sections, "limit", limit,
-                    "breadth", Math.max(sections, Neo4jVectorIndex.SEARCH_BREADTH))).list());
+                    "breadth", Math.max(sections, breadth))).list());
             List<ScoredChunk> results = new ArrayList<>(rows.size());
             int rank = 1;
             for (Record row : rows) {

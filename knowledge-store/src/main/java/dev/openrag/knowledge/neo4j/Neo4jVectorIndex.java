@@ -34,15 +34,23 @@ public final class Neo4jVectorIndex implements VectorIndex {
      * 737-chunk dev corpus got vector pass@10 0.60 instead of 0.90. Asked for 1000, a collection of
      * up to that many chunks is searched in full (recall 1.0 against an exact scan, no slower:
      * 5–6 ms) and a bigger one more widely (at 100k chunks about 12 ms more than asking for 30).
+     * {@code openrag.vectors.neo4j.search-breadth} overrides it.
      */
     public static final int SEARCH_BREADTH = 1000;
 
     private final Driver driver;
     private final Neo4jGraphStore graph;
+    private final int breadth;
 
     public Neo4jVectorIndex(Driver driver) {
+        this(driver, SEARCH_BREADTH);
+    }
+
+    /** @param breadth how many neighbours a search asks the index for at least ({@link #SEARCH_BREADTH}) */
+    public Neo4jVectorIndex(Driver driver, int breadth) {
         this.driver = driver;
         this.graph = new Neo4jGraphStore(driver);
+        this.breadth = breadth;
     }
 
     @Override
@@ -70,7 +78,7 @@ public final class Neo4jVectorIndex implements VectorIndex {
     /**
      * The collection is a filter property of the index ({@link Neo4jSchema}), so the search walks
      * only that collection's vectors: k exact-collection neighbours however many other collections
-     * share the index, asked with {@link #SEARCH_BREADTH}.
+     * share the index, asked for {@code breadth} of them ({@link #SEARCH_BREADTH}).
      */
     @Override
     public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
@@ -85,7 +93,7 @@ public final class Neo4jVectorIndex implements VectorIndex {
                     WITH node, score ORDER BY score DESC LIMIT $k
                     RETURN node %s AS node, score""".formatted(Neo4jSchema.CHUNK_VECTOR_INDEX, CHUNK_FIELDS),
                     Map.of("vector", Neo4jGraphStore.toList(queryVector), "collection", collection, "k", k,
-                            "breadth", Math.max(k, SEARCH_BREADTH))).list();
+                            "breadth", Math.max(k, breadth))).list();
             List<ScoredChunk> results = new ArrayList<>();
             int rank = 1;
             for (Record record : records) {

@@ -26,9 +26,11 @@ public class VectorIndexProducer {
                             @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String backend,
                             @ConfigProperty(name = "openrag.embedding.dimension", defaultValue = "384") int dimension,
                             @ConfigProperty(name = "openrag.qdrant.host", defaultValue = "127.0.0.1") String qdrantHost,
-                            @ConfigProperty(name = "openrag.qdrant.port", defaultValue = "6334") int qdrantPort) {
+                            @ConfigProperty(name = "openrag.qdrant.port", defaultValue = "6334") int qdrantPort,
+                            @ConfigProperty(name = "openrag.vectors.neo4j.search-breadth", defaultValue = "" + Neo4jVectorIndex.SEARCH_BREADTH)
+                            int searchBreadth) {
         return switch (backend) {
-            case "neo4j" -> new Neo4jVectorIndex(driver);
+            case "neo4j" -> new Neo4jVectorIndex(driver, searchBreadth);
             case "qdrant" -> new QdrantVectorIndex(
                     new QdrantClient(QdrantGrpcClient.newBuilder(qdrantHost, qdrantPort, false).build()), dimension);
             default -> throw new IllegalArgumentException("openrag.vectors.backend must be neo4j or qdrant, not '" + backend + "'");

@@ -11,6 +11,7 @@ import dev.openrag.knowledge.neo4j.Neo4jFeedbackStore;
 import dev.openrag.knowledge.neo4j.Neo4jGraphRetriever;
 import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
 import dev.openrag.knowledge.neo4j.Neo4jSummaryIndex;
+import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.FeedbackStore;
 import dev.openrag.knowledge.port.GraphRetriever;
@@ -47,8 +48,9 @@ public class QueryProducers {
 
     @Produces
     @Singleton
-    SummaryIndex summaryIndex(Driver driver) {
-        return new Neo4jSummaryIndex(driver);
+    SummaryIndex summaryIndex(Driver driver, @ConfigProperty(name = "openrag.vectors.neo4j.search-breadth",
+            defaultValue = "" + Neo4jVectorIndex.SEARCH_BREADTH) int searchBreadth) {
+        return new Neo4jSummaryIndex(driver, searchBreadth);
     }
 
     @Produces
