@@ -94,6 +94,8 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
                     .index(ChunkIndex.name(collection))
                     .ignoreUnavailable(true)
                     .size(k)
+                    // no total to count: Lucene may then skip documents that cannot reach the top k
+                    .trackTotalHits(t -> t.enabled(false))
                     .query(q -> q.multiMatch(m -> m
                             .query(query)
                             .type(TextQueryType.MostFields)
