@@ -46,21 +46,19 @@ class SearchApiTest extends FixtureTest {
 
     @Test
     void bm25FindsIdentifiersSplitIntoWords() {
-        given().contentType(ContentType.JSON).body(request("http header parsing", "bm25")).post("/api/search").then()
+        post(request("http header parsing", "bm25"))
                 .statusCode(200).body("results[0].documentId", equalTo("doc-0")).body("results[0].ranks.bm25", equalTo(1))
                 .body("tookMs", notNullValue());
     }
 
     @Test
     void vectorFindsMeaningWithoutSharedWords() {
-        given().contentType(ContentType.JSON).body(request("how should I care for vegetable plants in my garden", "vector"))
-                .post("/api/search").then().statusCode(200).body("results[0].documentId", equalTo("doc-2"));
+        post(request("how should I care for vegetable plants in my garden", "vector")).statusCode(200).body("results[0].documentId", equalTo("doc-2"));
     }
 
     @Test
     void hybridFusesBothAndExplainsEachRetriever() {
-        given().contentType(ContentType.JSON).body(request("which consumers share topic partitions", "hybrid")).post("/api/search")
-                .then().statusCode(200)
+        post(request("which consumers share topic partitions", "hybrid")).statusCode(200)
                 .body("mode", equalTo("hybrid"))
                 .body("results[0].documentId", equalTo("doc-3"))
                 .body("results[0].ranks", hasKey("vector"))
@@ -139,7 +137,7 @@ class SearchApiTest extends FixtureTest {
         new OpenSearchLexicalIndex(openSearch, true).upsert(chunks);
 
         Map<String, Object> search = Map.of("query", "how can I pay an invoice?", "collection", collection, "k", 3, "explain", true);
-        List<String> before = given().contentType(ContentType.JSON).body(search).post("/api/search").then().statusCode(200)
+        List<String> before = post(search).statusCode(200)
                 .extract().path("results.chunkId");
         String second = before.get(1);
         String first = before.get(0);
@@ -151,7 +149,7 @@ class SearchApiTest extends FixtureTest {
         given().contentType(ContentType.JSON).body(Map.of("query", "How do I pay my invoice?", "chunkId", first, "helpful", false,
                 "comment", "talks about due dates")).post("/api/feedback").then().statusCode(201);
 
-        JsonPath after = given().contentType(ContentType.JSON).body(search).post("/api/search").then()
+        JsonPath after = post(search)
                 .statusCode(200).extract().jsonPath();
         List<String> reordered = after.getList("results.chunkId");
         assertThat(reordered).as("same results, new order").containsExactlyInAnyOrderElementsOf(before);
@@ -160,8 +158,7 @@ class SearchApiTest extends FixtureTest {
         assertThat(after.getDouble("results.find { it.chunkId == '" + first + "' }.feedback")).isLessThan(1.0);
 
         // an unrelated query is not affected
-        given().contentType(ContentType.JSON).body(Map.of("query", "refund duration", "collection", collection, "k", 3, "explain", true))
-                .post("/api/search").then().statusCode(200).body("results.feedback", everyItem(nullValue()));
+        post(Map.of("query", "refund duration", "collection", collection, "k", 3, "explain", true)).statusCode(200).body("results.feedback", everyItem(nullValue()));
 
         given().contentType(ContentType.JSON).body(Map.of("query", "x", "chunkId", first)).post("/api/feedback").then().statusCode(400)
                 .body("message", containsString("'helpful' is required"));
@@ -171,9 +168,8 @@ class SearchApiTest extends FixtureTest {
 
     @Test
     void theRerankerLiftsTheChunkThatDefinesTheNamedFunctionAndExplainsItsScore() {
-        JsonPath reranked = given().contentType(ContentType.JSON).body(Map.of("query", "what does parse_http_header return",
-                "k", 3, "collection", COLLECTION, "mode", "vector", "rerank", true, "explain", true))
-                .post("/api/search").then().statusCode(200).extract().jsonPath();
+        JsonPath reranked = post(Map.of("query", "what does parse_http_header return",
+                "k", 3, "collection", COLLECTION, "mode", "vector", "rerank", true, "explain", true)).statusCode(200).extract().jsonPath();
         assertThat(reranked.getString("results[0].documentId")).isEqualTo("doc-0");
         assertThat(reranked.getDouble("results[0].scores.rerank")).isEqualTo(1.0);
         assertThat(reranked.getDouble("results[1].scores.rerank")).isEqualTo(0.0);
@@ -184,9 +180,8 @@ class SearchApiTest extends FixtureTest {
         assertThat(reranked.getDouble("results[1].score")).isCloseTo(rrfSecond * 61, org.assertj.core.api.Assertions.within(1e-6));
         assertThat(reranked.getMap("timings")).containsKey("rerank");
 
-        JsonPath plain = given().contentType(ContentType.JSON).body(Map.of("query", "what does parse_http_header return",
-                "k", 3, "collection", COLLECTION, "mode", "vector", "rerank", false, "explain", true))
-                .post("/api/search").then().statusCode(200).extract().jsonPath();
+        JsonPath plain = post(Map.of("query", "what does parse_http_header return",
+                "k", 3, "collection", COLLECTION, "mode", "vector", "rerank", false, "explain", true)).statusCode(200).extract().jsonPath();
         assertThat(plain.getMap("results[0].scores")).doesNotContainKey("rerank");
         assertThat(plain.getMap("timings")).doesNotContainKey("rerank");
     }
@@ -194,17 +189,15 @@ class SearchApiTest extends FixtureTest {
     @Test
     void hybridsSecondStageLiftsEachDocumentsHeadByItsDocumentsBestScore() {
         // every fixture document is one chunk, its head: each head gets its own score over the best
-        JsonPath lifted = given().contentType(ContentType.JSON).body(Map.of("query", "http header parsing",
-                "k", 4, "collection", COLLECTION, "mode", "hybrid", "explain", true))
-                .post("/api/search").then().statusCode(200).extract().jsonPath();
+        JsonPath lifted = post(Map.of("query", "http header parsing",
+                "k", 4, "collection", COLLECTION, "mode", "hybrid", "explain", true)).statusCode(200).extract().jsonPath();
         assertThat(lifted.getDouble("results[0].scores.head")).isEqualTo(1.0);
         assertThat(lifted.getDouble("results[0].score")).isCloseTo(1.0 + 0.3, org.assertj.core.api.Assertions.within(1e-9));
         assertThat(lifted.getList("results.scores.head", Double.class)).hasSize(4).allSatisfy(head -> assertThat(head).isBetween(0.0, 1.0));
         assertThat(lifted.getMap("timings")).containsKey("headPrior");
 
-        JsonPath plain = given().contentType(ContentType.JSON).body(Map.of("query", "http header parsing",
-                "k", 4, "collection", COLLECTION, "mode", "hybrid", "rerank", false, "explain", true))
-                .post("/api/search").then().statusCode(200).extract().jsonPath();
+        JsonPath plain = post(Map.of("query", "http header parsing",
+                "k", 4, "collection", COLLECTION, "mode", "hybrid", "rerank", false, "explain", true)).statusCode(200).extract().jsonPath();
         assertThat(plain.getMap("results[0].scores")).doesNotContainKey("head");
         assertThat(plain.getMap("timings")).doesNotContainKey("headPrior");
     }
