@@ -9,6 +9,7 @@ import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.Value;
 
+import dev.openrag.knowledge.port.CollectionVectors;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.VectorIndex;
@@ -16,9 +17,12 @@ import dev.openrag.knowledge.port.VectorIndex;
 /**
  * {@link VectorIndex} on Neo4j's vector index over {@code Chunk.embedding}: the single-machine
  * vector backend ({@code openrag.vectors.backend=neo4j}). Vectors are written with the chunks by
- * {@link Neo4jGraphStore}; {@link #upsert} only (re)sets them.
+ * {@link Neo4jGraphStore}; {@link #upsert} only (re)sets them. As {@link CollectionVectors} it
+ * lets small collections be searched from memory ({@code InMemoryVectorIndex}): a collection's
+ * version comes from its Document nodes, which {@link Neo4jGraphStore} rewrites (a new
+ * {@code updatedAt}) in the same transaction as the document's chunks and vectors.
  */
-public final class Neo4jVectorIndex implements VectorIndex {
+public final class Neo4jVectorIndex implements VectorIndex, CollectionVectors {
 
     /**
      * The chunk properties a search returns: never the whole node, whose 384-float embedding
@@ -100,6 +104,45 @@ public final class Neo4jVectorIndex implements VectorIndex {
                 results.add(new ScoredChunk(toChunk(record.get("node")), rank++, record.get("score").asDouble()));
             }
             return results;
+        }
+    }
+
+    /**
+     * Documents, chunks and the newest write: a document written or deleted changes the count or
+     * the newest {@code updatedAt}. An auto-commit query over the collection's Document nodes
+     * (indexed by collection), about a millisecond for the dev corpus's 90.
+     */
+    @Override
+    public Version version(String collection) {
+        try (Session session = driver.session()) {
+            Record row = session.run("""
+                    MATCH (d:Document {collection: $collection})
+                    RETURN count(d) AS documents, coalesce(sum(d.chunkCount), 0) AS chunks, toString(max(d.updatedAt)) AS updated""",
+                    Map.of("collection", collection)).single();
+            long chunks = row.get("chunks").asLong();
+            return new Version(row.get("documents").asLong() + "/" + chunks + "/" + row.get("updated").asString(""), chunks);
+        }
+    }
+
+    /** The chunks a {@link #search} can find (text and vector set), found through their documents' index. */
+    @Override
+    public List<IndexedChunk> vectors(String collection) {
+        try (Session session = driver.session()) {
+            return session.executeRead(tx -> tx.run("""
+                    MATCH (d:Document {collection: $collection})
+                    MATCH (node:Chunk {collection: $collection, documentId: d.documentId})
+                    WHERE node.text IS NOT NULL AND node.embedding IS NOT NULL
+                    RETURN node %s AS node, node.embedding AS embedding""".formatted(CHUNK_FIELDS),
+                    Map.of("collection", collection)).list(record -> {
+                        IndexedChunk chunk = toChunk(record.get("node"));
+                        Value embedding = record.get("embedding");
+                        float[] vector = new float[embedding.size()];
+                        for (int i = 0; i < vector.length; i++) {
+                            vector[i] = embedding.get(i).asFloat();
+                        }
+                        return new IndexedChunk(chunk.collection(), chunk.documentId(), chunk.chunkId(), chunk.chunkIndex(),
+                                chunk.title(), chunk.sourceUri(), chunk.headingPath(), chunk.text(), chunk.context(), vector);
+                    }));
         }
     }
 

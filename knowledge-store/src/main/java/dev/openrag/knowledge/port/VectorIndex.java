@@ -13,7 +13,23 @@ public interface VectorIndex {
 
     List<ScoredChunk> search(String collection, float[] queryVector, int k);
 
+    /**
+     * Starts a search of {@code collection} before its query vector exists. A search calls this
+     * first and embeds the query meanwhile; an index with work to do ahead of the vector (the
+     * {@code InMemoryVectorIndex} checks that its copy of the collection is current) starts it
+     * here. The default does nothing ahead.
+     */
+    default PreparedSearch prepareSearch(String collection) {
+        return (queryVector, k) -> search(collection, queryVector, k);
+    }
+
     void deleteDocument(String collection, String documentId);
 
     long countChunks(String collection);
+
+    /** A search of one collection, waiting for its query vector. */
+    @FunctionalInterface
+    interface PreparedSearch {
+        List<ScoredChunk> nearest(float[] queryVector, int k);
+    }
 }

@@ -170,8 +170,10 @@ public class SearchService {
         }
         if (hybrid || mode.equals(VECTOR)) {
             running.put(VECTOR, retrieve(() -> {
+                // started before the embedding, so that the index's own preparation runs beside it
+                VectorIndex.PreparedSearch search = vectors.prepareSearch(collection);
                 float[] vector = queryVector.get();
-                return timed(timings, VECTOR, () -> vectors.search(collection, vector, depth));
+                return timed(timings, VECTOR, () -> search.nearest(vector, depth));
             }));
         }
         if (hybrid && fusionWeights.get(GRAPH) > 0 || mode.equals(GRAPH)) {

@@ -1,0 +1,263 @@
+package dev.openrag.knowledge.vector;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.jboss.logging.Logger;
+
+import dev.openrag.knowledge.port.CollectionVectors;
+import dev.openrag.knowledge.port.CollectionVectors.Version;
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.knowledge.port.VectorIndex;
+
+/**
+ * Searches small collections in an exact in-memory copy of their vectors, and everything else in
+ * the index it wraps. On one machine the query is embedded on one core while BM25 runs on the
+ * other, and Neo4j's vector index then needs several milliseconds of CPU for a 737-chunk
+ * collection (it is asked for 1000 neighbours, see {@code Neo4jVectorIndex#SEARCH_BREADTH}); an
+ * exact scan of the same vectors in memory takes about 0.1 ms and is never less accurate.
+ *
+ * <p>A copy is only used while it is current: every search asks the store for the collection's
+ * version ({@link CollectionVectors#version}) as soon as it starts, beside the query's
+ * embedding, and answers from memory only when the copy was read at that version. Otherwise the
+ * wrapped index answers and a fresh copy is read in the background (one read per collection at a
+ * time, at most one a second while the collection keeps changing), so searches see every write
+ * that their store shows, as before. Copies hold at most {@code maxChunks} chunks in all: larger
+ * collections are never copied, and the least recently searched copies make room for new ones.
+ * Scores are the wrapped index's (cosine mapped to [0, 1], as Neo4j's {@code (1 + cos) / 2}).
+ */
+public final class InMemoryVectorIndex implements VectorIndex {
+
+    private static final Logger LOG = Logger.getLogger(InMemoryVectorIndex.class);
+    private static final long MIN_RELOAD_INTERVAL_NANOS = 1_000_000_000L;
+
+    private final VectorIndex backend;
+    private final CollectionVectors source;
+    private final long maxChunks;
+    private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+    private final Map<String, Copy> copies = new ConcurrentHashMap<>();
+    private final Map<String, Long> lastLoadStarted = new ConcurrentHashMap<>();
+    private final Set<String> loading = ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param backend   the index that stores the vectors and answers whatever is not copied
+     * @param source    the same store, read whole and versioned
+     * @param maxChunks how many chunks the copies may hold in all
+     */
+    public InMemoryVectorIndex(VectorIndex backend, CollectionVectors source, long maxChunks) {
+        this.backend = backend;
+        this.source = source;
+        this.maxChunks = maxChunks;
+    }
+
+    @Override
+    public PreparedSearch prepareSearch(String collection) {
+        CompletableFuture<Version> asked = CompletableFuture.supplyAsync(() -> source.version(collection), background);
+        return (queryVector, k) -> {
+            Version current;
+            try {
+                current = asked.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+            Copy copy = copies.get(collection);
+            if (copy != null && copy.version().equals(current)) {
+                return copy.nearest(queryVector, k);
+            }
+            if (current.chunks() > 0 && current.chunks() <= maxChunks) {
+                loadInBackground(collection);
+            }
+            return backend.search(collection, queryVector, k);
+        };
+    }
+
+    @Override
+    public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
+        return prepareSearch(collection).nearest(queryVector, k);
+    }
+
+    /** Whether a search of the collection now would be answered from memory (asks the store for its version). */
+    public boolean servesFromMemory(String collection) {
+        Copy copy = copies.get(collection);
+        return copy != null && copy.version().equals(source.version(collection));
+    }
+
+    /** How many chunks the copies hold in all. */
+    public long chunksInMemory() {
+        return copies.values().stream().mapToLong(copy -> copy.chunks().length).sum();
+    }
+
+    @Override
+    public void upsert(List<IndexedChunk> chunks) {
+        backend.upsert(chunks);
+    }
+
+    @Override
+    public void replaceDocument(String collection, String documentId, List<IndexedChunk> chunks) {
+        backend.replaceDocument(collection, documentId, chunks);
+    }
+
+    @Override
+    public void deleteDocument(String collection, String documentId) {
+        backend.deleteDocument(collection, documentId);
+    }
+
+    @Override
+    public long countChunks(String collection) {
+        return backend.countChunks(collection);
+    }
+
+    private void loadInBackground(String collection) {
+        long now = System.nanoTime();
+        Long last = lastLoadStarted.get(collection);
+        // a collection being ingested changes with every document: re-read it at most once a second
+        if (last != null && now - last < MIN_RELOAD_INTERVAL_NANOS || !loading.add(collection)) {
+            return;
+        }
+        lastLoadStarted.put(collection, now);
+        background.execute(() -> {
+            try {
+                load(collection);
+            } catch (RuntimeException e) {
+                LOG.warnf("could not copy the vectors of collection %s into memory, searching it in the index: %s",
+                        collection, e.getMessage());
+            } finally {
+                loading.remove(collection);
+            }
+        });
+    }
+
+    private void load(String collection) {
+        // the version is read before the chunks, so a copy is never older than the version it carries
+        Version version = source.version(collection);
+        if (version.chunks() == 0 || version.chunks() > maxChunks) {
+            copies.remove(collection);
+            return;
+        }
+        Copy copy = Copy.of(version, source.vectors(collection));
+        copies.put(collection, copy);
+        LOG.debugf("collection %s: %d chunks copied into memory at version %s", collection, copy.chunks().length, version.stamp());
+        evictBeyondBudget(collection);
+    }
+
+    /** Drops the least recently searched copies, other than {@code keep}, until all fit in the budget. */
+    private synchronized void evictBeyondBudget(String keep) {
+        while (chunksInMemory() > maxChunks) {
+            String oldest = copies.entrySet().stream().filter(entry -> !entry.getKey().equals(keep))
+                    .min(Comparator.comparingLong(entry -> entry.getValue().lastUsed()))
+                    .map(Map.Entry::getKey).orElse(keep);
+            copies.remove(oldest);
+        }
+    }
+
+    /** One collection's chunks and their unit vectors, laid end to end for a scan. */
+    private static final class Copy {
+
+        private final Version version;
+        private final IndexedChunk[] chunks;
+        private final float[] unitVectors;
+        private final int dimension;
+        private volatile long lastUsed = System.nanoTime();
+
+        private Copy(Version version, IndexedChunk[] chunks, float[] unitVectors, int dimension) {
+            this.version = version;
+            this.chunks = chunks;
+            this.unitVectors = unitVectors;
+            this.dimension = dimension;
+        }
+
+        /** The chunks without their vectors (kept once, normalised, in one array); vectors of another size are left out. */
+        static Copy of(Version version, List<IndexedChunk> read) {
+            int dimension = read.isEmpty() ? 0 : read.get(0).vector().length;
+            List<IndexedChunk> usable = read.stream().filter(chunk -> chunk.vector().length == dimension).toList();
+            IndexedChunk[] chunks = new IndexedChunk[usable.size()];
+            float[] unitVectors = new float[usable.size() * dimension];
+            for (int i = 0; i < chunks.length; i++) {
+                IndexedChunk chunk = usable.get(i);
+                chunks[i] = new IndexedChunk(chunk.collection(), chunk.documentId(), chunk.chunkId(), chunk.chunkIndex(),
+                        chunk.title(), chunk.sourceUri(), chunk.headingPath(), chunk.text(), chunk.context(), null);
+                double norm = Math.sqrt(dot(chunk.vector(), 0, chunk.vector()));
+                for (int d = 0; d < dimension; d++) {
+                    unitVectors[i * dimension + d] = norm == 0 ? 0 : (float) (chunk.vector()[d] / norm);
+                }
+            }
+            return new Copy(version, chunks, unitVectors, dimension);
+        }
+
+        Version version() {
+            return version;
+        }
+
+        IndexedChunk[] chunks() {
+            return chunks;
+        }
+
+        long lastUsed() {
+            return lastUsed;
+        }
+
+        /** The k chunks of highest cosine to the query, best first (ties: the earlier chunk first). */
+        List<ScoredChunk> nearest(float[] query, int k) {
+            lastUsed = System.nanoTime();
+            if (chunks.length > 0 && query.length != dimension) {
+                throw new IllegalArgumentException("the query vector has " + query.length
+                        + " dimensions, the collection's vectors " + dimension);
+            }
+            double queryNorm = Math.sqrt(dot(query, 0, query));
+            int size = Math.min(k, chunks.length);
+            if (size <= 0) {
+                return List.of();
+            }
+            double[] bestScores = new double[size];
+            int[] best = new int[size];
+            int found = 0;
+            for (int i = 0; i < chunks.length; i++) {
+                double cosine = queryNorm == 0 ? 0 : dot(unitVectors, i * dimension, query) / queryNorm;
+                if (found == size && cosine <= bestScores[size - 1]) {
+                    continue;
+                }
+                // insertion into the sorted top list: k is small and most chunks never get this far
+                int at = found < size ? found++ : size - 1;
+                while (at > 0 && bestScores[at - 1] < cosine) {
+                    bestScores[at] = bestScores[at - 1];
+                    best[at] = best[at - 1];
+                    at--;
+                }
+                bestScores[at] = cosine;
+                best[at] = i;
+            }
+            ScoredChunk[] hits = new ScoredChunk[found];
+            for (int rank = 0; rank < found; rank++) {
+                hits[rank] = new ScoredChunk(chunks[best[rank]], rank + 1, (1 + bestScores[rank]) / 2);
+            }
+            return List.of(hits);
+        }
+
+        /** The dot product of {@code query} with the vector at {@code offset} of {@code vectors}, four sums at a time. */
+        private static double dot(float[] vectors, int offset, float[] query) {
+            float s0 = 0;
+            float s1 = 0;
+            float s2 = 0;
+            float s3 = 0;
+            int d = 0;
+            for (; d + 3 < query.length; d += 4) {
+                s0 += vectors[offset + d] * query[d];
+                s1 += vectors[offset + d + 1] * query[d + 1];
+                s2 += vectors[offset + d + 2] * query[d + 2];
+                s3 += vectors[offset + d + 3] * query[d + 3];
+            }
+            for (; d < query.length; d++) {
+                s0 += vectors[offset + d] * query[d];
+            }
+            return (double) s0 + s1 + s2 + s3;
+        }
+    }
+}

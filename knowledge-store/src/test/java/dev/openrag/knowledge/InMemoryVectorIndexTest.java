@@ -1,0 +1,166 @@
+package dev.openrag.knowledge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+
+import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
+import dev.openrag.knowledge.neo4j.Neo4jSchema;
+import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.knowledge.vector.InMemoryVectorIndex;
+import dev.openrag.localstack.Engine;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
+
+/** The in-memory copy of small collections against real Neo4j: same answers as the index, never stale. */
+@WithEngines(Engine.NEO4J)
+class InMemoryVectorIndexTest {
+
+    private static Driver driver;
+    private static Neo4jGraphStore graph;
+    private static Neo4jVectorIndex neo4j;
+    private final Random random = new Random(5);
+
+    @BeforeAll
+    static void connect(StackConfig config) {
+        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
+        Neo4jSchema.bootstrap(driver, 4);
+        graph = new Neo4jGraphStore(driver);
+        neo4j = new Neo4jVectorIndex(driver);
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+    }
+
+    @Test
+    void aSmallCollectionIsSearchedInMemoryWithTheIndexsRanksAndScores() throws Exception {
+        writeDocuments("mem-same", 3, 20);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 1000);
+
+        awaitInMemory(index, "mem-same");
+
+        assertThat(index.chunksInMemory()).isEqualTo(60);
+        for (int q = 0; q < 30; q++) {
+            float[] query = randomVector();
+            List<ScoredChunk> fromMemory = index.search("mem-same", query, 10);
+            List<ScoredChunk> fromNeo4j = neo4j.search("mem-same", query, 10);
+            assertThat(fromMemory).extracting(hit -> hit.chunk().chunkId())
+                    .containsExactlyElementsOf(fromNeo4j.stream().map(hit -> hit.chunk().chunkId()).toList());
+            assertThat(fromMemory).extracting(ScoredChunk::rank).containsExactly(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+            for (int i = 0; i < 10; i++) {
+                assertThat(fromMemory.get(i).score()).as("Neo4j's cosine score, (1 + cos) / 2")
+                        .isCloseTo(fromNeo4j.get(i).score(), within(1e-5));
+            }
+        }
+        IndexedChunk best = index.search("mem-same", randomVector(), 1).get(0).chunk();
+        assertThat(best.text()).startsWith("chunk ");
+        assertThat(best.context()).isEqualTo("context of " + best.documentId());
+        assertThat(best.vector()).as("hits carry no vector, as the index's").isNull();
+    }
+
+    @Test
+    void aWriteIsSeenByTheVeryNextSearchAndADeleteToo() throws Exception {
+        writeDocuments("mem-fresh", 2, 10);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 1000);
+        awaitInMemory(index, "mem-fresh");
+        float[] query = {0.1f, -0.7f, 0.2f, 0.4f};
+
+        graph.upsertDocument("mem-fresh", "new", "New", "file:///new", "h-new",
+                List.of(chunk("mem-fresh", "new", 0, query)), List.of());
+        List<ScoredChunk> afterWrite = index.search("mem-fresh", query, 3);
+        graph.deleteDocument("mem-fresh", "new");
+        List<ScoredChunk> afterDelete = index.search("mem-fresh", query, 3);
+
+        assertThat(afterWrite.get(0).chunk().chunkId()).as("the chunk written a moment ago").isEqualTo("mem-fresh/new#0");
+        assertThat(afterWrite.get(0).score()).isCloseTo(1.0, within(1e-5));
+        assertThat(afterDelete).extracting(hit -> hit.chunk().chunkId()).doesNotContain("mem-fresh/new#0").hasSize(3);
+        awaitInMemory(index, "mem-fresh");
+        assertThat(index.search("mem-fresh", query, 30)).as("the copy read again after the changes").hasSize(20)
+                .extracting(hit -> hit.chunk().chunkId()).doesNotContain("mem-fresh/new#0");
+    }
+
+    @Test
+    void collectionsBeyondTheBudgetStayInTheIndexAndTheLeastRecentlySearchedCopyMakesRoom() throws Exception {
+        writeDocuments("mem-big", 3, 20);
+        writeDocuments("mem-one", 1, 20);
+        writeDocuments("mem-two", 1, 20);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 30);
+        float[] query = randomVector();
+
+        List<ScoredChunk> big = index.search("mem-big", query, 5);
+        Thread.sleep(300); // time for a copy to be read, were one wrongly started
+        assertThat(index.servesFromMemory("mem-big")).as("60 chunks exceed the budget of 30").isFalse();
+        assertThat(big).extracting(hit -> hit.chunk().chunkId())
+                .containsExactlyElementsOf(neo4j.search("mem-big", query, 5).stream().map(hit -> hit.chunk().chunkId()).toList());
+
+        awaitInMemory(index, "mem-one");
+        awaitInMemory(index, "mem-two");
+
+        assertThat(index.servesFromMemory("mem-one")).as("evicted to make room for mem-two").isFalse();
+        assertThat(index.chunksInMemory()).isEqualTo(20);
+    }
+
+    @Test
+    void badInputAndAnUnreachableStoreAreClearErrors() throws Exception {
+        writeDocuments("mem-bad", 1, 5);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 1000);
+        awaitInMemory(index, "mem-bad");
+
+        assertThatThrownBy(() -> index.search("mem-bad", new float[] {1, 0}, 3)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the query vector has 2 dimensions, the collection's vectors 4");
+        assertThat(index.search("mem-unknown", randomVector(), 3)).as("nothing ingested there").isEmpty();
+
+        try (Driver unreachable = GraphDatabase.driver("bolt://127.0.0.1:1", AuthTokens.none())) {
+            Neo4jVectorIndex down = new Neo4jVectorIndex(unreachable);
+            InMemoryVectorIndex overDown = new InMemoryVectorIndex(down, down, 1000);
+            assertThatThrownBy(() -> overDown.search("mem-bad", randomVector(), 3))
+                    .as("the search fails, so that hybrid search can name the vectors as degraded")
+                    .isInstanceOf(org.neo4j.driver.exceptions.ServiceUnavailableException.class);
+        }
+    }
+
+    /** Searches until the first search's background read has made a current copy (at most 10 s). */
+    private void awaitInMemory(InMemoryVectorIndex index, String collection) throws InterruptedException {
+        for (int attempt = 0; attempt < 100 && !index.servesFromMemory(collection); attempt++) {
+            index.search(collection, randomVector(), 1);
+            Thread.sleep(100);
+        }
+        assertThat(index.servesFromMemory(collection)).as(collection + " copied into memory").isTrue();
+    }
+
+    private void writeDocuments(String collection, int documents, int chunksEach) {
+        for (int d = 0; d < documents; d++) {
+            String documentId = "doc" + d;
+            List<IndexedChunk> chunks = new ArrayList<>();
+            for (int i = 0; i < chunksEach; i++) {
+                chunks.add(chunk(collection, documentId, i, randomVector()));
+            }
+            graph.upsertDocument(collection, documentId, "Document " + d, "file:///" + documentId, "h" + d, chunks, List.of());
+        }
+    }
+
+    private static IndexedChunk chunk(String collection, String documentId, int index, float[] vector) {
+        return new IndexedChunk(collection, documentId, collection + "/" + documentId + "#" + index, index, null, null, List.of(),
+                "chunk " + index + " of " + documentId, "context of " + documentId, vector);
+    }
+
+    private float[] randomVector() {
+        return new float[] {(float) random.nextGaussian(), (float) random.nextGaussian(), (float) random.nextGaussian(),
+                (float) random.nextGaussian()};
+    }
+}
