@@ -42,8 +42,13 @@ class InMemoryVectorIndexTest {
         neo4j = new Neo4jVectorIndex(driver);
     }
 
+    /** The other tests of this module share the engine, and some search the whole chunk index. */
     @AfterAll
-    static void close() {
+    static void removeTheCollectionsAndClose() {
+        try (var session = driver.session()) {
+            session.run("MATCH (n) WHERE (n:Document OR n:Section OR n:Chunk) AND n.collection STARTS WITH 'mem-' DETACH DELETE n")
+                    .consume();
+        }
         driver.close();
     }
 
