@@ -134,14 +134,12 @@ public final class Neo4jVectorIndex implements VectorIndex, CollectionVectors {
                     WHERE node.text IS NOT NULL AND node.embedding IS NOT NULL
                     RETURN node %s AS node, node.embedding AS embedding""".formatted(CHUNK_FIELDS),
                     Map.of("collection", collection)).list(record -> {
-                        IndexedChunk chunk = toChunk(record.get("node"));
                         Value embedding = record.get("embedding");
                         float[] vector = new float[embedding.size()];
                         for (int i = 0; i < vector.length; i++) {
                             vector[i] = embedding.get(i).asFloat();
                         }
-                        return new IndexedChunk(chunk.collection(), chunk.documentId(), chunk.chunkId(), chunk.chunkIndex(),
-                                chunk.title(), chunk.sourceUri(), chunk.headingPath(), chunk.text(), chunk.context(), vector);
+                        return toChunk(record.get("node")).withVector(vector);
                     }));
         }
     }

@@ -14,4 +14,9 @@ public record IndexedChunk(
         String text,
         String context,
         float[] vector) {
+
+    /** The same chunk carrying {@code vector} (null: without one, as search hits are). */
+    public IndexedChunk withVector(float[] vector) {
+        return new IndexedChunk(collection, documentId, chunkId, chunkIndex, title, sourceUri, headingPath, text, context, vector);
+    }
 }

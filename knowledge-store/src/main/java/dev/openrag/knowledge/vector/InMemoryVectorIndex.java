@@ -182,8 +182,7 @@ public final class InMemoryVectorIndex implements VectorIndex {
             float[] unitVectors = new float[usable.size() * dimension];
             for (int i = 0; i < chunks.length; i++) {
                 IndexedChunk chunk = usable.get(i);
-                chunks[i] = new IndexedChunk(chunk.collection(), chunk.documentId(), chunk.chunkId(), chunk.chunkIndex(),
-                        chunk.title(), chunk.sourceUri(), chunk.headingPath(), chunk.text(), chunk.context(), null);
+                chunks[i] = chunk.withVector(null);
                 double norm = Math.sqrt(dot(chunk.vector(), 0, chunk.vector()));
                 for (int d = 0; d < dimension; d++) {
                     unitVectors[i * dimension + d] = norm == 0 ? 0 : (float) (chunk.vector()[d] / norm);
