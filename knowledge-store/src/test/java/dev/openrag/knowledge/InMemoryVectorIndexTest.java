@@ -17,9 +17,11 @@ import org.neo4j.driver.GraphDatabase;
 
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
+import dev.openrag.knowledge.neo4j.Neo4jSearchState;
 import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.knowledge.port.SearchState;
 import dev.openrag.knowledge.vector.InMemoryVectorIndex;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.StackConfig;
@@ -97,6 +99,49 @@ class InMemoryVectorIndexTest {
         awaitInMemory(index, "mem-fresh");
         assertThat(index.search("mem-fresh", query, 30)).as("the copy read again after the changes").hasSize(20)
                 .extracting(hit -> hit.chunk().chunkId()).doesNotContain("mem-fresh/new#0");
+    }
+
+    @Test
+    void theSearchStateReadsTheVersionAndTheExistenceChecksInOneQueryAndKeepsTheCopyCurrent() throws Exception {
+        writeDocuments("mem-state", 2, 10);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 1000);
+        Neo4jSearchState state = new Neo4jSearchState(driver);
+        awaitInMemory(index, "mem-state");
+        float[] query = {0.3f, 0.1f, -0.9f, 0.2f};
+
+        SearchState.Snapshot before = state.read("mem-state");
+        assertThat(before.vectors()).isEqualTo(neo4j.version("mem-state"));
+        assertThat(before.vectors().chunks()).isEqualTo(20);
+        graph.upsertDocument("mem-state", "new", "New", "file:///new", "h-new",
+                List.of(chunk("mem-state", "new", 0, query)), List.of());
+        SearchState.Snapshot after = state.read("mem-state");
+        List<ScoredChunk> hits = index.prepareSearch("mem-state", after::vectors).nearest(query, 1);
+
+        assertThat(after.vectors()).isNotEqualTo(before.vectors()).isEqualTo(neo4j.version("mem-state"));
+        assertThat(hits.get(0).chunk().chunkId()).as("the copy is stale at the new version: the index answers")
+                .isEqualTo("mem-state/new#0");
+        assertThat(state.read("mem-unknown").vectors().chunks()).isZero();
+
+        try (var session = driver.session()) {
+            session.run("CREATE (:Feedback {id: 'state-test'}), (:Memory {id: 'state-test', pinned: true}), (:Correction {id: 'state-test'})")
+                    .consume();
+            SearchState.Snapshot withAll = state.read("mem-state");
+            session.run("MATCH (n {id: 'state-test'}) WHERE n:Feedback OR n:Memory OR n:Correction DETACH DELETE n").consume();
+            SearchState.Snapshot withNone = state.read("mem-state");
+            boolean othersFeedback = session.run("RETURN EXISTS { MATCH (:Feedback) } AS any").single().get("any").asBoolean();
+            boolean othersMemories = session.run("RETURN EXISTS { MATCH (:Memory {pinned: true}) } OR EXISTS { MATCH (:Correction) } AS any")
+                    .single().get("any").asBoolean();
+
+            assertThat(withAll.anyFeedback()).isTrue();
+            assertThat(withAll.anyPinnedOrCorrections()).isTrue();
+            assertThat(withNone.anyFeedback()).as("other tests' feedback only").isEqualTo(othersFeedback);
+            assertThat(withNone.anyPinnedOrCorrections()).as("other tests' memories only").isEqualTo(othersMemories);
+        }
+
+        try (Driver unreachable = GraphDatabase.driver("bolt://127.0.0.1:1", AuthTokens.none())) {
+            assertThatThrownBy(() -> new Neo4jSearchState(unreachable).read("mem-state"))
+                    .isInstanceOf(org.neo4j.driver.exceptions.ServiceUnavailableException.class);
+        }
     }
 
     @Test

@@ -53,11 +53,4 @@ public final class Neo4jFeedbackStore implements FeedbackStore {
             return net;
         }
     }
-
-    @Override
-    public boolean any() {
-        try (Session session = driver.session()) {
-            return session.run("RETURN EXISTS { MATCH (:Feedback) } AS any").single().get("any").asBoolean(); // auto-commit: one round trip
-        }
-    }
 }

@@ -306,13 +306,6 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public boolean hasPinnedOrCorrections() {
-        return read("""
-                RETURN EXISTS { MATCH (m:Memory {pinned: true}) } OR EXISTS { MATCH (:Correction) } AS any""", Map.of())
-                .get(0).get("any").asBoolean();
-    }
-
-    @Override
     public RelatedKnowledge related(Collection<String> scopes, float[] query, double minSimilarity,
                                     Collection<String> chunkIds, int limit, long now) {
         Map<String, Object> params = new HashMap<>();

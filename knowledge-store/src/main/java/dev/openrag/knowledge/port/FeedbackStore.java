@@ -14,6 +14,4 @@ public interface FeedbackStore {
      * Neo4j's [0, 1] cosine scale): helpful minus unhelpful verdicts, each weighted by that similarity.
      */
     Map<String, Double> netVerdicts(Collection<String> chunkIds, float[] query, double minSimilarity);
-
-    boolean any();
 }

@@ -60,9 +60,6 @@ public interface MemoryStore {
 
     Message addMessage(String conversationId, String role, String content, float[] embedding, long now);
 
-    /** Whether any pinned memory or correction exists (searches skip {@link #related} when none does). */
-    boolean hasPinnedOrCorrections();
-
     /**
      * Pinned memories and corrections related to a search: similar to the query (at least
      * {@code minSimilarity}), or attached to one of the result chunks or their documents.

@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.port;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /** Nearest-neighbour search over chunk vectors: Neo4j's vector index or Qdrant, chosen by config. */
 public interface VectorIndex {
@@ -15,11 +16,12 @@ public interface VectorIndex {
 
     /**
      * Starts a search of {@code collection} before its query vector exists. A search calls this
-     * first and embeds the query meanwhile; an index with work to do ahead of the vector (the
-     * {@code InMemoryVectorIndex} checks that its copy of the collection is current) starts it
-     * here. The default does nothing ahead.
+     * first and embeds the query meanwhile. {@code version} gives the collection's version as the
+     * search read it ({@link SearchState}, beside the embedding): an index that keeps a copy of
+     * the collection (the {@code InMemoryVectorIndex}) answers from the copy only when it was read
+     * at that version. The default ignores it and searches when the vector comes.
      */
-    default PreparedSearch prepareSearch(String collection) {
+    default PreparedSearch prepareSearch(String collection, Supplier<CollectionVectors.Version> version) {
         return (queryVector, k) -> search(collection, queryVector, k);
     }
 

@@ -22,7 +22,7 @@ import dev.openrag.knowledge.text.QueryTerms;
 public final class IdentifierReranker implements Reranker {
 
     public static final String NAME = "identifiers";
-    private static final Pattern DECLARATION_LINE = Pattern.compile("\\b(Defines|Inside): ([^\\n]*)");
+    private static final List<String> DECLARATION_LABELS = List.of("Defines: ", "Inside: ");
     private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     @Override
@@ -52,15 +52,24 @@ public final class IdentifierReranker implements Reranker {
         return scores;
     }
 
-    /** Names in the context's "Defines:" and "Inside:" lines (the structural contextualizer's). */
+    /**
+     * Names in the context's "Defines:" and "Inside:" lines (the structural contextualizer's). The
+     * labels are found with indexOf, not a regular expression: this runs on every candidate of
+     * every search, and the expression tried a match at every character of the context.
+     */
     static Set<String> declaredNames(String context) {
         Set<String> names = new HashSet<>();
         if (context == null) {
             return names;
         }
-        Matcher line = DECLARATION_LINE.matcher(context);
-        while (line.find()) {
-            names.addAll(words(line.group(2)));
+        for (String label : DECLARATION_LABELS) {
+            for (int at = context.indexOf(label); at >= 0; at = context.indexOf(label, at + 1)) {
+                if (at > 0 && isWordChar(context.charAt(at - 1))) {
+                    continue; // the end of a longer word, such as "XDefines: "
+                }
+                int end = context.indexOf('\n', at);
+                names.addAll(words(context.substring(at + label.length(), end < 0 ? context.length() : end)));
+            }
         }
         return names;
     }
@@ -81,6 +90,10 @@ public final class IdentifierReranker implements Reranker {
         }
         char c = text.charAt(index);
         return c == '_' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9';
+    }
+
+    private static boolean isWordChar(char c) {
+        return c == '_' || Character.isLetterOrDigit(c);
     }
 
     private static Set<String> words(String text) {

@@ -4,11 +4,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
@@ -25,9 +24,10 @@ import dev.openrag.knowledge.port.VectorIndex;
  * collection (it is asked for 1000 neighbours, see {@code Neo4jVectorIndex#SEARCH_BREADTH}); an
  * exact scan of the same vectors in memory takes about 0.1 ms and is never less accurate.
  *
- * <p>A copy is only used while it is current: every search asks the store for the collection's
- * version ({@link CollectionVectors#version}) as soon as it starts, beside the query's
- * embedding, and answers from memory only when the copy was read at that version. Otherwise the
+ * <p>A copy is only used while it is current: every search reads the collection's version as
+ * soon as it starts, beside the query's embedding ({@link dev.openrag.knowledge.port.SearchState},
+ * or {@link CollectionVectors#version} for a plain {@link #search}), and answers from memory only
+ * when the copy was read at that version. Otherwise the
  * wrapped index answers and a fresh copy is read in the background (one read per collection at a
  * time, at most one a second while the collection keeps changing), so searches see every write
  * that their store shows, as before. Copies hold at most {@code maxChunks} chunks in all: larger
@@ -59,15 +59,9 @@ public final class InMemoryVectorIndex implements VectorIndex {
     }
 
     @Override
-    public PreparedSearch prepareSearch(String collection) {
-        CompletableFuture<Version> asked = CompletableFuture.supplyAsync(() -> source.version(collection), background);
+    public PreparedSearch prepareSearch(String collection, Supplier<Version> version) {
         return (queryVector, k) -> {
-            Version current;
-            try {
-                current = asked.join();
-            } catch (CompletionException e) {
-                throw e.getCause() instanceof RuntimeException cause ? cause : e;
-            }
+            Version current = version.get();
             Copy copy = copies.get(collection);
             if (copy != null && copy.version().equals(current)) {
                 return copy.nearest(queryVector, k);
@@ -79,9 +73,10 @@ public final class InMemoryVectorIndex implements VectorIndex {
         };
     }
 
+    /** Asks the store for the collection's version first (a search asks it beside the embedding, see {@link #prepareSearch}). */
     @Override
     public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
-        return prepareSearch(collection).nearest(queryVector, k);
+        return prepareSearch(collection, () -> source.version(collection)).nearest(queryVector, k);
     }
 
     /** Whether a search of the collection now would be answered from memory (asks the store for its version). */

@@ -48,6 +48,19 @@ class IdentifierRerankerTest {
     }
 
     @Test
+    void declaredNamesAreTheWordsOfEveryDefinesAndInsideLine() {
+        assertThat(IdentifierReranker.declaredNames("""
+                Inside: impl MergeScheduler > fn run
+                Summary: XDefines: not_a_label
+                Defines: fn removable, struct Queue_2
+                Defines: const LIMIT"""))
+                .containsExactlyInAnyOrder("impl", "mergescheduler", "fn", "run", "removable", "struct", "queue_2", "const", "limit");
+        assertThat(IdentifierReranker.declaredNames("Defines: last_line_without_newline")).containsExactly("last_line_without_newline");
+        assertThat(IdentifierReranker.declaredNames("File: a.rs\nDefines:")).isEmpty();
+        assertThat(IdentifierReranker.declaredNames(null)).isEmpty();
+    }
+
+    @Test
     void aQueryWithoutCodeNamesChangesNothing() {
         assertThat(new IdentifierReranker().score("how are offsets committed", List.of(chunk("Defines: commit", "commit offsets"))))
                 .containsExactly(0.0);

@@ -10,6 +10,7 @@ import org.opensearch.client.opensearch.OpenSearchClient;
 import dev.openrag.knowledge.neo4j.Neo4jFeedbackStore;
 import dev.openrag.knowledge.neo4j.Neo4jGraphRetriever;
 import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
+import dev.openrag.knowledge.neo4j.Neo4jSearchState;
 import dev.openrag.knowledge.neo4j.Neo4jSummaryIndex;
 import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
@@ -18,6 +19,7 @@ import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.Reranker;
+import dev.openrag.knowledge.port.SearchState;
 import dev.openrag.knowledge.rerank.IdentifierReranker;
 import dev.openrag.knowledge.port.SummaryIndex;
 
@@ -57,6 +59,12 @@ public class QueryProducers {
     @Singleton
     FeedbackStore feedbackStore(Driver driver) {
         return new Neo4jFeedbackStore(driver);
+    }
+
+    @Produces
+    @Singleton
+    SearchState searchState(Driver driver) {
+        return new Neo4jSearchState(driver);
     }
 
     @Produces

@@ -38,12 +38,7 @@ public class FeedbackRanking {
         this.max = max;
     }
 
-    /** Whether any feedback exists: search asks early, beside its retrievers, to keep this round trip off its path. */
-    boolean any() {
-        return store.any();
-    }
-
-    /** @param anyFeedback the answer of {@link #any()}; fails as it did */
+    /** @param anyFeedback whether any feedback exists ({@link dev.openrag.knowledge.port.SearchState}); fails as it did */
     List<SearchResponse.Result> apply(List<SearchResponse.Result> results, CompletableFuture<Boolean> anyFeedback,
                                       Supplier<float[]> queryVector, boolean explain, List<String> degraded) {
         if (results.isEmpty()) {

@@ -28,6 +28,7 @@ import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.port.Reranker;
 import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.knowledge.port.SearchState;
 import dev.openrag.knowledge.port.SummaryIndex;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
@@ -59,6 +60,7 @@ public class SearchService {
     private final VectorIndex vectors;
     private final LexicalIndex lexical;
     private final MemoryStore memories;
+    private final SearchState state;
     private final GraphRetriever graph;
     private final FeedbackRanking feedback;
     private final double memoryMinSimilarity;
@@ -75,7 +77,7 @@ public class SearchService {
     private final double headPrior;
     private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
 
-    public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories,
+    public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
                          @ConfigProperty(name = "openrag.search.memory-min-similarity", defaultValue = "0.85") double memoryMinSimilarity,
                          @ConfigProperty(name = "openrag.search.candidates", defaultValue = "30") int candidates,
                          @ConfigProperty(name = "openrag.search.rrf-k", defaultValue = "60") int rrfK,
@@ -93,6 +95,7 @@ public class SearchService {
         this.vectors = vectors;
         this.lexical = lexical;
         this.memories = memories;
+        this.state = state;
         this.graph = graph;
         this.feedback = feedback;
         this.memoryMinSimilarity = memoryMinSimilarity;
@@ -157,10 +160,11 @@ public class SearchService {
         // only when one of them needs it (a BM25 search on an install without memories never does)
         Map<String, Double> timings = new ConcurrentHashMap<>();
         Supplier<float[]> queryVector = once(() -> timed(timings, "embedQuery", () -> embedder.embedQuery(query)));
-        // two existence checks that decide whether the feedback and memory lookups after ranking
-        // are needed at all: asked now, beside the retrievers, so they cost no time on the path
-        CompletableFuture<Boolean> anyFeedback = CompletableFuture.supplyAsync(feedback::any, retrievers);
-        CompletableFuture<Boolean> anyMemories = CompletableFuture.supplyAsync(memories::hasPinnedOrCorrections, retrievers);
+        // the collection's vector version and whether the feedback and memory lookups after ranking
+        // are needed at all: one round trip, asked now, beside the retrievers, off the search's path
+        CompletableFuture<SearchState.Snapshot> stores = CompletableFuture.supplyAsync(() -> state.read(collection), retrievers);
+        CompletableFuture<Boolean> anyFeedback = stores.thenApply(SearchState.Snapshot::anyFeedback);
+        CompletableFuture<Boolean> anyMemories = stores.thenApply(SearchState.Snapshot::anyPinnedOrCorrections);
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
         if (mode.equals(SUMMARY)) {
             running.put(SUMMARY, retrieve(() -> {
@@ -170,8 +174,7 @@ public class SearchService {
         }
         if (hybrid || mode.equals(VECTOR)) {
             running.put(VECTOR, retrieve(() -> {
-                // started before the embedding, so that the index's own preparation runs beside it
-                VectorIndex.PreparedSearch search = vectors.prepareSearch(collection);
+                VectorIndex.PreparedSearch search = vectors.prepareSearch(collection, () -> stores.join().vectors());
                 float[] vector = queryVector.get();
                 return timed(timings, VECTOR, () -> search.nearest(vector, depth));
             }));
