@@ -24,7 +24,7 @@ final class JobProgress {
             int filled = total == 0 ? 0 : (done + failed) * WIDTH / total;
             String line = String.format("  [%s%s] %d/%d documents, %d failed, %d chunks indexed", "#".repeat(filled),
                     ".".repeat(WIDTH - filled), done + failed, total, failed,
-                    status.path("stages").path("sink-opensearch").path("chunks").asInt());
+                    status.path("stages").path("sink-opensearch").path("chunks").asInt()) + waiting(status);
             if (!line.equals(shown)) {
                 // redraw in place on a terminal; one line per change when piped to a file or CI log
                 out.print(terminal ? "\r" + line + "   " : line + "\n");
@@ -43,5 +43,16 @@ final class JobProgress {
                 return status;
             }
         }
+    }
+
+    /** While a stage waits for an engine, say so: the job is paused, not stuck. */
+    private static String waiting(JsonNode status) {
+        StringBuilder waits = new StringBuilder();
+        status.path("stages").properties().forEach(stage -> {
+            if (stage.getValue().hasNonNull("waiting")) {
+                waits.append(waits.isEmpty() ? " (waiting: " : "; ").append(stage.getKey()).append(": ").append(stage.getValue().path("waiting").asText());
+            }
+        });
+        return waits.isEmpty() ? "" : waits.append(')').toString();
     }
 }

@@ -2,116 +2,88 @@ package dev.openrag.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.openrag.localstack.ComponentSpec;
 import dev.openrag.localstack.ComponentStatus;
-import dev.openrag.localstack.Ports;
-import dev.openrag.localstack.ProcessSupervisor;
-import dev.openrag.localstack.StackConfig;
-import dev.openrag.localstack.test.PackagedApp;
 import dev.openrag.localstack.test.TestStack;
 
 /**
  * The packaged ingest app is killed with SIGKILL in the middle of the shared corpus, then
  * restarted: the job (rebuilt from the status topic) completes and every store holds each of the
- * 737 chunks exactly once.
+ * 737 chunks exactly once. A scheduled crawl and its job survive a restart too.
  */
 class CrashRecoveryIT {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpClient http = HttpClient.newHttpClient();
-    private ProcessSupervisor supervisor;
+    private PackagedIngestApp app;
 
     @AfterEach
     void stopApp() {
-        if (supervisor != null) {
-            supervisor.stop("ingest-it", Duration.ofSeconds(20));
+        if (app != null) {
+            app.close();
         }
     }
 
     @Test
     void killNineMidCorpusThenRestartLosesAndDuplicatesNothing() throws Exception {
-        StackConfig stack = TestStack.ensureAll();
-        supervisor = new ProcessSupervisor(stack.home(), false);
-        int port = Ports.free();
-        ComponentSpec app = appSpec(stack, port);
-        String base = "http://127.0.0.1:" + port;
-        supervisor.start(app);
+        app = new PackagedIngestApp("ingest-it", TestStack.ensureAll());
+        app.start();
 
-        JsonNode accepted = post(base + "/api/corpus?collection=crash", Files.readString(SharedCorpusImportTest.CORPUS));
-        String jobId = accepted.path("jobId").asText();
-        long deadline = System.currentTimeMillis() + 180_000;
-        while (get(base + "/api/jobs/" + jobId).path("stages").path("sink-neo4j").path("chunks").asInt() < 100) {
-            assertThat(System.currentTimeMillis()).as("progress before the crash").isLessThan(deadline);
-            Thread.sleep(200);
-        }
+        String jobId = app.postCorpus("crash", Files.readString(SharedCorpusImportTest.CORPUS)).path("jobId").asText();
+        app.awaitChunks(jobId, "sink-neo4j", 100, Duration.ofMinutes(3));
 
-        long pid = supervisor.status(app).pid();
+        long pid = app.pid();
         new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor();
         ProcessHandle.of(pid).ifPresent(p -> p.onExit().join());
-        assertThat(supervisor.status(app).state()).isEqualTo(ComponentStatus.State.FAILED);
-        JsonNode halfway = get("http://127.0.0.1:" + port, false);
-        assertThat(halfway).isNull();
+        assertThat(app.supervisor().status(app.spec()).state()).isEqualTo(ComponentStatus.State.FAILED);
+        assertThat(app.status("/q/health")).as("nothing answers while the app is down").isEqualTo(-1);
 
-        supervisor.start(app);
-        JsonNode status;
-        deadline = System.currentTimeMillis() + 300_000;
-        do {
-            Thread.sleep(500);
-            status = get(base + "/api/jobs/" + jobId);
-            assertThat(System.currentTimeMillis()).as("job finishes after the restart: " + status).isLessThan(deadline);
-        } while ("running".equals(status.path("state").asText()));
+        app.start();
+        JsonNode status = app.awaitFinished(jobId, Duration.ofMinutes(5));
 
         assertThat(status.path("state").asText()).isEqualTo("completed");
         assertThat(status.path("documents").path("done").asInt()).isEqualTo(90);
-        JsonNode stats = get(base + "/api/collections/crash/stats");
+        JsonNode stats = app.get("/api/collections/crash/stats");
         assertThat(stats.path("documents").asLong()).isEqualTo(90);
         assertThat(stats.path("chunks").path("opensearch").asLong()).isEqualTo(737);
         assertThat(stats.path("chunks").path("neo4j").asLong()).isEqualTo(737);
     }
 
-    private static ComponentSpec appSpec(StackConfig stack, int port) {
-        return PackagedApp.spec("ingest-it", Path.of("target/quarkus-app/quarkus-run.jar"), port, stack, Map.of(
-                "OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
-                // the killed consumers must leave their groups quickly for the restart to take over
-                "KAFKA_SESSION_TIMEOUT_MS", "8000",
-                "KAFKA_HEARTBEAT_INTERVAL_MS", "2000"));
-    }
+    @Test
+    void aScheduledCrawlAndItsJobSurviveARestart() throws Exception {
+        try (CrawlTestSite site = new CrawlTestSite(100)) {
+            app = new PackagedIngestApp("ingest-restart-it", TestStack.ensureAll());
+            app.start();
+            JsonNode started = app.postJson("/api/crawls", """
+                    {"seedUrls": ["%s"], "collection": "crawl-restart", "maxDepth": 0, "schedule": "3s"}""".formatted(site.url("/a")));
+            String crawlId = started.path("crawlId").asText();
+            String jobId = started.path("jobId").asText();
+            app.awaitFinished(jobId, Duration.ofMinutes(2));
 
-    private JsonNode post(String url, String body) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
-        return JSON.readTree(response.body());
-    }
+            app.close();
+            app.start();
 
-    private JsonNode get(String url) throws Exception {
-        return get(url, true);
-    }
-
-    private JsonNode get(String url, boolean mustAnswer) throws Exception {
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
-            return JSON.readTree(response.body());
-        } catch (java.io.IOException e) {
-            if (mustAnswer) {
-                throw e;
+            JsonNode job = app.get("/api/jobs/" + jobId);
+            assertThat(job.path("state").asText()).as("the crawl's job after the restart: " + job).isEqualTo("completed");
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            JsonNode crawl = app.get("/api/crawls/" + crawlId);
+            while (crawl.path("runs").asInt() < 2) {
+                assertThat(System.nanoTime()).as("the crawl is resumed with its schedule: " + crawl).isLessThan(deadline);
+                Thread.sleep(1000);
+                crawl = app.get("/api/crawls/" + crawlId);
             }
-            return null;
+            assertThat(crawl.path("request").path("schedule").asText()).isEqualTo("3s");
+
+            assertThat(app.delete("/api/crawls/" + crawlId)).isEqualTo(200);
+            app.close();
+            app.start();
+            Thread.sleep(8000); // past the resume check (5 s after start)
+            assertThat(app.status("/api/crawls/" + crawlId)).as("a stopped crawl is not resumed").isEqualTo(404);
         }
     }
 }

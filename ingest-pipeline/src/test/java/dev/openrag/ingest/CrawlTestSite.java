@@ -19,7 +19,7 @@ import com.sun.net.httpserver.HttpServer;
  */
 final class CrawlTestSite implements AutoCloseable {
 
-    record Request(String path, long atMillis) {
+    record Request(String path, long atNanos) {
     }
 
     final List<Request> requests = new CopyOnWriteArrayList<>();
@@ -31,7 +31,7 @@ final class CrawlTestSite implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newFixedThreadPool(8));
         server.createContext("/", exchange -> {
-            requests.add(new Request(exchange.getRequestURI().getPath(), System.currentTimeMillis()));
+            requests.add(new Request(exchange.getRequestURI().getPath(), System.nanoTime())); // the limiter's clock
             try {
                 route(exchange, slowMillis);
             } catch (InterruptedException e) {

@@ -60,19 +60,24 @@ final class IngestTestSupport {
 
     /** Every record on a topic whose value contains {@code marker}, waiting until at least {@code expected} arrived. */
     static List<String> readUntil(String topic, String marker, int expected, Duration timeout) {
-        List<String> found = read(topic, marker, expected, timeout);
+        List<String> found = read(bootstrapServers(), topic, marker, expected, timeout);
         assertThat(found).as("records on " + topic + " containing " + marker).hasSizeGreaterThanOrEqualTo(expected);
         return found;
     }
 
     /** Every record on a topic whose value contains {@code marker}, reading for the whole {@code duration}. */
     static List<String> readAll(String topic, String marker, Duration duration) {
-        return read(topic, marker, Integer.MAX_VALUE, duration);
+        return readAll(bootstrapServers(), topic, marker, duration);
     }
 
-    private static List<String> read(String topic, String marker, int expected, Duration timeout) {
+    /** The same from a given broker, for tests outside a Quarkus app. */
+    static List<String> readAll(String bootstrapServers, String topic, String marker, Duration duration) {
+        return read(bootstrapServers, topic, marker, Integer.MAX_VALUE, duration);
+    }
+
+    private static List<String> read(String bootstrapServers, String topic, String marker, int expected, Duration timeout) {
         Properties properties = new Properties();
-        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         properties.put(ConsumerConfig.GROUP_ID_CONFIG, "test-reader-" + System.nanoTime());
         properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);

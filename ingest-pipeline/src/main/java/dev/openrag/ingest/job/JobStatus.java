@@ -1,7 +1,10 @@
 package dev.openrag.ingest.job;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
 
 /** {@code GET /api/jobs/{id}} (ARCHITECTURE §5). */
 public record JobStatus(
@@ -20,8 +23,15 @@ public record JobStatus(
     public record Documents(int total, int done, int failed) {
     }
 
-    /** Documents done and failed at a stage, and the chunks of the done ones. */
-    public record StageCount(int done, int failed, int chunks) {
+    /**
+     * Documents done and failed at a stage, and the chunks of the done ones; {@code waiting} while
+     * the stage waits for an engine ({@code "opensearch unreachable since 2026-11-23T20:31:02Z"}).
+     */
+    public record StageCount(int done, int failed, int chunks, @JsonInclude(JsonInclude.Include.NON_NULL) String waiting) {
+
+        StageCount(int done, int failed, int chunks) {
+            this(done, failed, chunks, null);
+        }
     }
 
     public record Failure(String documentId, String source, String stage, String reason) {
@@ -29,6 +39,19 @@ public record JobStatus(
 
     /** A document that completed, but not in full (e.g. an invalid OpenAPI spec indexed as plain text). */
     public record Warning(String documentId, String stage, String message) {
+    }
+
+    /** This status with the stages' current waits shown, while the job runs (a finished job waits for nothing). */
+    JobStatus withWaits(Map<String, String> waits) {
+        if (finished() || waits.isEmpty()) {
+            return this;
+        }
+        Map<String, StageCount> shown = new LinkedHashMap<>(stages);
+        waits.forEach((stage, wait) -> {
+            StageCount count = shown.getOrDefault(stage, new StageCount(0, 0, 0));
+            shown.put(stage, new StageCount(count.done(), count.failed(), count.chunks(), wait));
+        });
+        return new JobStatus(jobId, state, documents, shown, failures, warnings);
     }
 
     public boolean finished() {

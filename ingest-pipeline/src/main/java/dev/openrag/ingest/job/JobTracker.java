@@ -14,6 +14,7 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.openrag.ingest.stage.StageWaits;
 import dev.openrag.ingest.stage.Stages;
 import dev.openrag.schemas.EventCodec;
 import dev.openrag.schemas.InvalidEventException;
@@ -35,13 +36,15 @@ public class JobTracker {
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
     private final BroadcastProcessor<JobStatus> updates = BroadcastProcessor.create();
     private final EventCodec codec;
+    private final StageWaits waits;
     private final ObjectMapper mapper = new ObjectMapper();
 
     private final List<String> finalStages;
 
-    public JobTracker(EventCodec codec,
+    public JobTracker(EventCodec codec, StageWaits waits,
                       @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String vectorBackend) {
         this.codec = codec;
+        this.waits = waits;
         this.finalStages = Stages.finalStages(vectorBackend);
     }
 
@@ -85,7 +88,7 @@ public class JobTracker {
     }
 
     public Optional<JobStatus> status(String jobId) {
-        return Optional.ofNullable(jobs.get(jobId)).map(Job::status);
+        return Optional.ofNullable(jobs.get(jobId)).map(job -> job.status().withWaits(waits.waiting()));
     }
 
     /** The job's status now, then at every change, completing after the first finished status. */
@@ -112,6 +115,6 @@ public class JobTracker {
     }
 
     private void publish(Job job) {
-        updates.onNext(job.status());
+        updates.onNext(job.status().withWaits(waits.waiting()));
     }
 }

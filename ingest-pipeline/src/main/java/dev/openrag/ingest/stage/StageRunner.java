@@ -2,6 +2,8 @@ package dev.openrag.ingest.stage;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,6 +25,8 @@ import dev.openrag.schemas.StageCompleted;
 import dev.openrag.schemas.StageFailed;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 
@@ -31,14 +35,27 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
  * run the work, publish outputs and a {@link StageCompleted}, and on failure a {@link DeadLetter}
  * plus a {@link StageFailed}, so nothing is dropped silently. The input is acknowledged (its
  * offset committed) only when the handler returns, that is after every output was acknowledged.
- * Infrastructure errors are retried with backoff before a document is given up on; rejected
- * content ({@link RejectedDocument}, invalid events) is not.
+ *
+ * <p>Two kinds of failure, two answers:
+ * <ul>
+ * <li>An engine outage ({@link Outages}: a store, the broker or a model server unreachable, timing
+ * out, answering 5xx) is not the document's fault. The stage waits: it retries with capped
+ * exponential backoff for as long as it takes ({@code openrag.ingest.retry.give-up-after}, default
+ * none), its consumer is paused meanwhile by the connector's backpressure (the record is not
+ * acknowledged, no further records are requested), and {@link StageWaits} shows the wait on jobs
+ * and readiness. Publishing a dead letter or a status waits for the broker the same way.</li>
+ * <li>Anything else is the document's: rejected content and invalid events go to the dead-letter
+ * topic at once; an unexpected error is retried a few times first (it may be a passing one), then
+ * dead-lettered with its reason.</li>
+ * </ul>
+ * The connector's own stall detection ({@code throttled.unprocessed-record-max-age.ms}) is off,
+ * since a stage waiting for an engine is not stalled; {@link StageWaits} reports a stage busy on
+ * one event for too long instead.
  */
 @ApplicationScoped
 public class StageRunner {
 
     private static final Logger LOG = Logger.getLogger(StageRunner.class);
-    private static final List<Duration> RETRY_BACKOFF = List.of(Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(9));
 
     /** The work of one stage on one event; returns the number of chunks it handled (for progress). */
     @FunctionalInterface
@@ -60,14 +77,19 @@ public class StageRunner {
     private final MutinyEmitter<String> status;
     private final MutinyEmitter<String> deadLetters;
     private final MeterRegistry metrics;
+    private final StageWaits waits;
+    private final RetrySettings retry;
     private volatile boolean shuttingDown;
 
     public StageRunner(EventCodec codec, @Channel("status-out") MutinyEmitter<String> status,
-                       @Channel("dlq-out") MutinyEmitter<String> deadLetters, MeterRegistry metrics) {
+                       @Channel("dlq-out") MutinyEmitter<String> deadLetters, MeterRegistry metrics, StageWaits waits,
+                       RetrySettings retry) {
         this.codec = codec;
         this.status = status;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
+        this.waits = waits;
+        this.retry = retry;
     }
 
     /** Failures after shutdown began are the stores' clients closing, not the document's fault. */
@@ -81,60 +103,109 @@ public class StageRunner {
 
     public <I extends EventEnvelope> void runReporting(String stage, ConsumerRecord<String, String> record, Class<I> type,
                                                        ReportingWork<I> work) {
-        I event;
+        waits.started(stage);
         try {
-            event = codec.fromJson(record.value(), type);
-        } catch (InvalidEventException e) {
-            reject(stage, record, null, e.getMessage(), null);
-            return;
-        }
-        for (int attempt = 0; ; attempt++) {
+            I event;
             try {
-                long started = System.nanoTime();
-                Outcome outcome = work.process(event);
-                metrics.timer("openrag.stage.duration", "stage", stage).record(Duration.ofNanos(System.nanoTime() - started));
-                publish(status, event.jobId(), new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
-                        event.documentId(), event.jobId(), event.collection(), stage, StageCompleted.STATUS, outcome.chunks(),
-                        outcome.warnings().isEmpty() ? null : outcome.warnings()));
-                metrics.counter("openrag.stage.documents", "stage", stage, "outcome", "completed").increment();
+                event = codec.fromJson(record.value(), type);
+            } catch (InvalidEventException e) {
+                reject(stage, record, null, e.getMessage(), null);
                 return;
+            }
+            try {
+                Outcome outcome = attempt(stage, () -> {
+                    long started = System.nanoTime();
+                    Outcome done = work.process(event);
+                    metrics.timer("openrag.stage.duration", "stage", stage).record(Duration.ofNanos(System.nanoTime() - started));
+                    send(status, event.jobId(), new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
+                            event.documentId(), event.jobId(), event.collection(), stage, StageCompleted.STATUS, done.chunks(),
+                            done.warnings().isEmpty() ? null : done.warnings()));
+                    return done;
+                });
+                metrics.counter("openrag.stage.documents", "stage", stage, "outcome", "completed").increment();
             } catch (RejectedDocument e) {
                 reject(stage, record, event, e.getMessage(), sourceOf(event));
-                return;
             } catch (LinkageError e) {
                 // a broken installation (missing class, native library): retrying cannot help, and
                 // letting it escape would stop the whole channel
                 LOG.errorf(e, "%s cannot run: %s", stage, e);
                 reject(stage, record, event, stage + " cannot run on this installation: " + e, sourceOf(event));
-                return;
-            } catch (Exception e) {
+            } catch (RuntimeException e) {
                 if (shuttingDown) {
                     // the stores' clients are closing: leave the offset uncommitted, the next start redelivers it
                     throw new IllegalStateException(stage + " stopped by shutdown while processing document "
                             + event.documentId() + "; it will be processed again after the restart", e);
                 }
-                if (attempt >= RETRY_BACKOFF.size()) {
-                    LOG.errorf(e, "%s gave up on document %s after %d attempts", stage, event.documentId(), attempt + 1);
-                    reject(stage, record, event, stage + " failed after " + (attempt + 1) + " attempts: " + describe(e), sourceOf(event));
-                    return;
-                }
-                LOG.warnf("%s failed on document %s (%s), retrying in %s", stage, event.documentId(), describe(e), RETRY_BACKOFF.get(attempt));
-                sleep(RETRY_BACKOFF.get(attempt));
+                var outage = Outages.of(e);
+                String reason = outage.isPresent()
+                        ? stage + " gave up waiting for " + outage.get().engine() + " after " + retry.giveUpAfter().orElseThrow()
+                                + ": " + describe(e)
+                        : stage + " failed after " + retry.contentAttempts() + " attempts: " + describe(e);
+                LOG.errorf(e, "%s gave up on document %s", stage, event.documentId());
+                reject(stage, record, event, reason, sourceOf(event));
             }
+        } finally {
+            waits.finished(stage);
         }
+    }
+
+    /**
+     * Runs {@code call} until it succeeds: outages are retried with capped exponential backoff until
+     * the engine answers (or the configured give-up deadline passes), other failures a few times.
+     * Throws the last failure, unwrapped.
+     */
+    private <T> T attempt(String stage, Callable<T> call) {
+        Uni<T> once = Uni.createFrom().<T>emitter(emitter -> {
+            try {
+                emitter.complete(call.call());
+            } catch (Throwable e) {
+                emitter.fail(e);
+            }
+        }).runSubscriptionOn(Infrastructure.getDefaultExecutor()); // a retry fires on a timer thread: work runs on a worker
+        var outageRetry = once
+                .onFailure(this::isOutage).invoke(e -> {
+                    var outage = Outages.of(e).orElseThrow();
+                    waits.waiting(stage, outage.engine(), describe(e));
+                    LOG.warnf("%s waits for %s: %s", stage, outage.engine(), describe(e));
+                })
+                .onFailure(this::isOutage).retry().withBackOff(retry.initialBackoff(), retry.maxBackoff());
+        Uni<T> waited = retry.giveUpAfter().isPresent()
+                ? outageRetry.expireIn(retry.giveUpAfter().get().toMillis())
+                : outageRetry.indefinitely();
+        Uni<T> retried = retry.contentAttempts() <= 1 ? waited : waited
+                .onFailure(e -> !shuttingDown && !Outages.of(e).isPresent() && !(e instanceof RejectedDocument) && !(e instanceof Error))
+                .invoke(e -> LOG.warnf("%s failed (%s), retrying", stage, describe(e)))
+                .onFailure(e -> !shuttingDown && !Outages.of(e).isPresent() && !(e instanceof RejectedDocument) && !(e instanceof Error))
+                .retry().withBackOff(retry.initialBackoff(), retry.maxBackoff()).atMost(retry.contentAttempts() - 1L);
+        try {
+            return retried.await().indefinitely();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
+        }
+    }
+
+    private boolean isOutage(Throwable failure) {
+        return !shuttingDown && Outages.of(failure).isPresent();
     }
 
     /** Sends an event keyed by its document id and waits for the broker's acknowledgement. */
     public void emit(MutinyEmitter<String> emitter, EventEnvelope event) {
-        publish(emitter, event.documentId(), event);
+        send(emitter, event.documentId(), event);
     }
 
     /** Status events are keyed by job id: one partition per job keeps a job's events in order. */
     public void emitStatus(EventEnvelope statusEvent) {
-        publish(status, statusEvent.jobId(), statusEvent);
+        send(status, statusEvent.jobId(), statusEvent);
     }
 
-    private void publish(MutinyEmitter<String> emitter, String key, EventEnvelope event) {
+    /**
+     * Sends once and waits for the broker's acknowledgement. A stage's work that fails here waits
+     * for the broker and runs again as a whole; a REST source answers 503.
+     */
+    private void send(MutinyEmitter<String> emitter, String key, EventEnvelope event) {
         emitter.sendMessageAndAwait(Message.of(codec.toJson(event))
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build()));
     }
@@ -142,8 +213,13 @@ public class StageRunner {
     private void reject(String stage, ConsumerRecord<String, String> record, EventEnvelope event, String reason, Source source) {
         LOG.warnf("%s rejected %s from %s: %s", stage, event == null ? "an event (key " + record.key() + ")" : "document " + event.documentId(),
                 record.topic(), reason);
-        reportRejected(stage, event == null ? record.key() : event.documentId(), event == null ? null : event.jobId(),
-                event == null ? null : event.collection(), reason, record.topic(), record.value(), source);
+        String documentId = event == null ? record.key() : event.documentId();
+        // inside a stage the dead letter must get out even if the broker is away just now: wait for it
+        attempt(stage, () -> {
+            reportRejected(stage, documentId, event == null ? null : event.jobId(), event == null ? null : event.collection(),
+                    reason, record.topic(), record.value(), source);
+            return null;
+        });
     }
 
     /**
@@ -152,28 +228,21 @@ public class StageRunner {
      */
     public void reportRejected(String stage, String documentId, String jobId, String collection, String reason,
                                String originalTopic, String original, Source source) {
-        metrics.counter("openrag.stage.documents", "stage", stage, "outcome", "failed").increment();
-        publish(deadLetters, documentId == null ? "unknown" : documentId, new DeadLetter(EventEnvelope.CURRENT_SCHEMA_VERSION,
+        send(deadLetters, documentId == null ? "unknown" : documentId, new DeadLetter(EventEnvelope.CURRENT_SCHEMA_VERSION,
                 Ids.newEventId(), documentId, jobId, collection, stage, reason, originalTopic, original == null ? "" : original));
         if (jobId != null && documentId != null && collection != null) {
             emitStatus(new StageFailed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId,
                     collection, stage, StageFailed.STATUS, reason, source));
         }
+        metrics.counter("openrag.stage.documents", "stage", stage, "outcome", "failed").increment();
     }
 
     private static Source sourceOf(EventEnvelope event) {
         return event instanceof HasSource withSource ? withSource.source() : null;
     }
 
-    private static String describe(Exception e) {
+    private static String describe(Throwable e) {
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

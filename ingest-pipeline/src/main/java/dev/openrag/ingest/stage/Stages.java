@@ -3,6 +3,7 @@ package dev.openrag.ingest.stage;
 import java.util.List;
 
 import dev.openrag.schemas.StageCompleted;
+import dev.openrag.schemas.Topics;
 
 /** Stage names as they appear in status events, job progress and dead letters. */
 public final class Stages {
@@ -24,6 +25,19 @@ public final class Stages {
     /** The final stages for a vector backend: Qdrant adds its own sink. */
     public static List<String> finalStages(String vectorBackend) {
         return "qdrant".equals(vectorBackend) ? List.of(SINK_OPENSEARCH, SINK_NEO4J, SINK_GRAPH, SINK_QDRANT) : FINAL;
+    }
+
+    /**
+     * The final stages an event on {@code topic} still flows through: everything from the
+     * contextualized chunks up; from there on the pipeline forks (embedded → the chunk sinks,
+     * graph-extracted → the graph sink).
+     */
+    public static List<String> finalStagesFed(String topic, List<String> finalStages) {
+        return switch (topic) {
+            case Topics.CHUNKS_EMBEDDED -> finalStages.stream().filter(stage -> !SINK_GRAPH.equals(stage)).toList();
+            case Topics.GRAPH_EXTRACTED -> List.of(SINK_GRAPH);
+            default -> finalStages;
+        };
     }
 
     /** Every stage in flow order, for progress display. */

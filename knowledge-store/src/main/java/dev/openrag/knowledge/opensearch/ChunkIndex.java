@@ -1,12 +1,12 @@
 package dev.openrag.knowledge.opensearch;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch.generic.Requests;
 import org.opensearch.client.opensearch.generic.Response;
 
+import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.schemas.CollectionNames;
 
 /**
@@ -83,6 +83,10 @@ public final class ChunkIndex {
                 if (response.getStatus() == 400 && bodyOf(response).contains("resource_already_exists_exception")) {
                     return false; // created concurrently by another sink instance
                 }
+                if (response.getStatus() == 429 || response.getStatus() >= 500) {
+                    throw new EngineUnavailableException(EngineUnavailableException.OPENSEARCH, "creating index " + index
+                            + " failed: OpenSearch answered HTTP " + response.getStatus(), null);
+                }
                 if (response.getStatus() >= 300) {
                     throw new IllegalStateException("creating index " + index + " failed: HTTP "
                             + response.getStatus() + " " + bodyOf(response));
@@ -90,8 +94,14 @@ public final class ChunkIndex {
                 return true;
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("OpenSearch unreachable while creating index " + index, e);
+            throw ChunkIndex.unreachable("creating index " + index, e);
         }
+    }
+
+    /** An I/O failure talking to OpenSearch: the engine is down, restarting or unreachable. */
+    static EngineUnavailableException unreachable(String doing, IOException e) {
+        return new EngineUnavailableException(EngineUnavailableException.OPENSEARCH,
+                "OpenSearch unreachable while " + doing + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
     }
 
     private static String bodyOf(Response response) {

@@ -1,7 +1,6 @@
 package dev.openrag.knowledge.opensearch;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -19,6 +18,7 @@ import org.opensearch.client.opensearch.core.SearchResponse;
 import org.opensearch.client.opensearch.core.bulk.BulkOperation;
 import org.opensearch.client.opensearch.core.search.Hit;
 
+import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.ScoredChunk;
@@ -55,14 +55,17 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         try {
             BulkResponse response = client.bulk(b -> b.operations(operations).refresh(refresh));
             if (response.errors()) {
-                String firstError = response.items().stream()
-                        .filter(item -> item.error() != null)
-                        .map(item -> item.id() + ": " + item.error().reason())
-                        .findFirst().orElse("unknown");
+                var failed = response.items().stream().filter(item -> item.error() != null).toList();
+                String firstError = failed.isEmpty() ? "unknown" : failed.get(0).id() + ": " + failed.get(0).error().reason();
+                // 429 (queue full) and 5xx (shard not started yet after a restart) are the engine's state, not the chunk's
+                if (failed.stream().anyMatch(item -> item.status() == 429 || item.status() >= 500)) {
+                    throw new EngineUnavailableException(EngineUnavailableException.OPENSEARCH,
+                            "OpenSearch could not take chunks yet, first: " + firstError, null);
+                }
                 throw new IllegalStateException("OpenSearch rejected chunks, first: " + firstError);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("OpenSearch unreachable while indexing", e);
+            throw ChunkIndex.unreachable("indexing", e);
         }
     }
 
@@ -82,7 +85,7 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
                 client.deleteByQuery(d -> d.index(ChunkIndex.name(collection)).refresh(refresh).query(stale));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("OpenSearch unreachable while replacing " + documentId, e);
+            throw ChunkIndex.unreachable("replacing " + documentId, e);
         }
     }
 
@@ -108,7 +111,7 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
             }
             return results;
         } catch (IOException e) {
-            throw new UncheckedIOException("OpenSearch unreachable while searching", e);
+            throw ChunkIndex.unreachable("searching", e);
         }
     }
 
@@ -123,7 +126,7 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
                     .refresh(refresh)
                     .query(q -> q.term(t -> t.field("documentId").value(FieldValue.of(documentId)))));
         } catch (IOException e) {
-            throw new UncheckedIOException("OpenSearch unreachable while deleting " + documentId, e);
+            throw ChunkIndex.unreachable("deleting " + documentId, e);
         }
     }
 
@@ -143,7 +146,7 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
                 return client.count(c -> c.index(index)).count();
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("OpenSearch unreachable while counting", e);
+            throw ChunkIndex.unreachable("counting", e);
         }
     }
 

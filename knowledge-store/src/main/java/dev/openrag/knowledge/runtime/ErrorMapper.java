@@ -1,5 +1,7 @@
 package dev.openrag.knowledge.runtime;
 
+import java.util.UUID;
+
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -8,6 +10,8 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+
+import dev.openrag.knowledge.port.EngineUnavailableException;
 
 /** Every app's errors leave as {@code {"error": code, "message": text}}; never a stack trace. */
 public class ErrorMapper {
@@ -47,11 +51,22 @@ public class ErrorMapper {
         }, e.getMessage());
     }
 
+    /**
+     * An engine that is down is a 503 naming it (the caller may retry when it is back); anything
+     * else unexpected is a 500 whose body carries only a reference: the exception's message may
+     * hold a store's query or internals, so it goes to the log under that reference instead.
+     */
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
-        LOG.error("unexpected error", e);
-        return body(500, "internal", "internal error: " + e.getClass().getSimpleName()
-                + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        var unavailable = EngineUnavailableException.of(e);
+        if (unavailable.isPresent()) {
+            String engine = unavailable.get().engine();
+            LOG.warnf("%s unavailable: %s", engine, unavailable.get().getMessage());
+            return body(503, "unavailable", engine + " is unavailable; try again when it is back");
+        }
+        String reference = UUID.randomUUID().toString();
+        LOG.errorf(e, "unexpected error, reference %s", reference);
+        return body(500, "internal", "internal error (reference " + reference + " in the server log)");
     }
 
     static Response body(int status, String code, String message) {

@@ -14,6 +14,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.memory.ToolArguments;
 import dev.openrag.mcp.security.ApiKeys;
@@ -30,6 +31,7 @@ import io.quarkus.security.identity.SecurityIdentity;
  * pipeline. Errors of those services come back as {@code isError} results with their message.
  */
 @Singleton
+@EngineOutagesAsToolErrors
 public class KnowledgeTools {
 
     private final QueryApi queryApi;

@@ -10,6 +10,7 @@ import dev.openrag.knowledge.memory.Conversation;
 import dev.openrag.knowledge.memory.Message;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.security.ScopeGuard;
 import io.quarkiverse.mcp.server.Tool;
@@ -18,6 +19,7 @@ import io.quarkiverse.mcp.server.ToolCallException;
 
 /** Conversations: ordered messages an agent can search later (search_memory with conversationId). */
 @Singleton
+@EngineOutagesAsToolErrors
 public class ConversationTools {
 
     private static final Set<String> ROLES = Set.of("user", "assistant", "system", "tool");

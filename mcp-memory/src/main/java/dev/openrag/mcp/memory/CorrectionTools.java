@@ -11,6 +11,7 @@ import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.security.ScopeGuard;
 import io.quarkiverse.mcp.server.Tool;
@@ -23,6 +24,7 @@ import io.quarkiverse.mcp.server.ToolCallException;
  * puts them into answers ahead of the sources.
  */
 @Singleton
+@EngineOutagesAsToolErrors
 public class CorrectionTools {
 
     /** list_corrections' answer, newest first. */

@@ -10,6 +10,9 @@ import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.Paging;
+import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.security.ScopeGuard;
 import io.quarkiverse.mcp.server.Tool;
@@ -18,6 +21,7 @@ import io.quarkiverse.mcp.server.ToolCallException;
 
 /** The memory tools of ARCHITECTURE §4: add, search, get, list, update, link, pin, forget/restore, delete. */
 @Singleton
+@EngineOutagesAsToolErrors
 public class MemoryTools {
 
     /** search_memory's answer. */
@@ -105,10 +109,13 @@ public class MemoryTools {
             @ToolArg(description = "Page number from 1 (default 1)", required = false) Integer page) {
         String target = scopes.require(scope);
         int number = page == null ? 1 : page;
-        if (number < 1) {
-            throw new ToolCallException("argument 'page' must be 1 or more, got " + number);
+        int offset;
+        try {
+            offset = Paging.offset(number, PAGE_SIZE, PAGE_SIZE);
+        } catch (ApiException e) {
+            throw new ToolCallException("argument " + e.getMessage());
         }
-        List<Memory> rows = store.list(target, pinned, tag, (number - 1) * PAGE_SIZE, PAGE_SIZE + 1, clock.millis());
+        List<Memory> rows = store.list(target, pinned, tag, offset, PAGE_SIZE + 1, clock.millis());
         return new Page(rows.stream().limit(PAGE_SIZE).toList(), number, PAGE_SIZE, rows.size() > PAGE_SIZE);
     }
 

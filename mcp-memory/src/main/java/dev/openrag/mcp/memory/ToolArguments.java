@@ -3,6 +3,7 @@ package dev.openrag.mcp.memory;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import dev.openrag.knowledge.memory.Tags;
 import io.quarkiverse.mcp.server.ToolCallException;
 
 /** Argument checks shared by the tools: each failure is an {@code isError} result naming the argument. */
@@ -56,12 +57,10 @@ public final class ToolArguments {
     }
 
     public static List<String> tags(List<String> tags) {
-        if (tags == null) {
-            return null;
+        try {
+            return Tags.check(tags);
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException("argument " + e.getMessage());
         }
-        if (tags.stream().anyMatch(tag -> tag == null || tag.isBlank() || tag.length() > 64)) {
-            throw new ToolCallException("argument 'tags' must hold non-blank tags of at most 64 characters");
-        }
-        return tags.stream().map(String::strip).distinct().toList();
     }
 }

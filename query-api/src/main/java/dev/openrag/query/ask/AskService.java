@@ -10,11 +10,13 @@ import jakarta.enterprise.inject.Instance;
 
 import org.jboss.logging.Logger;
 
+import dev.openrag.knowledge.memory.Scopes;
 import dev.openrag.knowledge.port.ChatModel;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.query.search.SearchRequest;
 import dev.openrag.query.search.SearchResponse;
 import dev.openrag.query.search.SearchService;
+import dev.openrag.schemas.CollectionNames;
 
 /**
  * Ask: hybrid retrieval, then an answer written by the configured chat model from numbered
@@ -53,7 +55,22 @@ public class AskService {
         if (k < 1 || k > 20) {
             throw ApiException.badRequest("field 'k' must be between 1 and 20, got " + k);
         }
-        return new Question(question, k, request.collection(), request.scopes());
+        String collection;
+        try {
+            collection = CollectionNames.orDefault(request.collection());
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage()); // before a stream opens: a clean 400, not an error event
+        }
+        if (request.scopes() != null) {
+            request.scopes().forEach(scope -> {
+                try {
+                    Scopes.check(scope);
+                } catch (IllegalArgumentException e) {
+                    throw ApiException.badRequest("field 'scopes': " + e.getMessage());
+                }
+            });
+        }
+        return new Question(question, k, collection, request.scopes());
     }
 
     /**

@@ -19,6 +19,7 @@ import dev.openrag.knowledge.browse.Neighbourhood;
 import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.Paging;
 import dev.openrag.schemas.CollectionNames;
 import io.smallrye.common.annotation.Blocking;
 
@@ -58,18 +59,13 @@ public class BrowseResource {
     public DocumentPage documents(@QueryParam("collection") String collection, @QueryParam("q") String filter,
                                   @QueryParam("page") @DefaultValue("1") int page, @QueryParam("size") @DefaultValue("20") int size) {
         String name = collection(collection);
-        if (page < 1) {
-            throw ApiException.badRequest("'page' must be 1 or more, got " + page);
-        }
-        if (size < 1 || size > MAX_PAGE_SIZE) {
-            throw ApiException.badRequest("'size' must be between 1 and " + MAX_PAGE_SIZE + ", got " + size);
-        }
+        int offset = Paging.offset(page, size, MAX_PAGE_SIZE);
         String q = filter == null || filter.isBlank() ? null : filter.strip();
         long total = browser.countDocuments(name, q);
         if (total == 0 && q == null) {
             requireKnown(name);
         }
-        return new DocumentPage(name, browser.documents(name, q, (page - 1) * size, size), page, size, total);
+        return new DocumentPage(name, browser.documents(name, q, offset, size), page, size, total);
     }
 
     @GET

@@ -21,9 +21,11 @@ import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.Scopes;
+import dev.openrag.knowledge.memory.Tags;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.Paging;
 import io.smallrye.common.annotation.Blocking;
 
 /**
@@ -64,10 +66,8 @@ public class MemoryResource {
         String checked = scope(scope);
         int pageNumber = page == null ? 1 : page;
         int pageSize = size == null ? 50 : size;
-        if (pageNumber < 1 || pageSize < 1 || pageSize > 200) {
-            throw ApiException.badRequest("'page' must be 1 or more and 'size' between 1 and 200");
-        }
-        List<Memory> memories = store.list(checked, pinned, null, (pageNumber - 1) * pageSize, pageSize, System.currentTimeMillis());
+        int offset = Paging.offset(pageNumber, pageSize, 200);
+        List<Memory> memories = store.list(checked, pinned, null, offset, pageSize, System.currentTimeMillis());
         return Map.of("scope", checked, "memories", memories, "page", pageNumber, "size", pageSize);
     }
 
@@ -85,7 +85,7 @@ public class MemoryResource {
         }
         long now = System.currentTimeMillis();
         Memory memory = store.add(new Memory(UUID.randomUUID().toString(), scope, text,
-                request.tags() == null ? List.of() : request.tags(), Boolean.TRUE.equals(request.pinned()), now, now,
+                tags(request.tags()), Boolean.TRUE.equals(request.pinned()), now, now,
                 null, null, null, List.of(), List.of()), embedder.embed(List.of(text)).get(0));
         return Response.status(201).entity(memory).build();
     }
@@ -157,6 +157,14 @@ public class MemoryResource {
     private static String scope(String scope) {
         try {
             return Scopes.check(scope);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+    }
+
+    private static List<String> tags(List<String> tags) {
+        try {
+            return tags == null ? List.of() : Tags.check(tags);
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }

@@ -67,6 +67,11 @@ class BrowseApiTest extends FixtureTest {
         given().queryParam("collection", C).get("/api/documents/nope").then().statusCode(404)
                 .body("message", containsString("no document 'nope'"));
         given().queryParam("collection", C).queryParam("page", 0).get("/api/documents").then().statusCode(400);
+        // (page - 1) * size overflowed int and reached Neo4j as a negative SKIP: a 500 with the store's message
+        given().queryParam("collection", C).queryParam("page", 20_000_000).queryParam("size", 200).get("/api/documents").then()
+                .statusCode(400).body("error", equalTo("bad_request")).body("message", containsString("page 20000000 of size 200"))
+                .body("message", not(containsString("LIMIT")));
+        given().queryParam("collection", C).queryParam("page", Integer.MAX_VALUE).get("/api/documents").then().statusCode(400);
         given().queryParam("collection", C).queryParam("size", 500).get("/api/documents").then().statusCode(400)
                 .body("message", containsString("'size' must be between 1 and 200"));
         given().queryParam("collection", "Bad Name").get("/api/documents").then().statusCode(400)

@@ -168,9 +168,11 @@ final class Crawl {
                 continue;
             }
             try {
-                limiter.acquire(host, Math.max(0, hostRules.getCrawlDelay()));
-                List<String> links = FILE_EXTENSION.matcher(url.toLowerCase(Locale.ROOT)).matches()
-                        ? fetchFile(url, raw, published) : fetchPage(url, browser, raw, contentThisRun, published);
+                List<String> links;
+                try (var turn = limiter.acquire(host, Math.max(0, hostRules.getCrawlDelay()))) {
+                    links = FILE_EXTENSION.matcher(url.toLowerCase(Locale.ROOT)).matches()
+                            ? fetchFile(url, raw, published) : fetchPage(url, browser, raw, contentThisRun, published);
+                }
                 if (depth < maxDepth) {
                     for (String link : links) {
                         UrlRules.normalize(link).filter(seen::add).ifPresent(found -> queue.add(Map.entry(found, depth + 1)));
@@ -287,8 +289,10 @@ final class Crawl {
                 continue;
             }
             try {
-                limiter.acquire(UrlRules.host(url), 0);
-                int status = raw.get(url).status();
+                int status;
+                try (var turn = limiter.acquire(UrlRules.host(url), 0)) {
+                    status = raw.get(url).status();
+                }
                 if (status == 404 || status == 410) {
                     goneOrFailed(url, status);
                 }
@@ -305,8 +309,10 @@ final class Crawl {
         String robotsUrl = url.substring(0, url.indexOf('/', url.indexOf("//") + 2)) + "/robots.txt";
         SimpleRobotRulesParser parser = new SimpleRobotRulesParser();
         try {
-            limiter.acquire(UrlRules.host(url), 0);
-            RawFetcher.Fetched robots = raw.get(robotsUrl);
+            RawFetcher.Fetched robots;
+            try (var turn = limiter.acquire(UrlRules.host(url), 0)) {
+                robots = raw.get(robotsUrl);
+            }
             if (robots.status() >= 400) {
                 return parser.failedFetch(robots.status());
             }

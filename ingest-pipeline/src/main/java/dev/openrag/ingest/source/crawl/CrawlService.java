@@ -17,6 +17,7 @@ import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.reactive.messaging.Channel;
+import org.jboss.logging.Logger;
 
 import dev.openrag.ingest.source.Collections;
 import dev.openrag.ingest.source.DocumentPublisher;
@@ -33,10 +34,13 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 /**
  * Starts, follows, reschedules and stops crawls. Each run has its own thread (one browser each);
  * pages go into the pipeline through {@link DocumentPublisher} as they are read. Crawls live in
- * this instance's memory: their documents and jobs are in Kafka, the crawl records are not (yet).
+ * this instance's memory while they run; their requests are kept in Neo4j ({@link CrawlStore}), so
+ * a restart resumes running and scheduled crawls.
  */
 @ApplicationScoped
 public class CrawlService {
+
+    private static final Logger LOG = Logger.getLogger(CrawlService.class);
 
     private static final int MAX_DEPTH = 10;
     private static final int MAX_PAGES = 100_000;
@@ -48,9 +52,13 @@ public class CrawlService {
     private final StageRunner runner;
     private final MutinyEmitter<String> deletions;
     private final Scheduler scheduler;
+    private final CrawlStore store;
+    private volatile boolean resumed;
+    private volatile boolean shuttingDown;
 
     public CrawlService(CrawlerSettings settings, DocumentPublisher publisher, StageRunner runner,
-                        @Channel("deleted-out") MutinyEmitter<String> deletions, Scheduler scheduler) {
+                        @Channel("deleted-out") MutinyEmitter<String> deletions, Scheduler scheduler, CrawlStore store) {
+        this.store = store;
         this.settings = settings;
         this.publisher = publisher;
         this.runner = runner;
@@ -60,11 +68,17 @@ public class CrawlService {
 
     @PreDestroy
     void stopAll() {
+        shuttingDown = true; // the crawls stopped here stay active in the store: the next start resumes them
         crawls.values().forEach(Crawl::stop);
         runs.shutdownNow();
     }
 
     public CrawlStatus start(CrawlRequest request) {
+        return start(null, request);
+    }
+
+    /** Starts a new crawl ({@code id} null) or resumes a stored one under its id. */
+    private CrawlStatus start(String id, CrawlRequest request) {
         if (request == null) {
             throw ApiException.badRequest("missing JSON body {seedUrls, collection, maxDepth, maxPages, ...}");
         }
@@ -87,14 +101,55 @@ public class CrawlService {
             throw new ApiException(503, "crawler_unavailable", "Chromium not found at " + settings.chromium()
                     + ": install Debian's chromium package (apt-get install chromium) or set openrag.crawler.chromium");
         }
-        String id = Ids.newEventId();
-        Crawl crawl = new Crawl(id, request, collection, maxDepth, maxPages, rules, settings, System.getenv(), sink());
-        crawls.put(id, crawl);
+        boolean restored = id != null;
+        String crawlId = restored ? id : Ids.newEventId();
+        Crawl crawl = new Crawl(crawlId, request, collection, maxDepth, maxPages, rules, settings, System.getenv(), sink());
         if (request.schedule() != null && !request.schedule().isBlank()) {
-            schedule(crawl, request.schedule().strip());
+            schedule(crawl, request.schedule().strip()); // a 400 for an invalid schedule leaves no crawl behind
         }
+        if (!restored) {
+            try {
+                store.save(crawlId, request);
+            } catch (RuntimeException e) {
+                scheduler.unscheduleJob(jobName(crawlId));
+                throw e; // Neo4j away: a 503 naming it, and no crawl that a restart would forget
+            }
+        }
+        crawls.put(crawlId, crawl);
         runs.submit(() -> runAndReschedule(crawl));
         return crawl.status();
+    }
+
+    /**
+     * Resumes the crawls that were running or scheduled when the app last stopped (once, as soon
+     * as Neo4j answers): each runs again and keeps its schedule. Pages are deduplicated downstream
+     * by their deterministic ids, so a page read twice is not indexed twice.
+     */
+    @Scheduled(every = "30s", delay = 5, delayUnit = java.util.concurrent.TimeUnit.SECONDS,
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void resumeStoredCrawls() {
+        if (resumed) {
+            return;
+        }
+        List<CrawlStore.Stored> stored;
+        try {
+            stored = store.active();
+        } catch (RuntimeException e) {
+            LOG.warnf("cannot read stored crawls yet (%s); trying again in 30 s", e.getMessage());
+            return;
+        }
+        resumed = true;
+        for (CrawlStore.Stored crawl : stored) {
+            if (crawls.containsKey(crawl.id())) {
+                continue;
+            }
+            try {
+                start(crawl.id(), crawl.request());
+                LOG.infof("resumed crawl %s of %s", crawl.id(), crawl.request().seedUrls());
+            } catch (RuntimeException e) {
+                LOG.warnf("cannot resume crawl %s: %s", crawl.id(), e.getMessage());
+            }
+        }
     }
 
     public Optional<CrawlStatus> status(String id) {
@@ -112,6 +167,7 @@ public class CrawlService {
         }
         crawl.stop();
         scheduler.unscheduleJob(jobName(id));
+        store.finished(id);
         return Optional.of(crawl.status());
     }
 
@@ -119,6 +175,12 @@ public class CrawlService {
         crawl.run();
         if (scheduler.getScheduledJob(jobName(crawl.id)) != null) {
             crawl.scheduled();
+        } else if (!shuttingDown) {
+            try {
+                store.finished(crawl.id); // a one-off crawl that ended is not resumed after a restart
+            } catch (RuntimeException e) {
+                LOG.warnf("crawl %s ended but could not be marked so (%s): a restart will run it again", crawl.id, e.getMessage());
+            }
         }
     }
 

@@ -1,0 +1,86 @@
+package dev.openrag.ingest;
+
+import static dev.openrag.ingest.IngestTestSupport.awaitJob;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.schemas.DeadLetter;
+import dev.openrag.schemas.DocumentArrived;
+import dev.openrag.schemas.EventCodec;
+import dev.openrag.schemas.EventEnvelope;
+import dev.openrag.schemas.Source;
+import dev.openrag.schemas.Topics;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+
+/**
+ * Dead letters are listed with their reasons and re-driven to the topic they came from as a new
+ * job, which then completes. The letter is written as the pipeline writes one when it gives up
+ * (here: a parse that waited past its give-up deadline for an engine that has since come back).
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+class DeadLetterRedriveTest {
+
+    private static final EventCodec CODEC = new EventCodec();
+
+    @Test
+    void aDeadLetterIsListedWithItsReasonThenRedrivenAndLandsInANewJob() throws Exception {
+        String collection = "dlq-redrive";
+        DocumentArrived original = new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, "evt-dlq-1", "dlq-doc-1", "dlq-job-1",
+                collection, new Source("producer", "s3://bucket/capybaras.md"), "Capybaras", "text/markdown",
+                "# Capybaras\nCapybaras are the largest living rodents and excellent swimmers.", DocumentArrived.TEXT, null, Map.of());
+        IngestTestSupport.produce(Topics.INGEST_DLQ, "dlq-doc-1", CODEC.toJson(new DeadLetter(EventEnvelope.CURRENT_SCHEMA_VERSION,
+                "letter-dlq-1", "dlq-doc-1", "dlq-job-1", collection, "parse",
+                "parse gave up waiting for neo4j after PT1M: Neo4j unavailable", Topics.DOCUMENTS_ARRIVED, CODEC.toJson(original))));
+        // a refused upload's original is the file, not an event: listed, but not re-sendable
+        IngestTestSupport.produce(Topics.INGEST_DLQ, "dlq-upload-1", CODEC.toJson(new DeadLetter(EventEnvelope.CURRENT_SCHEMA_VERSION,
+                "letter-dlq-2", "dlq-upload-1", "dlq-job-2", collection, "upload", "big.bin: unsupported media type",
+                Topics.DOCUMENTS_ARRIVED, "\u0000binary")));
+
+        JsonPath listed = given().queryParam("collection", collection).get("/api/dlq").then().statusCode(200).extract().jsonPath();
+        assertThat(listed.getList("deadLetters.id")).containsExactly("letter-dlq-2", "letter-dlq-1"); // newest first
+        assertThat(listed.getString("deadLetters[1].reason")).contains("gave up waiting for neo4j");
+        assertThat(listed.getString("deadLetters[1].originalTopic")).isEqualTo(Topics.DOCUMENTS_ARRIVED);
+        assertThat(given().queryParam("collection", collection).queryParam("stage", "upload").get("/api/dlq").then().statusCode(200)
+                .extract().jsonPath().getList("deadLetters.id")).containsExactly("letter-dlq-2");
+
+        JsonPath redriven = given().contentType(ContentType.JSON).body(Map.of("collection", collection)).post("/api/dlq/redrive")
+                .then().statusCode(202).extract().jsonPath();
+        assertThat(redriven.getInt("redriven")).isEqualTo(1);
+        assertThat(redriven.getList("documentIds")).containsExactly("dlq-doc-1");
+        assertThat(redriven.getList("skipped", String.class)).singleElement().asString().contains("letter-dlq-2");
+        String jobId = redriven.getString("jobId");
+        assertThat(jobId).isNotEqualTo("dlq-job-1");
+
+        JsonPath job = awaitJob(jobId, Duration.ofMinutes(2));
+        assertThat(job.getString("state")).isEqualTo("completed");
+        assertThat(job.getInt("documents.done")).isEqualTo(1);
+        assertThat(IngestTestSupport.stats(collection).getLong("chunks.opensearch")).isEqualTo(1);
+        assertThat(IngestTestSupport.stats(collection).getLong("chunks.neo4j")).isEqualTo(1);
+    }
+
+    @Test
+    void badDeadLetterRequestsAreClearErrors() {
+        given().contentType(ContentType.JSON).body(Map.of()).post("/api/dlq/redrive").then().statusCode(400)
+                .body("message", containsString("\"all\": true"));
+        given().contentType(ContentType.JSON).post("/api/dlq/redrive").then().statusCode(400);
+        given().queryParam("limit", 0).get("/api/dlq").then().statusCode(400).body("message", containsString("'limit'"));
+        given().queryParam("limit", 5000).get("/api/dlq").then().statusCode(400);
+        given().contentType(ContentType.JSON).body(Map.of("documentId", "no-such-document")).post("/api/dlq/redrive").then()
+                .statusCode(200).body("redriven", equalTo(0));
+        assertThat(given().queryParam("documentId", "no-such-document").get("/api/dlq").then().statusCode(200).extract()
+                .jsonPath().getList("deadLetters")).isEqualTo(List.of());
+    }
+}

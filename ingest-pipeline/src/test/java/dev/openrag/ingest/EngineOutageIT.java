@@ -1,0 +1,105 @@
+package dev.openrag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.openrag.localstack.Engine;
+import dev.openrag.localstack.LocalStack;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.TestStack;
+
+/**
+ * Each engine in turn (Kafka, Neo4j, OpenSearch) is killed with SIGKILL while the shared corpus
+ * streams through one packaged ingest app, and restarted after a pause longer than the old retry
+ * budget (13 s). The app is never restarted: the job completes with no failure, each store holds
+ * exactly the corpus's 737 chunks, nothing of the job is dead-lettered, and readiness, DOWN during
+ * the outage, returns to UP by itself.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EngineOutageIT {
+
+    private static final Duration OUTAGE = Duration.ofSeconds(20);
+
+    private StackConfig stack;
+    private PackagedIngestApp app;
+
+    @BeforeAll
+    void startApp() {
+        stack = TestStack.ensureAll();
+        app = new PackagedIngestApp("ingest-outage-it", stack);
+        app.start();
+    }
+
+    @AfterAll
+    void stopApp() {
+        if (app != null) {
+            app.close();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Engine.class)
+    void engineKilledMidCorpusThenRestartedLosesNothingAndNeedsNoRestartOfTheApp(Engine engine) throws Exception {
+        String collection = "outage-" + engine.componentName();
+        String jobId = app.postCorpus(collection, Files.readString(SharedCorpusImportTest.CORPUS)).path("jobId").asText();
+        app.awaitChunks(jobId, "sink-neo4j", 100, Duration.ofMinutes(3));
+
+        long killedAt = System.nanoTime();
+        kill(engine);
+        List<Integer> readiness = new ArrayList<>();
+        boolean sawWait = false;
+        try {
+            while (System.nanoTime() - killedAt < OUTAGE.toNanos()) {
+                readiness.add(app.status("/q/health/ready"));
+                JsonNode job = app.get("/api/jobs/" + jobId);
+                assertThat(job.path("state").asText()).as("the job waits, it does not give up: " + job).isEqualTo("running");
+                sawWait |= job.path("stages").toString().contains(engine.componentName() + " unreachable since");
+                Thread.sleep(500);
+            }
+        } finally {
+            TestStack.ensure(EnumSet.of(engine)); // the next scenario needs it, whatever happened here
+        }
+        assertThat(readiness).as("readiness is DOWN (503) while " + engine + " is away").contains(503);
+        if (engine != Engine.KAFKA) { // a stage learns of a broker outage only when its send times out (30 s)
+            assertThat(sawWait).as("the job shows a stage waiting for " + engine).isTrue();
+        }
+
+        long back = System.nanoTime();
+        JsonNode job = app.awaitFinished(jobId, Duration.ofMinutes(6));
+        System.out.printf("[outage] %s: job finished %.1f s after the engine returned%n", engine, (System.nanoTime() - back) / 1e9);
+
+        assertThat(job.path("state").asText()).as(job.toString()).isEqualTo("completed");
+        assertThat(job.path("documents").path("done").asInt()).isEqualTo(90);
+        assertThat(job.path("failures")).isEmpty();
+        JsonNode stats = app.get("/api/collections/" + collection + "/stats");
+        assertThat(stats.path("documents").asLong()).isEqualTo(90);
+        assertThat(stats.path("chunks").path("opensearch").asLong()).isEqualTo(737);
+        assertThat(stats.path("chunks").path("neo4j").asLong()).isEqualTo(737);
+        assertThat(IngestTestSupport.readAll(stack.kafkaBootstrapServers(), "openrag.ingest.dlq", jobId, Duration.ofSeconds(3)))
+                .as("dead letters of the job").isEmpty();
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (app.status("/q/health/ready") != 200) {
+            assertThat(System.nanoTime()).as("readiness returns to UP after " + engine + " came back").isLessThan(deadline);
+            Thread.sleep(500);
+        }
+    }
+
+    private void kill(Engine engine) throws Exception {
+        long pid = new LocalStack(stack, false).status(engine).pid();
+        new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor();
+        ProcessHandle.of(pid).ifPresent(process -> process.onExit().join());
+    }
+}

@@ -1,0 +1,122 @@
+package dev.openrag.ingest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.openrag.localstack.ComponentSpec;
+import dev.openrag.localstack.Ports;
+import dev.openrag.localstack.ProcessSupervisor;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.PackagedApp;
+
+/** The packaged ingest app as its own process against the test engines, and a client for its API. */
+final class PackagedIngestApp implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ProcessSupervisor supervisor;
+    private final ComponentSpec spec;
+    final String base;
+
+    PackagedIngestApp(String name, StackConfig stack) {
+        int port = Ports.free();
+        this.supervisor = new ProcessSupervisor(stack.home(), false);
+        this.spec = PackagedApp.spec(name, Path.of("target/quarkus-app/quarkus-run.jar"), port, stack, Map.of(
+                "OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
+                // consumers of a killed app must leave their groups quickly for the restart to take over
+                "KAFKA_SESSION_TIMEOUT_MS", "8000",
+                "KAFKA_HEARTBEAT_INTERVAL_MS", "2000"));
+        this.base = "http://127.0.0.1:" + port;
+    }
+
+    void start() {
+        supervisor.start(spec);
+    }
+
+    long pid() {
+        return supervisor.status(spec).pid();
+    }
+
+    ProcessSupervisor supervisor() {
+        return supervisor;
+    }
+
+    ComponentSpec spec() {
+        return spec;
+    }
+
+    JsonNode postCorpus(String collection, String corpus) throws Exception {
+        return postJson("/api/corpus?collection=" + collection, corpus);
+    }
+
+    /** POSTs JSON and expects 202 Accepted; returns the answer. */
+    JsonNode postJson(String path, String json) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        return JSON.readTree(response.body());
+    }
+
+    int delete(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).DELETE().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    JsonNode get(String path) throws Exception {
+        return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    /** The HTTP status of {@code path}, or -1 while nothing answers within 5 s. */
+    int status(String path) {
+        try {
+            return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException e) {
+            return -1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return -1;
+        }
+    }
+
+    /** Polls the job until a stage reports {@code chunks} chunks done. */
+    void awaitChunks(String jobId, String stage, int chunks, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode job;
+        do {
+            job = get("/api/jobs/" + jobId);
+            assertThat(System.nanoTime()).as("%s reaches %d chunks: %s", stage, chunks, job).isLessThan(deadline);
+            Thread.sleep(200);
+        } while (job.path("stages").path(stage).path("chunks").asInt() < chunks);
+    }
+
+    /** Polls the job until it is no longer running; returns its last status. */
+    JsonNode awaitFinished(String jobId, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        JsonNode job;
+        do {
+            Thread.sleep(500);
+            job = get("/api/jobs/" + jobId);
+            assertThat(System.nanoTime()).as("job finishes: " + job).isLessThan(deadline);
+        } while ("running".equals(job.path("state").asText()));
+        return job;
+    }
+
+    @Override
+    public void close() {
+        supervisor.stop(spec.name(), Duration.ofSeconds(20));
+    }
+}

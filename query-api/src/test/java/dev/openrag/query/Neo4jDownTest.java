@@ -1,0 +1,65 @@
+package dev.openrag.query;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.ValidatableResponse;
+
+/**
+ * With Neo4j unreachable, every endpoint that needs it answers 503 naming the engine (they gave
+ * 500 with the driver's message before), while bad requests are still 400s: validation comes first.
+ */
+@QuarkusTest
+@TestProfile(Neo4jDownTest.Neo4jDown.class)
+class Neo4jDownTest {
+
+    public static class Neo4jDown implements QuarkusTestProfile {
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(LocalStackTestResource.class,
+                    Map.of(LocalStackTestResource.UNREACHABLE, "neo4j")));
+        }
+    }
+
+    @Test
+    void browseMemoriesFeedbackAndGraphAnswer503NamingNeo4j() {
+        unavailable(given().get("/api/collections"));
+        unavailable(given().queryParam("collection", "docs").get("/api/documents"));
+        unavailable(given().queryParam("collection", "docs").get("/api/documents/some-id"));
+        unavailable(given().queryParam("collection", "docs").queryParam("entity", "kafka").get("/api/graph/neighbourhood"));
+        unavailable(given().queryParam("scope", "agent-1").get("/api/memories"));
+        unavailable(given().contentType("application/json").body(Map.of("scope", "agent-1", "text", "the sky is blue"))
+                .post("/api/memories"));
+        unavailable(given().contentType("application/json").body(Map.of("scope", "agent-1", "query", "sky"))
+                .post("/api/memories/search"));
+        unavailable(given().post("/api/memories/some-id/pin"));
+        unavailable(given().queryParam("scope", "agent-1").get("/api/corrections"));
+        unavailable(given().contentType("application/json").body(Map.of("query", "q", "chunkId", "c-1", "helpful", true))
+                .post("/api/feedback"));
+    }
+
+    @Test
+    void badRequestsAreStill400sWithTheEngineDown() {
+        given().queryParam("collection", "docs").queryParam("page", 20_000_000).queryParam("size", 200).get("/api/documents")
+                .then().statusCode(400).body("error", equalTo("bad_request"));
+        given().contentType("application/json").body(Map.of("scope", "agent-1", "text", "x", "tags", java.util.Arrays.asList("ok", null)))
+                .post("/api/memories").then().statusCode(400).body("message", containsString("tags[1] is null"));
+    }
+
+    private static void unavailable(io.restassured.response.Response response) {
+        ValidatableResponse then = response.then();
+        then.statusCode(503).body("error", equalTo("unavailable")).body("message", containsString("neo4j"))
+                .body("message", not(containsString("Exception")));
+    }
+}
