@@ -2,6 +2,7 @@ package dev.openrag.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,13 +21,15 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code openrag bench ingest}: end-to-end ingestion throughput next to the bare embedder's;
- * {@code openrag bench memory}: add_memory and search_memory latency through MCP with N memories.
+ * {@code openrag bench memory}: add_memory and search_memory latency through MCP with N memories;
+ * {@code openrag bench faults}: recovery from each engine's outage mid-import ({@link FaultBench}).
  */
 @Command(name = "bench", description = "Benchmarks. 'ingest': end-to-end chunks/s of a corpus vs the bare embedder; "
-        + "'memory': add_memory/search_memory latency over MCP with --memories memories in one scope.")
+        + "'memory': add_memory/search_memory latency over MCP with --memories memories in one scope; "
+        + "'faults': kill -9 each engine mid-corpus, restart it after --outage s, time the recovery and count the chunks.")
 class BenchCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query or memory")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory or faults")
     String what;
 
     @Option(names = "--queries", defaultValue = "../shared/datasets/codebase/evaluation_dev.jsonl",
@@ -59,6 +62,9 @@ class BenchCommand implements Callable<Integer> {
             description = "pre-chunked corpus (default: ${DEFAULT-VALUE})")
     Path corpus;
 
+    @Option(names = "--outage", defaultValue = "45", description = "for 'faults': seconds each engine stays down (default ${DEFAULT-VALUE})")
+    long outage;
+
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
 
@@ -68,8 +74,9 @@ class BenchCommand implements Callable<Integer> {
             case "ingest" -> ingest();
             case "memory" -> memory();
             case "query" -> query();
+            case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
             default -> {
-                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory");
+                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults");
                 yield 2;
             }
         };

@@ -68,7 +68,8 @@ class CrashRecoveryIT {
             app.close();
             app.start();
 
-            JsonNode job = app.get("/api/jobs/" + jobId);
+            // jobs are rebuilt from the status topic as it is replayed: the job is back once the replay reaches its end
+            JsonNode job = app.awaitFinished(jobId, Duration.ofMinutes(1));
             assertThat(job.path("state").asText()).as("the crawl's job after the restart: " + job).isEqualTo("completed");
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
             JsonNode crawl = app.get("/api/crawls/" + crawlId);

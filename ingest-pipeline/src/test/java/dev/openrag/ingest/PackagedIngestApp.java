@@ -103,7 +103,7 @@ final class PackagedIngestApp implements AutoCloseable {
         } while (job.path("stages").path(stage).path("chunks").asInt() < chunks);
     }
 
-    /** Polls the job until it is no longer running; returns its last status. */
+    /** Polls the job until it has finished (a job not known yet, e.g. during a restart's replay, is waited for too). */
     JsonNode awaitFinished(String jobId, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         JsonNode job;
@@ -111,7 +111,7 @@ final class PackagedIngestApp implements AutoCloseable {
             Thread.sleep(500);
             job = get("/api/jobs/" + jobId);
             assertThat(System.nanoTime()).as("job finishes: " + job).isLessThan(deadline);
-        } while ("running".equals(job.path("state").asText()));
+        } while (!java.util.Set.of("completed", "completed_with_errors", "failed").contains(job.path("state").asText())); // or not known yet
         return job;
     }
 

@@ -43,7 +43,7 @@ class Neo4jDownTest {
                 .post("/api/memories"));
         unavailable(given().contentType("application/json").body(Map.of("scope", "agent-1", "query", "sky"))
                 .post("/api/memories/search"));
-        unavailable(given().post("/api/memories/some-id/pin"));
+        unavailable(given().contentType("application/json").post("/api/memories/some-id/pin"));
         unavailable(given().queryParam("scope", "agent-1").get("/api/corrections"));
         unavailable(given().contentType("application/json").body(Map.of("query", "q", "chunkId", "c-1", "helpful", true))
                 .post("/api/feedback"));

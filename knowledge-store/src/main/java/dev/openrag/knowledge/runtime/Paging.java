@@ -22,7 +22,7 @@ public final class Paging {
         }
         long offset = (page - 1L) * size;
         if (offset > MAX_OFFSET) {
-            throw ApiException.badRequest("page " + page + " of size " + size + " starts past item " + MAX_OFFSET
+            throw ApiException.badRequest("'page' " + page + " with 'size' " + size + " starts past item " + MAX_OFFSET
                     + ", the deepest a listing pages; narrow it with a filter instead");
         }
         return (int) offset;

@@ -69,7 +69,7 @@ class BrowseApiTest extends FixtureTest {
         given().queryParam("collection", C).queryParam("page", 0).get("/api/documents").then().statusCode(400);
         // (page - 1) * size overflowed int and reached Neo4j as a negative SKIP: a 500 with the store's message
         given().queryParam("collection", C).queryParam("page", 20_000_000).queryParam("size", 200).get("/api/documents").then()
-                .statusCode(400).body("error", equalTo("bad_request")).body("message", containsString("page 20000000 of size 200"))
+                .statusCode(400).body("error", equalTo("bad_request")).body("message", containsString("'page' 20000000 with 'size' 200"))
                 .body("message", not(containsString("LIMIT")));
         given().queryParam("collection", C).queryParam("page", Integer.MAX_VALUE).get("/api/documents").then().statusCode(400);
         given().queryParam("collection", C).queryParam("size", 500).get("/api/documents").then().statusCode(400)
