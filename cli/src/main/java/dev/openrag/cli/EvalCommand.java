@@ -30,8 +30,16 @@ class EvalCommand implements Callable<Integer> {
     @Option(names = "--corpus", required = true, description = "pre-chunked corpus JSON")
     Path corpus;
 
-    @Option(names = "--queries", required = true, description = "queries JSONL with golden_chunk_uuids")
+    @Option(names = "--queries", description = "queries JSONL with golden_chunk_uuids")
     Path queries;
+
+    @Option(names = "--folds", description = "a folder of fold*.jsonl query files: cross-validate (one line per left-out fold, "
+            + "then the mean and the worst; the last line pools every left-out query)")
+    Path folds;
+
+    @Option(names = "--variant", description = "with --folds: NAME=JSON search settings to choose from by cross-validation, "
+            + "e.g. 'deep={\"candidates\":60}' (repeatable; 'server' = the server's defaults is always one)")
+    List<String> variants;
 
     @Option(names = "--collection", description = "collection to import into (default: a fresh eval-<time>)")
     String collection;
@@ -60,9 +68,16 @@ class EvalCommand implements Callable<Integer> {
             System.err.println("openrag: --skip-import needs --collection");
             return 2;
         }
+        if ((queries == null) == (folds == null)) {
+            System.err.println("openrag: give --queries FILE or --folds DIR");
+            return 2;
+        }
         String target = collection != null ? collection : "eval-" + System.currentTimeMillis();
         if (!skipImport) {
             CorpusImport.run(ingestUrl, corpus, target);
+        }
+        if (folds != null) {
+            return crossValidate(target);
         }
 
         ApiClient query = new ApiClient(queryUrl);
@@ -109,5 +124,70 @@ class EvalCommand implements Callable<Integer> {
                 rerank == null ? "" : rerank ? " rerank=on" : " rerank=off", at5.isEmpty() ? 0.0 : (double) searchMillis / at5.size());
         System.out.println(PassAtK.summaryLine(PassAtK.mean(at5), PassAtK.mean(at10), PassAtK.mean(at20), at5.size()));
         return 0;
+    }
+
+    /** Scores every variant on every fold, then the fold protocol of {@link FoldCrossValidation}. */
+    private int crossValidate(String target) throws Exception {
+        List<Path> foldFiles;
+        try (var listing = Files.list(folds)) {
+            foldFiles = listing.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().toList();
+        }
+        Map<String, ObjectNode> settings = new java.util.LinkedHashMap<>();
+        settings.put("server", JSON.createObjectNode());
+        for (String variant : variants == null ? List.<String>of() : variants) {
+            int equals = variant.indexOf('=');
+            if (equals < 1) {
+                System.err.println("openrag: --variant needs NAME=JSON, got " + variant);
+                return 2;
+            }
+            settings.put(variant.substring(0, equals), (ObjectNode) JSON.readTree(variant.substring(equals + 1)));
+        }
+        ApiClient query = new ApiClient(queryUrl);
+        Map<String, Map<String, List<FoldCrossValidation.QueryScore>>> scores = new java.util.LinkedHashMap<>();
+        for (var variant : settings.entrySet()) {
+            Map<String, List<FoldCrossValidation.QueryScore>> perFold = new java.util.LinkedHashMap<>();
+            for (Path fold : foldFiles) {
+                List<FoldCrossValidation.QueryScore> foldScores = new ArrayList<>();
+                for (String line : Files.readAllLines(fold)) {
+                    if (!line.isBlank()) {
+                        foldScores.add(score(query, target, JSON.readTree(line), variant.getValue()));
+                    }
+                }
+                perFold.put(fold.getFileName().toString().replaceFirst("[.]jsonl$", ""), foldScores);
+            }
+            scores.put(variant.getKey(), perFold);
+            FoldCrossValidation.perFold(perFold).forEach((fold, score) -> System.out.printf(java.util.Locale.ROOT,
+                    "variant=%s fold=%s pass@5=%.4f pass@10=%.4f pass@20=%.4f queries=%d%n",
+                    variant.getKey(), fold, score.at5(), score.at10(), score.at20(), score.queries()));
+        }
+        FoldCrossValidation.Result result = FoldCrossValidation.run(scores);
+        for (FoldCrossValidation.LeftOut left : result.folds()) {
+            System.out.printf(java.util.Locale.ROOT, "left-out fold=%s chosen=%s pass@5=%.4f pass@10=%.4f pass@20=%.4f%n",
+                    left.fold(), left.chosen(), left.score().at5(), left.score().at10(), left.score().at20());
+        }
+        System.out.printf(java.util.Locale.ROOT, "left-out mean pass@5=%.4f pass@10=%.4f pass@20=%.4f; worst fold pass@5=%.4f pass@10=%.4f pass@20=%.4f%n",
+                result.mean().at5(), result.mean().at10(), result.mean().at20(), result.worst().at5(), result.worst().at10(), result.worst().at20());
+        System.out.printf("collection=%s mode=%s cross-validated over %d folds%n", target, mode, foldFiles.size());
+        System.out.println(PassAtK.summaryLine(result.pooled().at5(), result.pooled().at10(), result.pooled().at20(), result.pooled().queries()));
+        return 0;
+    }
+
+    private FoldCrossValidation.QueryScore score(ApiClient query, String target, JsonNode item, ObjectNode overrides) throws Exception {
+        Set<ChunkRef> golden = new LinkedHashSet<>();
+        item.path("golden_chunk_uuids").forEach(pair -> golden.add(new ChunkRef(pair.get(0).asText(), pair.get(1).asInt())));
+        ObjectNode search = JSON.createObjectNode();
+        search.put("query", item.path("query").asText());
+        search.put("k", 20);
+        search.put("collection", target);
+        search.put("mode", mode);
+        if (rerank != null) {
+            search.put("rerank", rerank);
+        }
+        search.setAll(overrides);
+        JsonNode answer = query.postJson("/api/search", JSON.writeValueAsString(search));
+        List<ChunkRef> ranked = new ArrayList<>();
+        answer.path("results").forEach(r -> ranked.add(new ChunkRef(r.path("documentId").asText(), r.path("chunkIndex").asInt())));
+        return new FoldCrossValidation.QueryScore(PassAtK.forQuery(golden, ranked, 5), PassAtK.forQuery(golden, ranked, 10),
+                PassAtK.forQuery(golden, ranked, 20));
     }
 }

@@ -49,7 +49,7 @@ final class FaultBench {
             JsonNode job = awaitFinished(jobId);
             double seconds = (System.nanoTime() - back) / 1e9;
 
-            JsonNode stats = ingest.get("/api/collections/" + collection + "/stats").path("chunks");
+            JsonNode stats = settledStats(collection, chunks);
             int deadLetters = ingest.get("/api/dlq?jobId=" + jobId).path("count").asInt();
             boolean exact = "completed".equals(job.path("state").asText()) && stats.path("opensearch").asInt() == chunks
                     && stats.path("neo4j").asInt() == chunks && deadLetters == 0;
@@ -59,6 +59,17 @@ final class FaultBench {
                     stats.path("opensearch").asInt(), stats.path("neo4j").asInt(), chunks, deadLetters, exact ? "" : "  << NOT EXACT");
         }
         return allExact ? 0 : 1;
+    }
+
+    /** The chunk counts once both stores show them all, or after 10 s (OpenSearch counts what its 1 s refresh made visible). */
+    private JsonNode settledStats(String collection, int chunks) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        JsonNode stats;
+        do {
+            Thread.sleep(500);
+            stats = ingest.get("/api/collections/" + collection + "/stats").path("chunks");
+        } while ((stats.path("opensearch").asInt() != chunks || stats.path("neo4j").asInt() != chunks) && System.nanoTime() < deadline);
+        return stats;
     }
 
     private void awaitNeo4jChunks(String jobId, int chunks) throws InterruptedException {

@@ -154,7 +154,11 @@ public class SearchService {
         }
         boolean explain = Boolean.TRUE.equals(request.explain());
         boolean hybrid = mode.equals("hybrid") || mode.equals(HYBRID_EXPANDED);
-        int depth = hybrid ? Math.max(candidates, k) : k;
+        int pool = request.candidates() == null ? candidates : request.candidates();
+        if (pool < 1 || pool > 200) {
+            throw ApiException.badRequest("field 'candidates' must be between 1 and 200, got " + pool);
+        }
+        int depth = hybrid ? Math.max(pool, k) : k;
 
         // the query vector serves the vector retriever, memories and feedback: embedded once, and
         // only when one of them needs it (a BM25 search on an install without memories never does)

@@ -211,6 +211,8 @@ class SearchApiTest extends FixtureTest {
         post(Map.of("query", "x", "mode", "summary", "collection", "never-ingested")).statusCode(400)
                 .body("message", containsString("unknown collection 'never-ingested'"));
         post(Map.of("query", "x", "maxHops", 4, "collection", COLLECTION)).statusCode(400).body("message", containsString("'maxHops' must be between 0 and 3"));
+        post(Map.of("query", "x", "candidates", 0, "collection", COLLECTION)).statusCode(400).body("message", containsString("'candidates'"));
+        post(Map.of("query", "x", "candidates", 201, "collection", COLLECTION)).statusCode(400);
         post(Map.of("query", "x", "collection", "never-ingested")).statusCode(400).body("message", containsString("unknown collection 'never-ingested'"));
         post(Map.of("query", "x", "collection", "Bad Name")).statusCode(400).body("error", equalTo("bad_request"));
     }
