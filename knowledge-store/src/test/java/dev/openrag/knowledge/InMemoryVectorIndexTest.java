@@ -19,6 +19,7 @@ import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.knowledge.neo4j.Neo4jSearchState;
 import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
+import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.SearchState;
@@ -57,7 +58,7 @@ class InMemoryVectorIndexTest {
     @Test
     void aSmallCollectionIsSearchedInMemoryWithTheIndexsRanksAndScores() throws Exception {
         writeDocuments("mem-same", 3, 20);
-        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 1000);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, neo4j, 1000);
 
         awaitInMemory(index, "mem-same");
 
@@ -83,7 +84,7 @@ class InMemoryVectorIndexTest {
     @Test
     void aWriteIsSeenByTheVeryNextSearchAndADeleteToo() throws Exception {
         writeDocuments("mem-fresh", 2, 10);
-        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 1000);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, neo4j, 1000);
         awaitInMemory(index, "mem-fresh");
         float[] query = {0.1f, -0.7f, 0.2f, 0.4f};
 
@@ -104,7 +105,7 @@ class InMemoryVectorIndexTest {
     @Test
     void theSearchStateReadsTheVersionAndTheExistenceChecksInOneQueryAndKeepsTheCopyCurrent() throws Exception {
         writeDocuments("mem-state", 2, 10);
-        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 1000);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, neo4j, 1000);
         Neo4jSearchState state = new Neo4jSearchState(driver);
         awaitInMemory(index, "mem-state");
         float[] query = {0.3f, 0.1f, -0.9f, 0.2f};
@@ -149,7 +150,7 @@ class InMemoryVectorIndexTest {
         writeDocuments("mem-big", 3, 20);
         writeDocuments("mem-one", 1, 20);
         writeDocuments("mem-two", 1, 20);
-        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 30);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, neo4j, 30);
         float[] query = randomVector();
 
         List<ScoredChunk> big = index.search("mem-big", query, 5);
@@ -168,7 +169,7 @@ class InMemoryVectorIndexTest {
     @Test
     void badInputAndAnUnreachableStoreAreClearErrors() throws Exception {
         writeDocuments("mem-bad", 1, 5);
-        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, 1000);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, neo4j, 1000);
         awaitInMemory(index, "mem-bad");
 
         assertThatThrownBy(() -> index.search("mem-bad", new float[] {1, 0}, 3)).isInstanceOf(IllegalArgumentException.class)
@@ -177,7 +178,7 @@ class InMemoryVectorIndexTest {
 
         try (Driver unreachable = GraphDatabase.driver("bolt://127.0.0.1:1", AuthTokens.none())) {
             Neo4jVectorIndex down = new Neo4jVectorIndex(unreachable);
-            InMemoryVectorIndex overDown = new InMemoryVectorIndex(down, down, 1000);
+            InMemoryVectorIndex overDown = new InMemoryVectorIndex(down, down, down, 1000);
             assertThatThrownBy(() -> overDown.search("mem-bad", randomVector(), 3))
                     .as("the search fails, so that hybrid search can name the vectors as degraded")
                     .isInstanceOf(org.neo4j.driver.exceptions.ServiceUnavailableException.class);
@@ -191,6 +192,25 @@ class InMemoryVectorIndexTest {
             Thread.sleep(100);
         }
         assertThat(index.servesFromMemory(collection)).as(collection + " copied into memory").isTrue();
+    }
+
+    @Test
+    void chunksByPlaceComeFromTheCopyOrTheStoreAndOnlyFromTheAskedCollection() throws Exception {
+        writeDocuments("mem-place", 2, 5);
+        writeDocuments("mem-other", 2, 5); // the same document ids in another collection
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, neo4j, 1000);
+        List<ChunkLookup.ChunkKey> keys = List.of(new ChunkLookup.ChunkKey("doc0", 0), new ChunkLookup.ChunkKey("doc1", 4),
+                new ChunkLookup.ChunkKey("doc1", 5), new ChunkLookup.ChunkKey("nope", 0));
+
+        for (ChunkLookup lookup : List.<ChunkLookup>of(neo4j, index)) {
+            assertThat(lookup.chunks("mem-place", keys)).extracting(IndexedChunk::chunkId).as(lookup.getClass().getSimpleName())
+                    .containsExactlyInAnyOrder("mem-place/doc0#0", "mem-place/doc1#4");
+        }
+        awaitInMemory(index, "mem-place");
+        assertThat(index.chunks("mem-place", keys)).extracting(IndexedChunk::text)
+                .containsExactlyInAnyOrder("chunk 0 of doc0", "chunk 4 of doc1");
+        assertThat(index.chunks("mem-place", keys)).allSatisfy(chunk -> assertThat(chunk.collection()).isEqualTo("mem-place"));
+        assertThat(neo4j.chunks("mem-place", List.of())).isEmpty();
     }
 
     private void writeDocuments(String collection, int documents, int chunksEach) {

@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.neo4j;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -9,6 +10,7 @@ import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.Value;
 
+import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.CollectionVectors;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.ScoredChunk;
@@ -22,7 +24,7 @@ import dev.openrag.knowledge.port.VectorIndex;
  * version comes from its Document nodes, which {@link Neo4jGraphStore} rewrites (a new
  * {@code updatedAt}) in the same transaction as the document's chunks and vectors.
  */
-public final class Neo4jVectorIndex implements VectorIndex, CollectionVectors {
+public final class Neo4jVectorIndex implements VectorIndex, CollectionVectors, ChunkLookup {
 
     /**
      * The chunk properties a search returns: never the whole node, whose 384-float embedding
@@ -148,6 +150,24 @@ public final class Neo4jVectorIndex implements VectorIndex, CollectionVectors {
                         }
                         return toChunk(record.get("node")).withVector(vector);
                     }));
+        }
+    }
+
+    /** Through the (collection, documentId) index, one auto-commit round trip for all keys. */
+    @Override
+    public List<IndexedChunk> chunks(String collection, Collection<ChunkKey> keys) {
+        if (keys.isEmpty()) {
+            return List.of();
+        }
+        List<Map<String, Object>> rows = keys.stream()
+                .map(key -> Map.<String, Object>of("documentId", key.documentId(), "chunkIndex", key.chunkIndex())).toList();
+        try (Session session = driver.session()) {
+            return session.run("""
+                    UNWIND $keys AS key
+                    MATCH (node:Chunk {collection: $collection, documentId: key.documentId})
+                    WHERE node.chunkIndex = key.chunkIndex AND node.text IS NOT NULL
+                    RETURN node %s AS node""".formatted(CHUNK_FIELDS), Map.of("collection", collection, "keys", rows))
+                    .list(record -> toChunk(record.get("node")));
         }
     }
 

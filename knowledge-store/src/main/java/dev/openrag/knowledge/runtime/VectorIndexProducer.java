@@ -8,6 +8,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.neo4j.driver.Driver;
 
 import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
+import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.qdrant.QdrantVectorIndex;
 import dev.openrag.knowledge.vector.InMemoryVectorIndex;
@@ -37,11 +38,18 @@ public class VectorIndexProducer {
         return switch (backend) {
             case "neo4j" -> {
                 Neo4jVectorIndex index = new Neo4jVectorIndex(driver, searchBreadth);
-                yield inMemoryChunks > 0 ? new InMemoryVectorIndex(index, index, inMemoryChunks) : index;
+                yield inMemoryChunks > 0 ? new InMemoryVectorIndex(index, index, index, inMemoryChunks) : index;
             }
             case "qdrant" -> new QdrantVectorIndex(
                     new QdrantClient(QdrantGrpcClient.newBuilder(qdrantHost, qdrantPort, false).build()), dimension);
             default -> throw new IllegalArgumentException("openrag.vectors.backend must be neo4j or qdrant, not '" + backend + "'");
         };
+    }
+
+    /** Chunks by place: from the in-memory copies where the vector index keeps them, else from Neo4j (every backend writes chunks there). */
+    @Produces
+    @Singleton
+    ChunkLookup chunkLookup(VectorIndex vectors, Driver driver) {
+        return vectors instanceof ChunkLookup lookup ? lookup : new Neo4jVectorIndex(driver);
     }
 }

@@ -1,6 +1,9 @@
 package dev.openrag.knowledge.vector;
 
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,6 +14,7 @@ import java.util.function.Supplier;
 
 import org.jboss.logging.Logger;
 
+import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.CollectionVectors;
 import dev.openrag.knowledge.port.CollectionVectors.Version;
 import dev.openrag.knowledge.port.IndexedChunk;
@@ -34,13 +38,14 @@ import dev.openrag.knowledge.port.VectorIndex;
  * collections are never copied, and the least recently searched copies make room for new ones.
  * Scores are the wrapped index's (cosine mapped to [0, 1], as Neo4j's {@code (1 + cos) / 2}).
  */
-public final class InMemoryVectorIndex implements VectorIndex {
+public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
 
     private static final Logger LOG = Logger.getLogger(InMemoryVectorIndex.class);
     private static final long MIN_RELOAD_INTERVAL_NANOS = 1_000_000_000L;
 
     private final VectorIndex backend;
     private final CollectionVectors source;
+    private final ChunkLookup lookup;
     private final long maxChunks;
     private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
     private final Map<String, Copy> copies = new ConcurrentHashMap<>();
@@ -50,11 +55,13 @@ public final class InMemoryVectorIndex implements VectorIndex {
     /**
      * @param backend   the index that stores the vectors and answers whatever is not copied
      * @param source    the same store, read whole and versioned
+     * @param lookup    the same store, for chunks by place in collections without a copy
      * @param maxChunks how many chunks the copies may hold in all
      */
-    public InMemoryVectorIndex(VectorIndex backend, CollectionVectors source, long maxChunks) {
+    public InMemoryVectorIndex(VectorIndex backend, CollectionVectors source, ChunkLookup lookup, long maxChunks) {
         this.backend = backend;
         this.source = source;
+        this.lookup = lookup;
         this.maxChunks = maxChunks;
     }
 
@@ -77,6 +84,29 @@ public final class InMemoryVectorIndex implements VectorIndex {
     @Override
     public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
         return prepareSearch(collection, () -> source.version(collection)).nearest(queryVector, k);
+    }
+
+    /**
+     * From the collection's copy when there is one: the copy answers for the whole collection, so
+     * a key it lacks (the neighbour past a document's last chunk) is not there, without a store
+     * round trip. A copy is at most as old as the last search's reload (a changed collection is
+     * re-read within a second), the same data the vector search answered from. Without a copy,
+     * from {@code lookup}.
+     */
+    @Override
+    public List<IndexedChunk> chunks(String collection, Collection<ChunkKey> keys) {
+        Copy copy = copies.get(collection);
+        if (copy == null) {
+            return lookup.chunks(collection, keys);
+        }
+        List<IndexedChunk> found = new ArrayList<>();
+        for (ChunkKey key : keys) {
+            IndexedChunk chunk = copy.at(key);
+            if (chunk != null) {
+                found.add(chunk);
+            }
+        }
+        return found;
     }
 
     /** Whether a search of the collection now would be answered from memory (asks the store for its version). */
@@ -158,6 +188,7 @@ public final class InMemoryVectorIndex implements VectorIndex {
 
         private final Version version;
         private final IndexedChunk[] chunks;
+        private final Map<ChunkKey, IndexedChunk> byKey = new HashMap<>();
         private final float[] unitVectors;
         private final int dimension;
         private volatile long lastUsed = System.nanoTime();
@@ -165,6 +196,9 @@ public final class InMemoryVectorIndex implements VectorIndex {
         private Copy(Version version, IndexedChunk[] chunks, float[] unitVectors, int dimension) {
             this.version = version;
             this.chunks = chunks;
+            for (IndexedChunk chunk : chunks) {
+                byKey.put(new ChunkKey(chunk.documentId(), chunk.chunkIndex()), chunk);
+            }
             this.unitVectors = unitVectors;
             this.dimension = dimension;
         }
@@ -188,6 +222,10 @@ public final class InMemoryVectorIndex implements VectorIndex {
 
         Version version() {
             return version;
+        }
+
+        IndexedChunk at(ChunkKey key) {
+            return byKey.get(key);
         }
 
         IndexedChunk[] chunks() {

@@ -6,17 +6,18 @@ import java.util.List;
  * {@code POST /api/search} body; null fields take their defaults. {@code scopes} limits the pinned
  * memories and corrections that come back with the results (absent: every scope). {@code candidates}
  * is how deep each retriever's list is in the fused modes (1-200; default
- * {@code openrag.search.candidates}).
+ * {@code openrag.search.candidates}); {@code expand} how many of the best documents lend their hits'
+ * neighbours and their heads to the candidates (0-20, 0: off; default {@code openrag.search.expand.documents}).
  */
 public record SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
-                            Integer maxHops, List<String> scopes, Integer candidates) {
+                            Integer maxHops, List<String> scopes, Integer candidates, Integer expand) {
 
     public SearchRequest(String query, Integer k, String collection, String mode) {
-        this(query, k, collection, mode, null, null, null, null, null);
+        this(query, k, collection, mode, null, null, null, null, null, null);
     }
 
     public SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
                          Integer maxHops, List<String> scopes) {
-        this(query, k, collection, mode, rerank, explain, maxHops, scopes, null);
+        this(query, k, collection, mode, rerank, explain, maxHops, scopes, null, null);
     }
 }

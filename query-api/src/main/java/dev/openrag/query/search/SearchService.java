@@ -22,6 +22,7 @@ import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.browse.ApiOperation;
 import dev.openrag.knowledge.memory.RelatedKnowledge;
+import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.LexicalIndex;
@@ -41,7 +42,8 @@ import dev.openrag.schemas.CollectionNames;
  * sections whose summaries match best; {@code hybrid_expanded} adds a boost from the summaries to
  * hybrid; {@code automatic} picks per query ({@link QueryRouter}) and says why in explain. The
  * second stage ({@code rerank}) adds the {@link Reranker}'s score and, in the fused modes, the
- * document-head prior ({@link RankFusion#documentHeads}).
+ * document-head prior ({@link RankFusion#documentHeads}). Before it, in the fused modes, the best
+ * document's neighbouring chunks and head join the candidates ({@link DocumentExpansion}).
  */
 @ApplicationScoped
 public class SearchService {
@@ -75,6 +77,9 @@ public class SearchService {
     private final boolean rerankByDefault;
     private final double rerankWeight;
     private final double headPrior;
+    private final int expandDocuments;
+    private final double expandRatio;
+    private final ChunkLookup chunks;
     private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
@@ -90,7 +95,12 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.search.rerank.default", defaultValue = "true") boolean rerankByDefault,
                          @ConfigProperty(name = "openrag.search.rerank.weight", defaultValue = "0.3") double rerankWeight,
                          @ConfigProperty(name = "openrag.search.head-prior", defaultValue = "0.3") double headPrior,
-                         GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker) {
+                         @ConfigProperty(name = "openrag.search.expand.documents", defaultValue = "1") int expandDocuments,
+                         @ConfigProperty(name = "openrag.search.expand.ratio", defaultValue = "0.5") double expandRatio,
+                         GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker, ChunkLookup chunks) {
+        this.expandDocuments = expandDocuments;
+        this.expandRatio = expandRatio;
+        this.chunks = chunks;
         this.embedder = embedder;
         this.vectors = vectors;
         this.lexical = lexical;
@@ -218,6 +228,14 @@ public class SearchService {
             List<RankFusion.Fused> candidatesToBoost = ranked;
             ranked = timed(timings, SUMMARY, () -> expandWithSummaries(candidatesToBoost, queryVector, degraded));
         }
+        int expand = request.expand() == null ? expandDocuments : request.expand();
+        if (expand < 0 || expand > 20) {
+            throw ApiException.badRequest("field 'expand' must be between 0 and 20, got " + expand);
+        }
+        if (hybrid && expand > 0 && !ranked.isEmpty()) {
+            List<RankFusion.Fused> candidatesToExpand = ranked;
+            ranked = timed(timings, DocumentExpansion.SIGNAL, () -> expand(collection, candidatesToExpand, expand, degraded));
+        }
         boolean rerank = request.rerank() == null ? rerankByDefault : request.rerank();
         if (rerank && !ranked.isEmpty()) {
             List<RankFusion.Fused> candidatesToRerank = ranked;
@@ -277,6 +295,18 @@ public class SearchService {
      * The second stage: every candidate's score, divided by the best one, plus {@code rerankWeight}
      * times the reranker's score in [0, 1] ({@code scores.rerank} with explain).
      */
+    /** {@link DocumentExpansion}; without it when the chunk store cannot answer (named in {@code degraded}). */
+    private List<RankFusion.Fused> expand(String collection, List<RankFusion.Fused> ranked, int documents, List<String> degraded) {
+        Map<ChunkLookup.ChunkKey, Double> plan = DocumentExpansion.plan(ranked, documents, expandRatio);
+        try {
+            return DocumentExpansion.expand(ranked, plan, plan.isEmpty() ? List.of() : chunks.chunks(collection, plan.keySet()));
+        } catch (RuntimeException e) {
+            LOG.warnf("document expansion unavailable for collection %s: %s", collection, rootMessage(e));
+            degraded.add("expand");
+            return ranked;
+        }
+    }
+
     private List<RankFusion.Fused> rerank(String query, List<RankFusion.Fused> ranked) {
         List<Double> scores = reranker.score(query, ranked.stream().map(RankFusion.Fused::chunk).toList());
         Map<String, Double> byChunk = new HashMap<>();
