@@ -14,6 +14,7 @@ class OperationsEndpointsTest {
 
     @Test
     void exposesHealthMetricsAndOpenApi() {
-        AppOperationsAssertions.assertOperationsEndpoints("OpenRAG MCP memory server", "Kafka", "Neo4j");
+        // Kafka's readiness is the messaging channels' (see ingest-pipeline's OperationsEndpointsTest)
+        AppOperationsAssertions.assertOperationsEndpoints("OpenRAG MCP memory server", "Reactive Messaging", "Neo4j");
     }
 }
