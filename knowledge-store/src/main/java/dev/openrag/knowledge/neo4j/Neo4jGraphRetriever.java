@@ -16,12 +16,48 @@ import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.text.QueryTerms;
 
 /**
- * {@link GraphRetriever} on Neo4j. Entities match when their squashed name equals a squashed run
- * of query words; a chunk scores the sum of 1 / log2(2 + mentions of the entity) over the entities
- * it mentions (a name every chunk mentions says little), and chunks within {@code maxHops} NEXT
- * steps of a hit get half the score per step.
+ * {@link GraphRetriever} on Neo4j, in one query. Seeds by name: entities whose squashed name equals
+ * a squashed run of query words, operations whose id does. Seeds by similarity (LightRAG's local
+ * mode maps a question to entities the same way, through what is similar to it): the
+ * {@value #SIMILAR_SEEDS} chunks nearest to the query vector, the r-th weighing 1 / r, and the
+ * entities they mention, each passing half its seed's weight on. An entity passes its weight to
+ * every chunk that mentions it, divided by log2(2 + its mentions) (a name every chunk mentions says
+ * little). A chunk scores the sum of what reaches it; chunks within {@code maxHops} NEXT steps of a
+ * scored chunk get half the score per step.
  */
 public final class Neo4jGraphRetriever implements GraphRetriever {
+
+    static final int SIMILAR_SEEDS = 10;
+
+    private static final String BY_NAME = """
+              MATCH (e:Entity {collection: $collection})
+              WITH e, toLower(replace(replace(replace(replace(replace(e.name, '_', ''), '-', ''), '.', ''), ' ', ''), '/', '')) AS key
+              WHERE key IN $grams
+              WITH e, COUNT { (e)<-[:MENTIONS]-() } AS mentions
+              MATCH (e)<-[:MENTIONS]-(hit:Chunk)
+              RETURN hit, 1.0 / (log(2.0 + mentions) / log(2.0)) AS weight
+              UNION ALL
+              MATCH (o:Operation {collection: $collection})-[:HAS_CHUNK]->(hit:Chunk)
+              WHERE toLower(o.operationId) IN $grams
+              RETURN hit, 1.0 AS weight""";
+
+    private static final String BY_SIMILARITY = """
+              UNION ALL
+              MATCH (seed:Chunk)
+                SEARCH seed IN (VECTOR INDEX %s FOR $vector WHERE seed.collection = $collection LIMIT $seeds) SCORE AS similarity
+              WITH seed, similarity ORDER BY similarity DESC
+              WITH collect(seed) AS seeds
+              UNWIND range(0, size(seeds) - 1) AS r
+              WITH seeds[r] AS seed, 1.0 / (r + 1) AS strength
+              CALL (seed, strength) {
+                RETURN seed AS hit, strength AS weight
+                UNION ALL
+                MATCH (seed)-[:MENTIONS]->(e:Entity)
+                WITH e, strength, COUNT { (e)<-[:MENTIONS]-() } AS mentions
+                MATCH (e)<-[:MENTIONS]-(hit:Chunk)
+                RETURN hit, 0.5 * strength / (log(2.0 + mentions) / log(2.0)) AS weight
+              }
+              RETURN hit, weight""".formatted(Neo4jSchema.CHUNK_VECTOR_INDEX);
 
     private final Driver driver;
 
@@ -30,24 +66,17 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
     }
 
     @Override
-    public List<ScoredChunk> search(String collection, String query, int maxHops, int limit) {
+    public List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, int limit) {
         List<String> grams = QueryTerms.squashedGrams(query);
-        if (grams.isEmpty()) {
+        if (grams.isEmpty() && queryVector == null) {
             return List.of();
         }
         int hops = Math.max(0, Math.min(3, maxHops));
         String cypher = """
+                CYPHER 25
                 CALL () {
-                  MATCH (e:Entity {collection: $collection})
-                  WITH e, toLower(replace(replace(replace(replace(replace(e.name, '_', ''), '-', ''), '.', ''), ' ', ''), '/', '')) AS key
-                  WHERE key IN $grams
-                  WITH e, COUNT { (e)<-[:MENTIONS]-() } AS mentions
-                  MATCH (e)<-[:MENTIONS]-(hit:Chunk)
-                  RETURN hit, 1.0 / (log(2.0 + mentions) / log(2.0)) AS weight
-                  UNION ALL
-                  MATCH (o:Operation {collection: $collection})-[:HAS_CHUNK]->(hit:Chunk)
-                  WHERE toLower(o.operationId) IN $grams
-                  RETURN hit, 1.0 AS weight
+                %s
+                %s
                 }
                 WITH hit, sum(weight) AS score
                 CALL (hit, score) {
@@ -59,10 +88,15 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 }
                 WITH ch, max(s) AS score
                 WHERE ch.text IS NOT NULL
-                RETURN ch %s AS ch, score ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(Neo4jVectorIndex.CHUNK_FIELDS);
+                RETURN ch %s AS ch, score ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(BY_NAME,
+                queryVector == null ? "" : BY_SIMILARITY, Neo4jVectorIndex.CHUNK_FIELDS);
+        Map<String, Object> parameters = new java.util.HashMap<>(Map.of("collection", collection, "grams", grams, "hops", hops,
+                "limit", limit, "seeds", SIMILAR_SEEDS));
+        if (queryVector != null) {
+            parameters.put("vector", Neo4jGraphStore.toList(queryVector));
+        }
         try (Session session = driver.session()) {
-            List<Record> rows = session.executeRead(tx -> tx.run(cypher,
-                    Map.of("collection", collection, "grams", grams, "hops", hops, "limit", limit)).list());
+            List<Record> rows = session.executeRead(tx -> tx.run(cypher, parameters).list());
             List<ScoredChunk> results = new ArrayList<>();
             int rank = 1;
             for (Record row : rows) {

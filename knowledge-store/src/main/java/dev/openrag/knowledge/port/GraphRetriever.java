@@ -6,13 +6,18 @@ import java.util.Map;
 import dev.openrag.knowledge.browse.ApiOperation;
 
 /**
- * Retrieval through the knowledge graph: chunks that mention entities named in the query (rarer
- * entities weigh more), then their NEXT neighbours up to {@code maxHops} away with a decaying score;
- * OpenAPI operations named in the query (by operation id) bring their chunks too.
+ * Retrieval through the knowledge graph, seeded two ways: entities and OpenAPI operations named in
+ * the query, and the chunks most similar to the query with the entities they mention (plain
+ * questions name no entity). From the seeds' entities to the chunks that mention them (rarer
+ * entities weigh more), then NEXT neighbours up to {@code maxHops} away with a decaying score.
  */
 public interface GraphRetriever {
 
-    List<ScoredChunk> search(String collection, String query, int maxHops, int limit);
+    /**
+     * @param queryVector the query's embedding, to seed the graph by similarity as well as by name
+     *                    (null: by name only)
+     */
+    List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, int limit);
 
     /** The OpenAPI operations (with examples and related entities) the given chunks present, by chunk id. */
     Map<String, ApiOperation> operations(List<String> chunkIds);

@@ -194,7 +194,10 @@ public class SearchService {
             }));
         }
         if (hybrid && fusionWeights.get(GRAPH) > 0 || mode.equals(GRAPH)) {
-            running.put(GRAPH, retrieve(() -> timed(timings, GRAPH, () -> graph.search(collection, query, maxHops, depth))));
+            running.put(GRAPH, retrieve(() -> {
+                float[] vector = queryVector.get();
+                return timed(timings, GRAPH, () -> graph.search(collection, query, vector, maxHops, depth));
+            }));
         }
         if (hybrid || mode.equals(BM25)) {
             running.put(BM25, retrieve(() -> timed(timings, BM25, () -> lexical.search(collection, query, depth))));

@@ -82,19 +82,23 @@ class StructuredSearchTest {
 
     /** Writes a document the way the sinks do: chunks with contexts and vectors, and its section summaries. */
     private void document(String documentId, String title, List<String[]> sectionsAndTexts) {
+        document(COLLECTION, documentId, title, sectionsAndTexts);
+    }
+
+    private void document(String collection, String documentId, String title, List<String[]> sectionsAndTexts) {
         List<Chunk> chunks = new ArrayList<>();
         for (int i = 0; i < sectionsAndTexts.size(); i++) {
             String[] row = sectionsAndTexts.get(i);
-            chunks.add(new Chunk(COLLECTION + "/" + documentId + "#" + i, i, row[1], row[0] == null ? List.of() : List.of(row[0]),
+            chunks.add(new Chunk(collection + "/" + documentId + "#" + i, i, row[1], row[0] == null ? List.of() : List.of(row[0]),
                     0, 0, "Document: " + title, null));
         }
         List<SectionSummary> summaries = SectionSummaries.of(title, chunks, new ExtractiveSummarizer()).stream()
                 .map(s -> new SectionSummary(s.headingPath(), s.title(), s.summary(), embedder.embed(List.of(s.summary())).get(0)))
                 .toList();
-        List<IndexedChunk> indexed = chunks.stream().map(c -> new IndexedChunk(COLLECTION, documentId, c.chunkId(), c.index(), title,
+        List<IndexedChunk> indexed = chunks.stream().map(c -> new IndexedChunk(collection, documentId, c.chunkId(), c.index(), title,
                 "file:///" + documentId, c.headingPath(), c.text(), c.context(),
                 embedder.embed(List.of(c.context() + "\n\n" + c.text())).get(0))).toList();
-        new Neo4jGraphStore(driver).upsertDocument(COLLECTION, documentId, title, "file:///" + documentId, "h", indexed, summaries);
+        new Neo4jGraphStore(driver).upsertDocument(collection, documentId, title, "file:///" + documentId, "h", indexed, summaries);
         new OpenSearchLexicalIndex(openSearch, true).upsert(indexed);
     }
 
@@ -175,6 +179,27 @@ class StructuredSearchTest {
 
         JsonPath hybrid = search("startWatering", "hybrid");
         assertThat(hybrid.getMap("results[0]")).as("operations are graph mode's").doesNotContainKey("operation");
+    }
+
+    @Test
+    void graphModeAnswersPlainQuestionsThatNameNoEntity() {
+        // no entity or operation is named: the graph is seeded by the chunks most similar to the question
+        JsonPath watering = search("how do I water a greenhouse bed for a few minutes", "graph");
+        assertThat(watering.getList("results.documentId", String.class)).as("graph mode answers a plain question").isNotEmpty();
+        assertThat(watering.getString("results[0].documentId")).isEqualTo("garden-api");
+        assertThat(watering.getString("results[0].operation.operationId")).isEqualTo("startWatering");
+
+        JsonPath pruning = search("when should I cut back my fruit trees", "graph");
+        assertThat(pruning.getString("results[0].documentId")).isEqualTo("orchard");
+        assertThat(pruning.getString("results[0].text")).contains("Prune apple trees");
+
+        // seeds come from the asked collection only: another collection's near-identical chunk is never one
+        document("structured-other", "hoses", "Hose notes", List.<String[]>of(new String[] {null, "Water a greenhouse bed with a hose."}));
+        JsonPath elsewhere = given().contentType(ContentType.JSON).body(Map.of("query", "how do I water a greenhouse bed for a few minutes",
+                "mode", "graph", "collection", "structured-other")).post("/api/search").then().statusCode(200).extract().jsonPath();
+        assertThat(elsewhere.getList("results.documentId", String.class)).containsOnly("hoses");
+        assertThat(search("how do I water a greenhouse bed for a few minutes", "graph").getList("results.documentId", String.class))
+                .doesNotContain("hoses");
     }
 
     @Test
