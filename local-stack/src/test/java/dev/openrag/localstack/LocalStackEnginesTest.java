@@ -46,6 +46,13 @@ class LocalStackEnginesTest {
                     .get(Topics.DOCUMENTS_ARRIVED).partitions()).hasSize(KafkaTopics.DEFAULT_PARTITIONS);
         }
         assertThat(KafkaTopics.ensure(config.kafkaBootstrapServers())).as("second ensure creates nothing").isEmpty();
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", config.kafkaBootstrapServers()))) {
+            for (String topic : List.of(Topics.INGEST_STATUS, Topics.INGEST_DLQ)) {
+                var resource = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+                var configs = admin.describeConfigs(List.of(resource)).all().get(10, TimeUnit.SECONDS).get(resource);
+                assertThat(configs.get("retention.ms").value()).as(topic + " keeps job history and dead letters for good").isEqualTo("-1");
+            }
+        }
 
         Properties producerProps = new Properties();
         producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers());
