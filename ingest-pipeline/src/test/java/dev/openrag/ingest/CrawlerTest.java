@@ -177,6 +177,11 @@ class CrawlerTest {
                 .body("message", containsString("invalid 'schedule'"));
         assertThat(given().get("/api/crawls").then().statusCode(200).extract().jsonPath().getList("$"))
                 .as("a refused crawl leaves no ghost behind").hasSize(crawlsBefore);
+        // server-side request forgery: the tests allow 127.0.0.1/32 for their site, nothing else
+        post(Map.of("seedUrls", List.of("http://127.0.0.2:8081/q/health"))).statusCode(400)
+                .body("message", containsString("loopback")).body("message", containsString("openrag.fetch.allow-private"));
+        post(Map.of("seedUrls", List.of("http://169.254.169.254/latest/meta-data/"))).statusCode(400)
+                .body("message", containsString("link-local"));
         post(Map.of("seedUrls", List.of(site.url("/")), "login", Map.of("url", site.url("/login")))).statusCode(400)
                 .body("message", containsString("'login.fields'"));
         given().get("/api/crawls/nope").then().statusCode(404).body("message", containsString("no crawl 'nope'"));

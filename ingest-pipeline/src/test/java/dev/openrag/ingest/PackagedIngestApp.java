@@ -35,6 +35,8 @@ final class PackagedIngestApp implements AutoCloseable {
         this.supervisor = new ProcessSupervisor(stack.home(), false);
         this.spec = PackagedApp.spec(name, Path.of("target/quarkus-app/quarkus-run.jar"), port, stack, Map.of(
                 "OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
+                // the crawl tests' site runs on 127.0.0.1
+                "OPENRAG_FETCH_ALLOW_PRIVATE", "127.0.0.1/32",
                 // consumers of a killed app must leave their groups quickly for the restart to take over
                 "KAFKA_SESSION_TIMEOUT_MS", "8000",
                 "KAFKA_HEARTBEAT_INTERVAL_MS", "2000"));

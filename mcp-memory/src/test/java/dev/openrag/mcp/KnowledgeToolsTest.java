@@ -114,6 +114,13 @@ class KnowledgeToolsTest {
         assertThat(mcp.callError("ingest_document", Map.of("url", "http://127.0.0.1:" + site.getAddress().getPort() + "/missing")))
                 .contains("HTTP 404");
         assertThat(mcp.callError("ingest_document", Map.of("url", "http://127.0.0.1:9/closed"))).contains("could not fetch");
+        // server-side request forgery: the server's own ports, cloud metadata and private services are refused
+        // (the tests allow 127.0.0.1/32 only, for their local sites)
+        assertThat(mcp.callError("ingest_document", Map.of("url", "http://127.0.0.2:8081/q/health"))).contains("loopback")
+                .contains("openrag.fetch.allow-private");
+        assertThat(mcp.callError("ingest_document", Map.of("url", "http://169.254.169.254/latest/meta-data/"))).contains("link-local");
+        assertThat(mcp.callError("ingest_document", Map.of("url", "http://192.168.1.1/admin"))).contains("private");
+        assertThat(mcp.callError("ingest_document", Map.of("url", "http://[::1]:8080/api/collections"))).contains("loopback");
     }
 
     @Test

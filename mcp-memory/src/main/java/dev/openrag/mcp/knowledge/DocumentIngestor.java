@@ -1,11 +1,7 @@
 package dev.openrag.mcp.knowledge;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
@@ -15,6 +11,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 
+import dev.openrag.knowledge.fetch.AddressPolicy;
+import dev.openrag.knowledge.fetch.SafeFetcher;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.EventCodec;
@@ -42,10 +40,11 @@ public class DocumentIngestor {
     private final MutinyEmitter<String> status;
     private final McpSettings settings;
     private final EventCodec codec = new EventCodec();
-    private final HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NORMAL).build();
+    private final SafeFetcher fetcher;
 
     public DocumentIngestor(@Channel("arrived-out") MutinyEmitter<String> arrived,
-                            @Channel("status-out") MutinyEmitter<String> status, McpSettings settings) {
+                            @Channel("status-out") MutinyEmitter<String> status, McpSettings settings, SafeFetcher fetcher) {
+        this.fetcher = fetcher;
         this.arrived = arrived;
         this.status = status;
         this.settings = settings;
@@ -60,35 +59,35 @@ public class DocumentIngestor {
         return publish(collection, uri, title, "text/plain", text, DocumentArrived.TEXT);
     }
 
+    /**
+     * Fetches through the {@link SafeFetcher}: the server never fetches its own ports, the cloud
+     * metadata address or private services for an agent unless {@code openrag.fetch.allow-private}
+     * opens the range; every redirect is checked again.
+     */
     public Ingesting ingestUrl(String url, String title, String collection) {
         URI uri = parseUrl(url);
-        HttpResponse<InputStream> response;
+        SafeFetcher.Fetched response;
         try {
-            response = http.send(HttpRequest.newBuilder(uri).timeout(settings.fetchTimeout()).GET().build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
+            response = fetcher.get(uri, settings.fetchTimeout(), settings.maxDocumentBytes(), Map.of());
+        } catch (AddressPolicy.RefusedException e) {
+            throw new ToolCallException(e.getMessage());
         } catch (IOException e) {
             throw new ToolCallException("could not fetch " + url + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ToolCallException("interrupted while fetching " + url);
         }
-        try (InputStream body = response.body()) {
-            if (response.statusCode() >= 400) {
-                throw new ToolCallException("could not fetch " + url + ": HTTP " + response.statusCode());
-            }
-            byte[] bytes = body.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, settings.maxDocumentBytes() + 1));
-            if (bytes.length > settings.maxDocumentBytes()) {
-                throw new ToolCallException(url + " is larger than " + settings.maxDocumentBytes() + " bytes (openrag.mcp.max-document-bytes)");
-            }
-            if (bytes.length == 0) {
-                throw new ToolCallException(url + " answered with an empty body");
-            }
-            String mediaType = response.headers().firstValue("Content-Type").map(type -> type.split(";")[0].strip())
-                    .orElse("application/octet-stream");
-            return publish(collection, uri.toString(), title, mediaType, Base64.getEncoder().encodeToString(bytes), DocumentArrived.BASE64);
-        } catch (IOException e) {
-            throw new ToolCallException("could not read " + url + ": " + e.getMessage());
+        if (response.status() >= 400) {
+            throw new ToolCallException("could not fetch " + url + ": HTTP " + response.status());
         }
+        if (response.tooLarge()) {
+            throw new ToolCallException(url + " is larger than " + settings.maxDocumentBytes() + " bytes (openrag.mcp.max-document-bytes)");
+        }
+        if (response.body().length == 0) {
+            throw new ToolCallException(url + " answered with an empty body");
+        }
+        return publish(collection, uri.toString(), title, response.contentType(), Base64.getEncoder().encodeToString(response.body()),
+                DocumentArrived.BASE64);
     }
 
     private static URI parseUrl(String url) {

@@ -1,5 +1,6 @@
 package dev.openrag.ingest.source.crawl;
 
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -16,6 +17,8 @@ import com.microsoft.playwright.Response;
 import com.microsoft.playwright.TimeoutError;
 import com.microsoft.playwright.options.LoadState;
 import com.microsoft.playwright.options.WaitUntilState;
+
+import dev.openrag.knowledge.fetch.AddressPolicy;
 
 /**
  * One headless Debian Chromium driven by Playwright for one crawl run (single thread): renders
@@ -59,9 +62,15 @@ final class BrowserSession implements AutoCloseable {
     private final BrowserContext context;
     private final Page page;
     private final CrawlerSettings settings;
+    private final AddressPolicy policy;
 
-    BrowserSession(CrawlerSettings settings) {
+    /**
+     * @param policy every request the page makes (the page itself, scripts, XHR) must go where the
+     *               server may fetch; others are aborted, and a page a redirect took elsewhere is refused
+     */
+    BrowserSession(CrawlerSettings settings, AddressPolicy policy) {
         this.settings = settings;
+        this.policy = policy;
         if (!Files.isExecutable(Path.of(settings.chromium()))) {
             throw new CrawlerUnavailableException("Chromium not found at " + settings.chromium()
                     + ": install Debian's chromium package (apt-get install chromium; ./openrag up checks it) "
@@ -72,7 +81,7 @@ final class BrowserSession implements AutoCloseable {
                 .setExecutablePath(Path.of(settings.chromium())).setHeadless(true).setArgs(CHROMIUM_ARGS));
         this.context = browser.newContext(new Browser.NewContextOptions().setUserAgent(settings.userAgent()));
         context.route("**/*", route -> {
-            if (NOT_LOADED.contains(route.request().resourceType())) {
+            if (NOT_LOADED.contains(route.request().resourceType()) || !mayFetch(route.request().url())) {
                 route.abort();
             } else {
                 route.resume();
@@ -98,6 +107,8 @@ final class BrowserSession implements AutoCloseable {
             }
             throw e;
         }
+        // Chromium follows redirects itself: what a redirect led to must pass the policy too
+        policy.check(URI.create(page.url()));
         int status = response == null ? 200 : response.status();
         String contentType = response == null ? "text/html" : response.headerValue("content-type");
         if (status >= 400 || contentType != null && !contentType.contains("html")) {
@@ -114,6 +125,18 @@ final class BrowserSession implements AutoCloseable {
         @SuppressWarnings("unchecked")
         List<String> links = (List<String>) page.evalOnSelectorAll("a[href]", "links => links.map(a => a.href)");
         return new RenderedPage(status, contentType, page.title(), (String) page.evaluate(MAIN_TEXT), links);
+    }
+
+    private boolean mayFetch(String url) {
+        if (!url.startsWith("http:") && !url.startsWith("https:")) {
+            return true; // data:, blob:, about: — nothing is fetched from the network
+        }
+        try {
+            policy.check(URI.create(url));
+            return true;
+        } catch (AddressPolicy.RefusedException | IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** Fills and submits the login form; true when the success selector appears. */

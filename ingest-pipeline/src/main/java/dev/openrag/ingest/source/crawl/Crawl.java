@@ -23,6 +23,8 @@ import com.microsoft.playwright.TimeoutError;
 
 import crawlercommons.robots.BaseRobotRules;
 import crawlercommons.robots.SimpleRobotRulesParser;
+import dev.openrag.knowledge.fetch.AddressPolicy;
+import dev.openrag.knowledge.fetch.SafeFetcher;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;
@@ -56,6 +58,7 @@ final class Crawl {
     private final int maxDepth;
     private final int maxPages;
     private final UrlRules rules;
+    private final SafeFetcher fetcher;
     private final CrawlerSettings settings;
     private final Map<String, String> environment;
     private final Sink sink;
@@ -74,8 +77,9 @@ final class Crawl {
     private final Map<String, String> publishedHashes = new HashMap<>();
 
     Crawl(String id, CrawlRequest request, String collection, int maxDepth, int maxPages, UrlRules rules,
-          CrawlerSettings settings, Map<String, String> environment, Sink sink) {
+          CrawlerSettings settings, SafeFetcher fetcher, Map<String, String> environment, Sink sink) {
         this.id = id;
+        this.fetcher = fetcher;
         this.request = request;
         this.collection = collection;
         this.maxDepth = maxDepth;
@@ -123,7 +127,7 @@ final class Crawl {
         skipped.set(0);
         failed.set(0);
         failures.clear();
-        try (BrowserSession browser = new BrowserSession(settings)) {
+        try (BrowserSession browser = new BrowserSession(settings, fetcher.policy())) {
             crawl(browser);
             state = stopped ? "stopped" : "completed";
         } catch (CrawlerUnavailableException e) {
@@ -140,7 +144,7 @@ final class Crawl {
 
     private void crawl(BrowserSession browser) {
         HostRateLimiter limiter = new HostRateLimiter(settings.requestsPerSecond());
-        RawFetcher raw = new RawFetcher(settings);
+        RawFetcher raw = new RawFetcher(settings, fetcher);
         Map<String, BaseRobotRules> robots = new HashMap<>();
         if (request.login() != null) {
             logIn(browser);
@@ -183,7 +187,7 @@ final class Crawl {
                 stopped = true;
             } catch (TimeoutError e) {
                 fail(url, "timed out after " + settings.pageTimeout().toSeconds() + " s");
-            } catch (BrowserSession.PageTooLargeException e) {
+            } catch (BrowserSession.PageTooLargeException | AddressPolicy.RefusedException e) {
                 fail(url, e.getMessage());
             } catch (PlaywrightException e) {
                 fail(url, firstLine(e.getMessage()));
@@ -296,7 +300,7 @@ final class Crawl {
                 if (status == 404 || status == 410) {
                     goneOrFailed(url, status);
                 }
-            } catch (java.io.IOException e) {
+            } catch (java.io.IOException | AddressPolicy.RefusedException e) {
                 LOG.debugf("could not re-check %s: %s", url, e.getMessage());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -317,8 +321,8 @@ final class Crawl {
                 return parser.failedFetch(robots.status());
             }
             return parser.parseContent(robotsUrl, robots.body(), "text/plain", List.of(settings.userAgent().toLowerCase(Locale.ROOT)));
-        } catch (java.io.IOException e) {
-            return parser.failedFetch(404); // unreachable robots.txt: the pages will fail on their own
+        } catch (java.io.IOException | AddressPolicy.RefusedException e) {
+            return parser.failedFetch(404); // unreachable or refused robots.txt: the pages will fail on their own
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return parser.failedFetch(503);

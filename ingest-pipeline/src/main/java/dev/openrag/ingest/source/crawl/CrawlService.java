@@ -1,5 +1,6 @@
 package dev.openrag.ingest.source.crawl;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -22,6 +23,8 @@ import org.jboss.logging.Logger;
 import dev.openrag.ingest.source.Collections;
 import dev.openrag.ingest.source.DocumentPublisher;
 import dev.openrag.ingest.stage.StageRunner;
+import dev.openrag.knowledge.fetch.AddressPolicy;
+import dev.openrag.knowledge.fetch.SafeFetcher;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.DocumentDeleted;
@@ -53,12 +56,15 @@ public class CrawlService {
     private final MutinyEmitter<String> deletions;
     private final Scheduler scheduler;
     private final CrawlStore store;
+    private final SafeFetcher fetcher;
     private volatile boolean resumed;
     private volatile boolean shuttingDown;
 
     public CrawlService(CrawlerSettings settings, DocumentPublisher publisher, StageRunner runner,
-                        @Channel("deleted-out") MutinyEmitter<String> deletions, Scheduler scheduler, CrawlStore store) {
+                        @Channel("deleted-out") MutinyEmitter<String> deletions, Scheduler scheduler, CrawlStore store,
+                        SafeFetcher fetcher) {
         this.store = store;
+        this.fetcher = fetcher;
         this.settings = settings;
         this.publisher = publisher;
         this.runner = runner;
@@ -90,6 +96,13 @@ public class CrawlService {
             String url = UrlRules.normalize(seed == null ? "" : seed)
                     .orElseThrow(() -> ApiException.badRequest("seed '" + seed + "' is not an http(s) URL"));
             hosts.add(UrlRules.host(url));
+            try {
+                fetcher.policy().check(URI.create(url)); // the server's own ports, cloud metadata, private services
+            } catch (AddressPolicy.RefusedException e) {
+                if (!e.unresolved()) { // a name that does not resolve fails on its own, recorded per URL
+                    throw ApiException.badRequest(e.getMessage());
+                }
+            }
         }
         int maxDepth = bounded(request.maxDepth(), settings.defaultMaxDepth(), 0, MAX_DEPTH, "maxDepth");
         int maxPages = bounded(request.maxPages(), settings.defaultMaxPages(), 1, MAX_PAGES, "maxPages");
@@ -103,7 +116,7 @@ public class CrawlService {
         }
         boolean restored = id != null;
         String crawlId = restored ? id : Ids.newEventId();
-        Crawl crawl = new Crawl(crawlId, request, collection, maxDepth, maxPages, rules, settings, System.getenv(), sink());
+        Crawl crawl = new Crawl(crawlId, request, collection, maxDepth, maxPages, rules, settings, fetcher, System.getenv(), sink());
         if (request.schedule() != null && !request.schedule().isBlank()) {
             schedule(crawl, request.schedule().strip()); // a 400 for an invalid schedule leaves no crawl behind
         }
