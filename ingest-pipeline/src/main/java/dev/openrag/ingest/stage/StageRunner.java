@@ -138,8 +138,8 @@ public class StageRunner {
                 }
                 var outage = Outages.of(e);
                 String reason = outage.isPresent()
-                        ? stage + " gave up waiting for " + outage.get().engine() + " after " + retry.giveUpAfter().orElseThrow()
-                                + ": " + describe(e)
+                        ? stage + " gave up waiting for " + outage.get().engine() + " after "
+                                + retry.giveUpAfter().map(Object::toString).orElse("its deadline") + ": " + describe(e)
                         : stage + " failed after " + retry.contentAttempts() + " attempts: " + describe(e);
                 LOG.errorf(e, "%s gave up on document %s", stage, event.documentId());
                 reject(stage, record, event, reason, sourceOf(event));
@@ -173,9 +173,8 @@ public class StageRunner {
                 ? outageRetry.expireIn(retry.giveUpAfter().get().toMillis())
                 : outageRetry.indefinitely();
         Uni<T> retried = retry.contentAttempts() <= 1 ? waited : waited
-                .onFailure(e -> !shuttingDown && !Outages.of(e).isPresent() && !(e instanceof RejectedDocument) && !(e instanceof Error))
-                .invoke(e -> LOG.warnf("%s failed (%s), retrying", stage, describe(e)))
-                .onFailure(e -> !shuttingDown && !Outages.of(e).isPresent() && !(e instanceof RejectedDocument) && !(e instanceof Error))
+                .onFailure(this::isRetriableDocumentFailure).invoke(e -> LOG.warnf("%s failed (%s)", stage, describe(e)))
+                .onFailure(this::isRetriableDocumentFailure)
                 .retry().withBackOff(retry.initialBackoff(), retry.maxBackoff()).atMost(retry.contentAttempts() - 1L);
         try {
             return retried.await().indefinitely();
@@ -189,6 +188,11 @@ public class StageRunner {
 
     private boolean isOutage(Throwable failure) {
         return !shuttingDown && Outages.of(failure).isPresent();
+    }
+
+    /** An unexpected failure of the document's own (not an outage, not rejected content, not a broken installation): may pass. */
+    private boolean isRetriableDocumentFailure(Throwable failure) {
+        return !shuttingDown && Outages.of(failure).isEmpty() && !(failure instanceof RejectedDocument) && !(failure instanceof Error);
     }
 
     /** Sends an event keyed by its document id and waits for the broker's acknowledgement. */
