@@ -3,6 +3,7 @@ package dev.openrag.cli;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -91,17 +92,10 @@ class EvalCommand implements Callable<Integer> {
                 continue;
             }
             JsonNode item = JSON.readTree(line);
-            Set<ChunkRef> golden = new LinkedHashSet<>();
-            item.path("golden_chunk_uuids").forEach(pair -> golden.add(new ChunkRef(pair.get(0).asText(), pair.get(1).asInt())));
-            Map<String, Object> search = new java.util.HashMap<>(Map.of("query", item.path("query").asText(), "k", 20,
-                    "collection", target, "mode", mode));
-            if (rerank != null) {
-                search.put("rerank", rerank);
-            }
-            JsonNode answer = query.postJson("/api/search", JSON.writeValueAsString(search));
-            searchMillis += answer.path("tookMs").asLong();
-            List<ChunkRef> ranked = new ArrayList<>();
-            answer.path("results").forEach(r -> ranked.add(new ChunkRef(r.path("documentId").asText(), r.path("chunkIndex").asInt())));
+            Searched searched = search(query, target, item, JSON.createObjectNode());
+            Set<ChunkRef> golden = searched.golden();
+            List<ChunkRef> ranked = searched.ranked();
+            searchMillis += searched.tookMs();
             at5.add(PassAtK.forQuery(golden, ranked, 5));
             at10.add(PassAtK.forQuery(golden, ranked, 10));
             at20.add(PassAtK.forQuery(golden, ranked, 20));
@@ -132,7 +126,7 @@ class EvalCommand implements Callable<Integer> {
         try (var listing = Files.list(folds)) {
             foldFiles = listing.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().toList();
         }
-        Map<String, ObjectNode> settings = new java.util.LinkedHashMap<>();
+        Map<String, ObjectNode> settings = new LinkedHashMap<>();
         settings.put("server", JSON.createObjectNode());
         for (String variant : variants == null ? List.<String>of() : variants) {
             int equals = variant.indexOf('=');
@@ -143,9 +137,9 @@ class EvalCommand implements Callable<Integer> {
             settings.put(variant.substring(0, equals), (ObjectNode) JSON.readTree(variant.substring(equals + 1)));
         }
         ApiClient query = new ApiClient(queryUrl);
-        Map<String, Map<String, List<FoldCrossValidation.QueryScore>>> scores = new java.util.LinkedHashMap<>();
+        Map<String, Map<String, List<FoldCrossValidation.QueryScore>>> scores = new LinkedHashMap<>();
         for (var variant : settings.entrySet()) {
-            Map<String, List<FoldCrossValidation.QueryScore>> perFold = new java.util.LinkedHashMap<>();
+            Map<String, List<FoldCrossValidation.QueryScore>> perFold = new LinkedHashMap<>();
             for (Path fold : foldFiles) {
                 List<FoldCrossValidation.QueryScore> foldScores = new ArrayList<>();
                 for (String line : Files.readAllLines(fold)) {
@@ -172,7 +166,18 @@ class EvalCommand implements Callable<Integer> {
         return 0;
     }
 
-    private FoldCrossValidation.QueryScore score(ApiClient query, String target, JsonNode item, ObjectNode overrides) throws Exception {
+    private FoldCrossValidation.QueryScore score(ApiClient query, String target, JsonNode item, ObjectNode overrides) {
+        Searched searched = search(query, target, item, overrides);
+        return new FoldCrossValidation.QueryScore(PassAtK.forQuery(searched.golden(), searched.ranked(), 5),
+                PassAtK.forQuery(searched.golden(), searched.ranked(), 10), PassAtK.forQuery(searched.golden(), searched.ranked(), 20));
+    }
+
+    /** One evaluation query: its golden chunks, the top 20 the search ranked, and the server's time. */
+    private record Searched(Set<ChunkRef> golden, List<ChunkRef> ranked, long tookMs) {
+    }
+
+    /** Sends one query of the evaluation set with this command's settings plus {@code overrides}. */
+    private Searched search(ApiClient query, String target, JsonNode item, ObjectNode overrides) {
         Set<ChunkRef> golden = new LinkedHashSet<>();
         item.path("golden_chunk_uuids").forEach(pair -> golden.add(new ChunkRef(pair.get(0).asText(), pair.get(1).asInt())));
         ObjectNode search = JSON.createObjectNode();
@@ -184,10 +189,9 @@ class EvalCommand implements Callable<Integer> {
             search.put("rerank", rerank);
         }
         search.setAll(overrides);
-        JsonNode answer = query.postJson("/api/search", JSON.writeValueAsString(search));
+        JsonNode answer = query.postJson("/api/search", search.toString());
         List<ChunkRef> ranked = new ArrayList<>();
         answer.path("results").forEach(r -> ranked.add(new ChunkRef(r.path("documentId").asText(), r.path("chunkIndex").asInt())));
-        return new FoldCrossValidation.QueryScore(PassAtK.forQuery(golden, ranked, 5), PassAtK.forQuery(golden, ranked, 10),
-                PassAtK.forQuery(golden, ranked, 20));
+        return new Searched(golden, ranked, answer.path("tookMs").asLong());
     }
 }

@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.neo4j;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +91,7 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 WHERE ch.text IS NOT NULL
                 RETURN ch %s AS ch, score ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(BY_NAME,
                 queryVector == null ? "" : BY_SIMILARITY, Neo4jVectorIndex.CHUNK_FIELDS);
-        Map<String, Object> parameters = new java.util.HashMap<>(Map.of("collection", collection, "grams", grams, "hops", hops,
+        Map<String, Object> parameters = new HashMap<>(Map.of("collection", collection, "grams", grams, "hops", hops,
                 "limit", limit, "seeds", SIMILAR_SEEDS));
         if (queryVector != null) {
             parameters.put("vector", Neo4jGraphStore.toList(queryVector));
