@@ -9,6 +9,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,15 +32,22 @@ final class PackagedIngestApp implements AutoCloseable {
     final String base;
 
     PackagedIngestApp(String name, StackConfig stack) {
+        this(name, stack, Map.of());
+    }
+
+    /** @param extraEnv more settings of the app, e.g. {@code OPENRAG_AUTH_ADMIN_KEY} */
+    PackagedIngestApp(String name, StackConfig stack, Map<String, String> extraEnv) {
         int port = Ports.free();
         this.supervisor = new ProcessSupervisor(stack.home(), false);
-        this.spec = PackagedApp.spec(name, Path.of("target/quarkus-app/quarkus-run.jar"), port, stack, Map.of(
+        Map<String, String> env = new HashMap<>(Map.of(
                 "OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
                 // the crawl tests' site runs on 127.0.0.1
                 "OPENRAG_FETCH_ALLOW_PRIVATE", "127.0.0.1/32",
                 // consumers of a killed app must leave their groups quickly for the restart to take over
                 "KAFKA_SESSION_TIMEOUT_MS", "8000",
                 "KAFKA_HEARTBEAT_INTERVAL_MS", "2000"));
+        env.putAll(extraEnv);
+        this.spec = PackagedApp.spec(name, Path.of("target/quarkus-app/quarkus-run.jar"), port, stack, env);
         this.base = "http://127.0.0.1:" + port;
     }
 

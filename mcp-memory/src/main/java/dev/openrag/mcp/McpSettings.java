@@ -6,15 +6,9 @@ import java.util.Optional;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
-/** {@code openrag.mcp.*}: every key can also be set by env var (OPENRAG_MCP_API_KEYS, ...). */
+/** {@code openrag.mcp.*}: every key can also be set by env var (OPENRAG_MCP_FORGET_RETENTION, ...; API keys are openrag.auth.*, shared by every app). */
 @ConfigMapping(prefix = "openrag.mcp")
 public interface McpSettings {
-
-    /**
-     * Bearer API keys and the scopes each may use: {@code key1=scopeA|scopeB,key2=*}. Unset: no
-     * authentication (a single-user, loopback install).
-     */
-    Optional<String> apiKeys();
 
     /** How long a forgotten memory can still be restored before the sweeper deletes it. */
     @WithDefault("P30D")

@@ -3,38 +3,64 @@ package dev.openrag.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URL;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
-import org.junit.jupiter.api.BeforeEach;
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
+import dev.openrag.knowledge.access.ApiKey;
+import dev.openrag.knowledge.access.KeySecrets;
+import dev.openrag.knowledge.access.Role;
+import dev.openrag.knowledge.port.KeyStore;
 import dev.openrag.localstack.test.LocalStackTestResource;
-import dev.openrag.mcp.security.ApiKeys;
-import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
-import io.quarkus.test.junit.QuarkusMock;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 
 /**
- * Bearer API keys: with keys configured, MCP requests without a valid key get 401 and a key only
- * reaches its scopes; without keys everything is open (the other tests). The keys are swapped in
- * per test with QuarkusMock so the app (and its in-process ONNX model) starts once.
+ * The shared key model on MCP (real Neo4j holds the keys): without a valid key the endpoints
+ * answer 401; a key reaches only its scopes and collections; a read key changes nothing; a revoked
+ * key stops working at the next request. The other MCP tests run with auth off.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@TestProfile(ApiKeyAuthTest.AuthOn.class)
 class ApiKeyAuthTest {
+
+    public static class AuthOn implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("openrag.auth.admin-key", "mcp-test-admin-key");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(LocalStackTestResource.class));
+        }
+    }
 
     @TestHTTPResource("/")
     URL root;
 
-    @BeforeEach
-    void configureKeys() {
-        QuarkusMock.installMockForType(new ApiKeys("alpha-key=alpha|shared,admin-key=*"), ApiKeys.class);
-    }
+    @Inject
+    KeyStore keys;
 
     private String base() {
         return root.toString().replaceAll("/$", "");
+    }
+
+    /** Stores a key as {@code POST /api/keys} would; returns its secret. */
+    private String key(Role role, Set<String> collections, Set<String> scopes) {
+        String secret = KeySecrets.newSecret();
+        keys.create(new ApiKey(UUID.randomUUID().toString(), "test " + role.id(), role, collections, scopes, Instant.now(), null),
+                KeySecrets.hash(secret));
+        return secret;
     }
 
     @Test
@@ -43,14 +69,15 @@ class ApiKeyAuthTest {
         RestAssured.given().header("Authorization", "Bearer wrong-key").contentType("application/json")
                 .body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").post("/mcp").then().statusCode(401);
         // the SDK's SSE client only times out on a refused stream: check the status itself
-        RestAssured.given().get("/mcp/sse").then().statusCode(401).header("WWW-Authenticate", "Bearer realm=\"openrag-mcp\"");
+        RestAssured.given().get("/mcp/sse").then().statusCode(401).header("WWW-Authenticate", "Bearer realm=\"openrag\"");
         RestAssured.given().get("/q/health/ready").then().statusCode(200);
     }
 
     @Test
     void aKeyReachesOnlyItsScopes() {
-        try (McpTestClient alpha = McpTestClient.connect(base(), McpTestClient.Transport.STREAMABLE_HTTP, "alpha-key");
-             McpTestClient admin = McpTestClient.connect(base(), McpTestClient.Transport.SSE, "admin-key")) {
+        String alphaKey = key(Role.WRITE, Set.of("default"), Set.of("alpha", "shared"));
+        try (McpTestClient alpha = McpTestClient.connect(base(), McpTestClient.Transport.STREAMABLE_HTTP, alphaKey);
+             McpTestClient admin = McpTestClient.connect(base(), McpTestClient.Transport.SSE, "mcp-test-admin-key")) {
             String own = alpha.call("add_memory", Map.of("text", "alpha's note", "scope", "alpha")).get("id").asText();
             assertThat(alpha.callError("add_memory", Map.of("text", "sneaky", "scope", "beta")))
                     .contains("may not use scope 'beta'");
@@ -61,6 +88,48 @@ class ApiKeyAuthTest {
             assertThat(alpha.callError("get_memory", Map.of("id", foreign))).contains("no memory with id");
             assertThat(alpha.callError("delete_memory", Map.of("id", foreign))).contains("no memory with id");
             assertThat(admin.call("get_memory", Map.of("id", foreign)).get("text").asText()).isEqualTo("beta's secret");
+
+            // collections: the knowledge tools refuse one the key is not granted, before any call or publish
+            assertThat(alpha.callError("search_knowledge", Map.of("query", "anything", "collection", "finance")))
+                    .contains("not granted collection 'finance'");
+            assertThat(alpha.callError("ingest_document", Map.of("text", "planted text", "collection", "finance")))
+                    .contains("not granted collection 'finance'");
+        }
+    }
+
+    @Test
+    void aReadKeyReadsButChangesNothing() {
+        String writer = key(Role.WRITE, Set.of("*"), Set.of("team"));
+        String reader = key(Role.READ, Set.of("*"), Set.of("team"));
+        try (McpTestClient write = McpTestClient.connect(base(), McpTestClient.Transport.STREAMABLE_HTTP, writer);
+             McpTestClient read = McpTestClient.connect(base(), McpTestClient.Transport.STREAMABLE_HTTP, reader)) {
+            String id = write.call("add_memory", Map.of("text", "the release train leaves on Thursdays", "scope", "team")).get("id").asText();
+            assertThat(read.call("get_memory", Map.of("id", id)).get("text").asText()).contains("Thursdays");
+            assertThat(read.call("search_memory", Map.of("scope", "team", "query", "release day")).get("results").size()).isPositive();
+            for (var change : List.of(
+                    Map.entry("add_memory", Map.<String, Object>of("text", "x", "scope", "team")),
+                    Map.entry("delete_memory", Map.<String, Object>of("id", id)),
+                    Map.entry("pin_memory", Map.<String, Object>of("id", id)),
+                    Map.entry("forget_memory", Map.<String, Object>of("id", id)),
+                    Map.entry("create_conversation", Map.<String, Object>of("scope", "team")),
+                    Map.entry("submit_correction", Map.<String, Object>of("correction", "x", "scope", "team", "query", "q")),
+                    Map.entry("ingest_document", Map.<String, Object>of("text", "planted")))) {
+                assertThat(read.callError(change.getKey(), change.getValue())).as(change.getKey()).contains("read role");
+            }
+            var forgottenAt = write.call("get_memory", Map.of("id", id)).path("forgottenAt");
+            assertThat(forgottenAt.isNull() || forgottenAt.isMissingNode()).as("the read key's forget had no effect").isTrue();
+        }
+    }
+
+    @Test
+    void aRevokedKeyStopsWorkingAtOnce() {
+        String secret = key(Role.WRITE, Set.of("*"), Set.of("gamma"));
+        try (McpTestClient gamma = McpTestClient.connect(base(), McpTestClient.Transport.STREAMABLE_HTTP, secret)) {
+            gamma.call("add_memory", Map.of("text", "before revocation", "scope", "gamma"));
+            String id = keys.findActive(KeySecrets.hash(secret)).orElseThrow().id();
+            assertThat(keys.revoke(id)).isTrue();
+            RestAssured.given().header("Authorization", "Bearer " + secret).contentType("application/json")
+                    .body("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}").post("/mcp").then().statusCode(401);
         }
     }
 }

@@ -4,6 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -22,7 +23,9 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 import dev.openrag.ingest.job.JobTracker;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;
 import dev.openrag.schemas.StageCompleted;
@@ -34,6 +37,7 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 @Path("/api/dlq")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
+@RolesAllowed(Role.ADMINISTRATOR)
 public class DeadLettersResource {
 
     static final int MAX_LIMIT = 1000;
@@ -91,7 +95,7 @@ public class DeadLettersResource {
             return Response.ok(new Redriven(null, 0, List.of(), plan.skipped())).build();
         }
         List<String> documents = plan.resends().stream().map(DeadLetters.Resend::documentId).distinct().toList();
-        jobs.register(plan.jobId(), documents);
+        jobs.register(plan.jobId(), null, documents);
         for (DeadLetters.Resend resend : plan.resends()) {
             // final stages the re-sent event does not flow through were done in the original job: say so in the new one
             for (String done : alreadyDone(resend.topic())) {

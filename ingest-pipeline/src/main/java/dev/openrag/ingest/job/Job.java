@@ -24,10 +24,21 @@ final class Job {
     private final Map<String, Set<String>> failedByStage = new HashMap<>();
     private final Map<String, JobStatus.Failure> failures = new LinkedHashMap<>();
     private final Set<JobStatus.Warning> warnings = new LinkedHashSet<>();
+    private final Set<String> collections = new HashSet<>(); // who may see the job: keys granted all of them
 
     Job(String jobId, List<String> finalStages) {
         this.jobId = jobId;
         this.finalStages = finalStages;
+    }
+
+    synchronized void in(String collection) {
+        if (collection != null) {
+            collections.add(collection);
+        }
+    }
+
+    synchronized Set<String> collections() {
+        return Set.copyOf(collections);
     }
 
     synchronized void accept(String documentId) {

@@ -3,6 +3,7 @@ package dev.openrag.ingest.job;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -48,9 +49,13 @@ public class JobTracker {
         this.finalStages = Stages.finalStages(vectorBackend);
     }
 
-    /** Makes a new job visible at once in this instance (the status topic catches up asynchronously). */
-    public void register(String jobId, List<String> documentIds) {
+    /**
+     * Makes a new job visible at once in this instance (the status topic catches up asynchronously).
+     * {@code collection} null: the documents' own status events tell.
+     */
+    public void register(String jobId, String collection, List<String> documentIds) {
         Job job = job(jobId);
+        job.in(collection);
         documentIds.forEach(job::accept);
         publish(job);
     }
@@ -70,11 +75,13 @@ public class JobTracker {
             if (StageFailed.STATUS.equals(status)) {
                 StageFailed failed = codec.fromJson(json, StageFailed.class);
                 Job job = job(failed.jobId());
+                job.in(failed.collection());
                 job.failed(failed.stage(), failed.documentId(), failed.source() == null ? null : failed.source().uri(), failed.reason());
                 publish(job);
             } else {
                 StageCompleted completed = codec.fromJson(json, StageCompleted.class);
                 Job job = job(completed.jobId());
+                job.in(completed.collection());
                 if (Stages.ACCEPTED.equals(completed.stage())) {
                     job.accept(completed.documentId());
                 } else {
@@ -89,6 +96,11 @@ public class JobTracker {
 
     public Optional<JobStatus> status(String jobId) {
         return Optional.ofNullable(jobs.get(jobId)).map(job -> job.status().withWaits(waits.waiting()));
+    }
+
+    /** The collections a job's documents went to (empty until one is known). */
+    public Optional<Set<String>> collections(String jobId) {
+        return Optional.ofNullable(jobs.get(jobId)).map(Job::collections);
     }
 
     /** The job's status now, then at every change, completing after the first finished status. */

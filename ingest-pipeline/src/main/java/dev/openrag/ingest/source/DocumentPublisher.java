@@ -50,7 +50,7 @@ public class DocumentPublisher {
     public List<String> publish(String jobId, String collection, List<DocumentArrived> documents, List<Rejection> rejections) {
         List<String> ids = new ArrayList<>();
         documents.forEach(document -> ids.add(document.documentId()));
-        jobs.register(jobId, ids);
+        jobs.register(jobId, collection, ids);
         for (DocumentArrived document : documents) {
             runner.emitStatus(StageCompleted.accepted(document));
         }

@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.POST;
@@ -24,9 +25,11 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
 
-import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.parse.DocumentParser;
+import dev.openrag.knowledge.access.Role;
+import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.DocumentDeleted;
 import dev.openrag.schemas.EventEnvelope;
@@ -39,6 +42,7 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 @Path("/api/documents")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
+@RolesAllowed(Role.WRITER)
 public class DocumentsResource {
 
     /** JSON ingest body. */
@@ -54,9 +58,11 @@ public class DocumentsResource {
     private final StageRunner runner;
     private final MutinyEmitter<String> deleted;
     private final Tika tika = new Tika();
+    private final Access access;
 
     public DocumentsResource(DocumentPublisher publisher, DocumentParser parser, StageRunner runner,
-                             @Channel("deleted-out") MutinyEmitter<String> deleted) {
+                             @Channel("deleted-out") MutinyEmitter<String> deleted, Access access) {
+        this.access = access;
         this.publisher = publisher;
         this.parser = parser;
         this.runner = runner;
@@ -67,7 +73,7 @@ public class DocumentsResource {
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Operation(summary = "Upload files (one or more `files` parts, optional `collection`)")
     public Response upload(@RestForm("files") List<FileUpload> files, @RestForm("collection") String collection) throws IOException {
-        String target = Collections.require(collection);
+        String target = access.collection(collection);
         if (files == null || files.isEmpty()) {
             throw ApiException.badRequest("empty upload: send one or more files in multipart parts named 'files'");
         }
@@ -125,7 +131,7 @@ public class DocumentsResource {
             throw new ApiException(413, "too_large", "field 'text' has " + document.text().length()
                     + " characters, the limit is " + parser.maxBytes());
         }
-        String collection = Collections.require(document.collection());
+        String collection = access.collection(document.collection());
         String uri = document.uri() != null && !document.uri().isBlank() ? document.uri()
                 : "text://" + (document.title() != null && !document.title().isBlank() ? document.title() : Ids.contentHash(document.text()));
         String jobId = DocumentPublisher.newJobId();
@@ -140,7 +146,7 @@ public class DocumentsResource {
     @Path("/{id}")
     @Operation(summary = "Remove a document from every store")
     public Response delete(@PathParam("id") String documentId, @QueryParam("collection") String collection) {
-        String target = Collections.require(collection);
+        String target = access.collection(collection);
         String jobId = DocumentPublisher.newJobId();
         runner.emit(deleted, new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId, target));
         return Response.accepted(new Accepted(jobId, List.of(documentId), List.of())).build();

@@ -21,10 +21,11 @@ public final class Neo4jFeedbackStore implements FeedbackStore {
     }
 
     @Override
-    public boolean add(String id, String chunkId, String query, boolean helpful, String comment, float[] queryEmbedding, long now) {
+    public boolean add(String id, String collection, String chunkId, String query, boolean helpful, String comment, float[] queryEmbedding, long now) {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id);
         params.put("chunkId", chunkId);
+        params.put("collection", collection);
         params.put("query", query);
         params.put("helpful", helpful);
         params.put("comment", comment);
@@ -32,7 +33,7 @@ public final class Neo4jFeedbackStore implements FeedbackStore {
         params.put("now", now);
         try (Session session = driver.session()) {
             return session.executeWrite(tx -> tx.run("""
-                    MATCH (ch:Chunk {chunkId: $chunkId}) WHERE ch.text IS NOT NULL
+                    MATCH (ch:Chunk {chunkId: $chunkId}) WHERE ch.text IS NOT NULL AND ch.collection = $collection
                     CREATE (ch)-[:HAS_FEEDBACK]->(:Feedback {id: $id, query: $query, helpful: $helpful, comment: $comment,
                                                              embedding: $embedding, createdAt: $now})
                     RETURN count(*) AS n""", params).single().get("n").asLong()) > 0;

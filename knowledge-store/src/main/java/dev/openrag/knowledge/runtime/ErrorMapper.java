@@ -12,6 +12,9 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 import com.fasterxml.jackson.core.JsonProcessingException;
 
 import dev.openrag.knowledge.port.EngineUnavailableException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
 
 /** Every app's errors leave as {@code {"error": code, "message": text}}; never a stack trace. */
 public class ErrorMapper {
@@ -24,6 +27,20 @@ public class ErrorMapper {
     @ServerExceptionMapper
     public Response api(ApiException e) {
         return body(e.status(), e.code(), e.getMessage());
+    }
+
+    /** No key, or a wrong or revoked one (Quarkus would answer these with an empty body). */
+    @ServerExceptionMapper({UnauthorizedException.class, AuthenticationFailedException.class})
+    public Response unauthorized(RuntimeException e) {
+        String message = e.getMessage() == null || e.getMessage().isBlank()
+                ? "an API key is required: 'Authorization: Bearer <api key>'" : e.getMessage();
+        return Response.fromResponse(body(401, "unauthorized", message)).header("WWW-Authenticate", "Bearer realm=\"openrag\"").build();
+    }
+
+    /** A key whose role does not allow the operation. */
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return body(403, "forbidden", "this API key's role does not allow this operation");
     }
 
     @ServerExceptionMapper

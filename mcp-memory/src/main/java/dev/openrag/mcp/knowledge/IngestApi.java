@@ -1,6 +1,7 @@
 package dev.openrag.mcp.knowledge;
 
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 
@@ -15,5 +16,5 @@ public interface IngestApi {
 
     @GET
     @Path("/{id}")
-    JsonNode job(@PathParam("id") String jobId);
+    JsonNode job(@HeaderParam("Authorization") String authorization, @PathParam("id") String jobId);
 }

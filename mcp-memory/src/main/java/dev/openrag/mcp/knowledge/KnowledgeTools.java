@@ -17,13 +17,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.memory.ToolArguments;
-import dev.openrag.mcp.security.ApiKeys;
 import dev.openrag.mcp.security.ScopeGuard;
-import dev.openrag.schemas.CollectionNames;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolCallException;
-import io.quarkus.security.identity.SecurityIdentity;
 
 /**
  * The knowledge tools: search and ask go to query-api over REST (which adds the caller's pinned
@@ -38,22 +35,18 @@ public class KnowledgeTools {
     private final IngestApi ingestApi;
     private final DocumentIngestor ingestor;
     private final ScopeGuard scopes;
-    private final ApiKeys keys;
-    private final SecurityIdentity identity;
     private final McpSettings settings;
     private final String queryApiUrl;
     private final String ingestUrl;
 
     public KnowledgeTools(@RestClient QueryApi queryApi, @RestClient IngestApi ingestApi, DocumentIngestor ingestor,
-                          ScopeGuard scopes, ApiKeys keys, SecurityIdentity identity, McpSettings settings,
+                          ScopeGuard scopes, McpSettings settings,
                           @ConfigProperty(name = "quarkus.rest-client.query-api.url") String queryApiUrl,
                           @ConfigProperty(name = "quarkus.rest-client.ingest.url") String ingestUrl) {
         this.queryApi = queryApi;
         this.ingestApi = ingestApi;
         this.ingestor = ingestor;
         this.scopes = scopes;
-        this.keys = keys;
-        this.identity = identity;
         this.settings = settings;
         this.queryApiUrl = queryApiUrl;
         this.ingestUrl = ingestUrl;
@@ -71,12 +64,13 @@ public class KnowledgeTools {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("query", ToolArguments.text(query, "query", settings.maxTextChars()));
         request.put("k", ToolArguments.k(k, 10));
-        request.put("collection", collection(collection));
+        request.put("collection", scopes.collection(collection));
         if (mode != null) {
             request.put("mode", mode);
         }
         putScopes(request, scope);
-        return call("query-api", queryApiUrl, () -> queryApi.search(request));
+        String authorization = scopes.authorization().orElse(null);
+        return call("query-api", queryApiUrl, () -> queryApi.search(authorization, request));
     }
 
     @Tool(name = "ask", description = "Answer a question from the knowledge base with numbered citations "
@@ -88,9 +82,10 @@ public class KnowledgeTools {
                     required = false) String scope) {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("question", ToolArguments.text(question, "question", settings.maxTextChars()));
-        request.put("collection", collection(collection));
+        request.put("collection", scopes.collection(collection));
         putScopes(request, scope);
-        return call("query-api", queryApiUrl, () -> queryApi.ask(request));
+        String authorization = scopes.authorization().orElse(null);
+        return call("query-api", queryApiUrl, () -> queryApi.ask(authorization, request));
     }
 
     @Tool(name = "ingest_document", description = "Add a document to the knowledge base, given as text or as an "
@@ -105,30 +100,25 @@ public class KnowledgeTools {
         if (hasText == hasUrl) {
             throw new ToolCallException("give exactly one of 'text' or 'url'");
         }
-        String target = collection(collection);
+        scopes.requireWrite();
+        String target = scopes.collection(collection);
         return hasText ? ingestor.ingestText(text, title, target) : ingestor.ingestUrl(url, title, target);
     }
 
     @Tool(name = "get_job_status", description = "Progress of an ingestion job: state, per-stage counts, failures with reasons.")
     public JsonNode getJobStatus(@ToolArg(description = "Job id from ingest_document") String jobId) {
         String id = ToolArguments.id(jobId, "jobId");
-        return call("ingest-pipeline", ingestUrl, () -> ingestApi.job(id));
+        String authorization = scopes.authorization().orElse(null);
+        return call("ingest-pipeline", ingestUrl, () -> ingestApi.job(authorization, id));
     }
 
-    private static String collection(String collection) {
-        try {
-            return CollectionNames.orDefault(collection);
-        } catch (IllegalArgumentException e) {
-            throw new ToolCallException(e.getMessage());
-        }
-    }
-
-    /** query-api filters memories and corrections by {@code scopes}; absent means every scope. */
+    /**
+     * query-api filters memories and corrections by {@code scopes}; absent means every scope the
+     * caller's key reaches (query-api checks the same key, passed on).
+     */
     private void putScopes(Map<String, Object> request, String scope) {
         if (scope != null) {
             request.put("scopes", List.of(scopes.require(scope)));
-        } else if (keys.enabled() && !identity.hasRole(ApiKeys.ANY_SCOPE)) {
-            request.put("scopes", List.copyOf(identity.getRoles()));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.openrag.mcp.knowledge;
 
 import java.util.Map;
 
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 
@@ -16,9 +17,9 @@ public interface QueryApi {
 
     @POST
     @Path("/search")
-    JsonNode search(Map<String, Object> request);
+    JsonNode search(@HeaderParam("Authorization") String authorization, Map<String, Object> request);
 
     @POST
     @Path("/ask")
-    JsonNode ask(Map<String, Object> request);
+    JsonNode ask(@HeaderParam("Authorization") String authorization, Map<String, Object> request);
 }

@@ -42,7 +42,7 @@ public class ConversationTools {
     public Conversation createConversation(
             @ToolArg(description = "Scope") String scope,
             @ToolArg(description = "Title", required = false) String title) {
-        return store.createConversation(scopes.require(scope), title, clock.millis());
+        return store.createConversation(scopes.requireWritable(scope), title, clock.millis());
     }
 
     @Tool(name = "add_message", description = "Append a message (role user, assistant, system or tool) to a conversation.")
@@ -50,6 +50,7 @@ public class ConversationTools {
             @ToolArg(description = "Conversation id") String conversationId,
             @ToolArg(description = "user, assistant, system or tool") String role,
             @ToolArg(description = "Message text") String content) {
+        scopes.requireWrite();
         Conversation conversation = require(conversationId);
         if (role == null || !ROLES.contains(role)) {
             throw new ToolCallException("argument 'role' must be one of " + ROLES.stream().sorted().toList() + ", got '" + role + "'");

@@ -57,7 +57,7 @@ public class CorrectionTools {
             @ToolArg(description = "chunkId of the search result being corrected", required = false) String chunkId,
             @ToolArg(description = "Id of the memory being corrected", required = false) String memoryId) {
         String text = ToolArguments.text(correction, "correction", settings.maxTextChars());
-        String target = scopes.require(scope);
+        String target = scopes.requireWritable(scope);
         if (Stream.of(query, chunkId, memoryId).allMatch(value -> value == null || value.isBlank())) {
             throw new ToolCallException("say what is corrected: give 'query', 'chunkId' or 'memoryId'");
         }

@@ -32,6 +32,12 @@ public class Memories {
         return find(memoryId).orElseThrow(() -> new ToolCallException("no memory with id '" + memoryId + "' (unknown, expired or deleted)"));
     }
 
+    /** {@link #require} for a tool that changes the memory: a {@code read} key may not. */
+    public Memory requireWritable(String id) {
+        scopes.requireWrite();
+        return require(id);
+    }
+
     /** The memory if it exists, has not expired and the caller may see its scope. */
     public Optional<Memory> find(String id) {
         return store.get(id).filter(memory -> !memory.expiredAt(clock.millis()) && scopes.allows(memory.scope()));

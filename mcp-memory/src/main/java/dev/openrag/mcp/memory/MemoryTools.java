@@ -68,7 +68,7 @@ public class MemoryTools {
             @ToolArg(description = "Conversation this memory belongs to (boosted when searching that conversation)",
                     required = false) String conversationId) {
         String value = ToolArguments.text(text, "text", settings.maxTextChars());
-        String target = scopes.require(scope);
+        String target = scopes.requireWritable(scope);
         Long ttl = ToolArguments.ttlSeconds(ttlSeconds);
         if (conversationId != null) {
             store.conversation(conversationId).filter(c -> c.scope().equals(target))
@@ -124,7 +124,7 @@ public class MemoryTools {
             @ToolArg(description = "Memory id") String id,
             @ToolArg(description = "New text", required = false) String text,
             @ToolArg(description = "New tags (replace the old ones)", required = false) List<String> tags) {
-        Memory memory = memories.require(id);
+        Memory memory = memories.requireWritable(id);
         if (text == null && tags == null) {
             throw new ToolCallException("give 'text' and/or 'tags' to update");
         }
@@ -140,8 +140,8 @@ public class MemoryTools {
             @ToolArg(description = "Memory the link points to") String toId,
             @ToolArg(description = "Link type") String type) {
         String linkType = ToolArguments.linkType(type);
-        Memory from = memories.require(fromId);
-        Memory to = memories.require(toId);
+        Memory from = memories.requireWritable(fromId);
+        Memory to = memories.requireWritable(toId);
         if (!from.scope().equals(to.scope())) {
             throw new ToolCallException("memories '" + from.id() + "' and '" + to.id() + "' are in different scopes; links never cross scopes");
         }
@@ -165,7 +165,7 @@ public class MemoryTools {
     @Tool(name = "forget_memory", description = "Soft-forget a memory: hidden from search and lists, restorable with "
             + "restore_memory during the retention period (30 days by default).")
     public Memory forgetMemory(@ToolArg(description = "Memory id") String id) {
-        Memory memory = memories.require(id);
+        Memory memory = memories.requireWritable(id);
         if (!memory.forgotten()) {
             store.setForgotten(memory.id(), clock.millis());
         }
@@ -174,7 +174,7 @@ public class MemoryTools {
 
     @Tool(name = "restore_memory", description = "Bring back a forgotten memory.")
     public Memory restoreMemory(@ToolArg(description = "Memory id") String id) {
-        Memory memory = memories.require(id);
+        Memory memory = memories.requireWritable(id);
         if (!memory.forgotten()) {
             throw new ToolCallException("memory '" + memory.id() + "' is not forgotten");
         }
@@ -188,13 +188,13 @@ public class MemoryTools {
 
     @Tool(name = "delete_memory", description = "Delete a memory for good, with its links.")
     public Done deleteMemory(@ToolArg(description = "Memory id") String id) {
-        Memory memory = memories.require(id);
+        Memory memory = memories.requireWritable(id);
         store.delete(memory.id());
         return new Done(memory.id(), "deleted");
     }
 
     private Memory setPinned(String id, boolean pinned) {
-        Memory memory = memories.require(id);
+        Memory memory = memories.requireWritable(id);
         store.setPinned(memory.id(), pinned, clock.millis());
         return store.get(memory.id()).orElseThrow();
     }

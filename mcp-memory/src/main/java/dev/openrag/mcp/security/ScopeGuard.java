@@ -1,22 +1,29 @@
 package dev.openrag.mcp.security;
 
+import java.util.Optional;
+
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.memory.Scopes;
+import dev.openrag.knowledge.runtime.auth.Access;
+import dev.openrag.schemas.CollectionNames;
 import io.quarkiverse.mcp.server.ToolCallException;
+import io.quarkus.security.credential.TokenCredential;
 import io.quarkus.security.identity.SecurityIdentity;
 
 /**
- * Scopes isolate memories: every tool names or reaches one scope, and with API keys configured
- * the caller's key must allow it. A scope the key may not use looks exactly like an empty or
- * unknown one, so nothing about other scopes leaks.
+ * The shared key model ({@link Access}) as tool errors: every tool names or reaches a memory scope
+ * or a collection, and the caller's key must be granted it; changing anything needs a {@code write}
+ * key. A memory in a scope the key may not use looks exactly like an unknown one, so nothing about
+ * other scopes leaks. With auth off every caller may do everything.
  */
 @ApplicationScoped
 public class ScopeGuard {
 
     @Inject
-    ApiKeys keys;
+    Access access;
 
     @Inject
     SecurityIdentity identity;
@@ -34,8 +41,40 @@ public class ScopeGuard {
         return scope;
     }
 
+    /** {@link #require} for a tool that changes something in the scope: a {@code read} key may not. */
+    public String requireWritable(String scope) {
+        requireWrite();
+        return require(scope);
+    }
+
     /** Whether the caller may see things in a scope (always, when auth is off). */
     public boolean allows(String scope) {
-        return !keys.enabled() || identity.hasRole(ApiKeys.ANY_SCOPE) || identity.hasRole(scope);
+        return access.allowsScope(scope);
+    }
+
+    /** Refuses a caller whose key may only read. */
+    public void requireWrite() {
+        if (!access.grant().role().includes(Role.WRITE)) {
+            throw new ToolCallException("this API key has the read role: it may search and read, not change anything");
+        }
+    }
+
+    /** Validates a collection argument (absent: 'default') and checks the caller's key is granted it. */
+    public String collection(String collection) {
+        String name;
+        try {
+            name = CollectionNames.orDefault(collection);
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException(e.getMessage());
+        }
+        if (!access.allowsCollection(name)) {
+            throw new ToolCallException("this API key is not granted collection '" + name + "'");
+        }
+        return name;
+    }
+
+    /** The caller's own {@code Authorization} header, passed on to query-api and ingest-pipeline, which check the same key. */
+    public Optional<String> authorization() {
+        return Optional.ofNullable(identity.getCredential(TokenCredential.class)).map(token -> "Bearer " + token.getToken());
     }
 }

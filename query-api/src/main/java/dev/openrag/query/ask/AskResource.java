@@ -2,6 +2,7 @@ package dev.openrag.query.ask;
 
 import java.util.Map;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -16,6 +17,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.runtime.ApiException;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Multi;
@@ -29,6 +31,7 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
  */
 @Path("/api/ask")
 @Consumes(MediaType.APPLICATION_JSON)
+@RolesAllowed(Role.READER)
 public class AskResource {
 
     private final AskService asks;

@@ -13,10 +13,10 @@ import org.jboss.logging.Logger;
 import dev.openrag.knowledge.memory.Scopes;
 import dev.openrag.knowledge.port.ChatModel;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.query.search.SearchRequest;
 import dev.openrag.query.search.SearchResponse;
 import dev.openrag.query.search.SearchService;
-import dev.openrag.schemas.CollectionNames;
 
 /**
  * Ask: hybrid retrieval, then an answer written by the configured chat model from numbered
@@ -32,10 +32,12 @@ public class AskService {
 
     private final SearchService search;
     private final Instance<ChatModel> chat;
+    private final Access access;
 
-    public AskService(SearchService search, Instance<ChatModel> chat) {
+    public AskService(SearchService search, Instance<ChatModel> chat, Access access) {
         this.search = search;
         this.chat = chat;
+        this.access = access;
     }
 
     /** A checked question: what {@link #answer} works on. */
@@ -55,12 +57,8 @@ public class AskService {
         if (k < 1 || k > 20) {
             throw ApiException.badRequest("field 'k' must be between 1 and 20, got " + k);
         }
-        String collection;
-        try {
-            collection = CollectionNames.orDefault(request.collection());
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest(e.getMessage()); // before a stream opens: a clean 400, not an error event
-        }
+        // checked here, on the request's thread, before a stream opens: a clean 400 or 403, not an error event
+        String collection = access.collection(request.collection());
         if (request.scopes() != null) {
             request.scopes().forEach(scope -> {
                 try {
@@ -70,7 +68,7 @@ public class AskService {
                 }
             });
         }
-        return new Question(question, k, collection, request.scopes());
+        return new Question(question, k, collection, access.scopes(request.scopes()));
     }
 
     /**

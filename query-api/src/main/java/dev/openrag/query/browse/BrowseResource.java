@@ -2,6 +2,7 @@ package dev.openrag.query.browse;
 
 import java.util.List;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -12,6 +13,7 @@ import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.browse.CollectionSummary;
 import dev.openrag.knowledge.browse.DocumentDetail;
 import dev.openrag.knowledge.browse.DocumentSummary;
@@ -20,13 +22,14 @@ import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
-import dev.openrag.schemas.CollectionNames;
+import dev.openrag.knowledge.runtime.auth.Access;
 import io.smallrye.common.annotation.Blocking;
 
 /** Browsing what was ingested: collections, documents with their chunks and contexts, graph neighbourhoods. */
 @Path("/api")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
+@RolesAllowed(Role.READER)
 public class BrowseResource {
 
     /** {@code GET /api/collections}. */
@@ -41,16 +44,18 @@ public class BrowseResource {
     private static final int MAX_GRAPH_EDGES = 1000;
 
     private final KnowledgeBrowser browser;
+    private final Access access;
 
-    public BrowseResource(KnowledgeBrowser browser) {
+    public BrowseResource(KnowledgeBrowser browser, Access access) {
         this.browser = browser;
+        this.access = access;
     }
 
     @GET
     @Path("/collections")
-    @Operation(summary = "Collections with their document, chunk and entity counts")
+    @Operation(summary = "Collections with their document, chunk and entity counts (those the caller's key is granted)")
     public Collections collections() {
-        return new Collections(browser.collections());
+        return new Collections(browser.collections().stream().filter(c -> access.allowsCollection(c.name())).toList());
     }
 
     @GET
@@ -108,11 +113,7 @@ public class BrowseResource {
         }
     }
 
-    private static String collection(String collection) {
-        try {
-            return CollectionNames.orDefault(collection);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest(e.getMessage());
-        }
+    private String collection(String collection) {
+        return access.collection(collection);
     }
 }

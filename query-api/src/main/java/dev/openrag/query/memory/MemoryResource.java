@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -17,27 +18,29 @@ import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
-import dev.openrag.knowledge.memory.Scopes;
 import dev.openrag.knowledge.memory.Tags;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
+import dev.openrag.knowledge.runtime.auth.Access;
 import io.smallrye.common.annotation.Blocking;
 
 /**
  * Agents' memories for people (the web UI's Memory area): list, search, add, pin, forget and
  * restore, and the corrections of a scope, over the same {@link MemoryStore} the MCP server
- * uses. Like the rest of query-api it has no authentication of its own: put it behind your
- * proxy's, or keep it on localhost (the MCP server's API keys guard agents, not this).
+ * uses. Reading needs a {@code read} key, changing a {@code write} key, each granted the scope; a
+ * memory in a scope the key is not granted looks like no memory at all (404).
  */
 @Path("/api")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 @Blocking
+@RolesAllowed(Role.READER)
 public class MemoryResource {
 
     private static final int MAX_TEXT = 8000;
@@ -52,10 +55,12 @@ public class MemoryResource {
 
     private final MemoryStore store;
     private final Embedder embedder;
+    private final Access access;
 
-    public MemoryResource(MemoryStore store, Embedder embedder) {
+    public MemoryResource(MemoryStore store, Embedder embedder, Access access) {
         this.store = store;
         this.embedder = embedder;
+        this.access = access;
     }
 
     @GET
@@ -73,6 +78,7 @@ public class MemoryResource {
 
     @POST
     @Path("/memories")
+    @RolesAllowed(Role.WRITER)
     @Operation(summary = "Remember something {scope, text, pinned?, tags?}")
     public Response add(NewMemory request) {
         if (request == null) {
@@ -111,6 +117,7 @@ public class MemoryResource {
 
     @POST
     @Path("/memories/{id}/pin")
+    @RolesAllowed(Role.WRITER)
     @Operation(summary = "Pin a memory: pinned memories come back with related searches and answers")
     public Memory pin(@PathParam("id") String id) {
         return change(id, () -> store.setPinned(id, true, System.currentTimeMillis()));
@@ -118,6 +125,7 @@ public class MemoryResource {
 
     @DELETE
     @Path("/memories/{id}/pin")
+    @RolesAllowed(Role.WRITER)
     @Operation(summary = "Unpin a memory")
     public Memory unpin(@PathParam("id") String id) {
         return change(id, () -> store.setPinned(id, false, System.currentTimeMillis()));
@@ -125,6 +133,7 @@ public class MemoryResource {
 
     @POST
     @Path("/memories/{id}/forget")
+    @RolesAllowed(Role.WRITER)
     @Operation(summary = "Forget a memory (soft: restorable during the retention period)")
     public Memory forget(@PathParam("id") String id) {
         return change(id, () -> store.setForgotten(id, System.currentTimeMillis()));
@@ -132,6 +141,7 @@ public class MemoryResource {
 
     @POST
     @Path("/memories/{id}/restore")
+    @RolesAllowed(Role.WRITER)
     @Operation(summary = "Restore a forgotten memory")
     public Memory restore(@PathParam("id") String id) {
         return change(id, () -> store.setForgotten(id, null));
@@ -147,19 +157,15 @@ public class MemoryResource {
     }
 
     private Memory change(String id, Runnable update) {
-        if (store.get(id).isEmpty()) {
+        if (store.get(id).filter(memory -> access.allowsScope(memory.scope())).isEmpty()) {
             throw ApiException.notFound("no memory '" + id + "'");
         }
         update.run();
         return store.get(id).orElseThrow();
     }
 
-    private static String scope(String scope) {
-        try {
-            return Scopes.check(scope);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest(e.getMessage());
-        }
+    private String scope(String scope) {
+        return access.scope(scope);
     }
 
     private static List<String> tags(List<String> tags) {

@@ -12,6 +12,11 @@ import java.util.List;
 public record SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
                             Integer maxHops, List<String> scopes, Integer candidates, Integer expand) {
 
+    /** The same request for a checked collection and the memory scopes the caller may read (null: all). */
+    public SearchRequest restrictedTo(String checkedCollection, List<String> readableScopes) {
+        return new SearchRequest(query, k, checkedCollection, mode, rerank, explain, maxHops, readableScopes, candidates, expand);
+    }
+
     public SearchRequest(String query, Integer k, String collection, String mode) {
         this(query, k, collection, mode, null, null, null, null, null, null);
     }

@@ -1,5 +1,6 @@
 package dev.openrag.query.search;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -8,7 +9,9 @@ import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.auth.Access;
 import io.smallrye.common.annotation.Blocking;
 
 /** {@code POST /api/search}. */
@@ -19,17 +22,20 @@ import io.smallrye.common.annotation.Blocking;
 public class SearchResource {
 
     private final SearchService search;
+    private final Access access;
 
-    public SearchResource(SearchService search) {
+    public SearchResource(SearchService search, Access access) {
         this.search = search;
+        this.access = access;
     }
 
     @POST
+    @RolesAllowed(Role.READER)
     @Operation(summary = "Search a collection: {query, k (1..100), collection, mode: hybrid|vector|bm25|graph|summary|hybrid_expanded|automatic, explain}")
     public SearchResponse search(SearchRequest request) {
         if (request == null) {
             throw ApiException.badRequest("missing JSON body {query, k, collection, mode, explain}");
         }
-        return search.search(request);
+        return search.search(request.restrictedTo(access.collection(request.collection()), access.scopes(request.scopes())));
     }
 }

@@ -339,7 +339,10 @@ public class SearchService {
             if (!anyMemories.join()) {
                 return RelatedKnowledge.NONE;
             }
-            return memories.related(scopes == null || scopes.isEmpty() ? null : scopes, queryVector.get(), memoryMinSimilarity,
+            if (scopes != null && scopes.isEmpty()) {
+                return RelatedKnowledge.NONE; // the caller's key reaches no memory scope
+            }
+            return memories.related(scopes, queryVector.get(), memoryMinSimilarity,
                     chunkIds, MEMORY_LIMIT, System.currentTimeMillis());
         } catch (RuntimeException e) {
             LOG.warnf("memories and corrections unavailable, answering without them: %s", rootMessage(e));

@@ -10,6 +10,8 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import dev.openrag.knowledge.runtime.auth.Authenticator;
+
 /**
  * What the web UI at {@code /} needs to know: where the ingest pipeline answers (the browser calls
  * it directly; it allows local origins by CORS). Without {@code openrag.ui.ingest-url} the UI uses
@@ -18,20 +20,22 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Path("/api/ui/config")
 public class UiConfigResource {
 
-    /** {@code ingestUrl} null: the page's host, port 8081. */
-    public record UiConfig(String ingestUrl) {
+    /** {@code ingestUrl} null: the page's host, port 8081; {@code authEnabled}: the UI asks for an API key. */
+    public record UiConfig(String ingestUrl, boolean authEnabled) {
     }
 
     private final Optional<String> ingestUrl;
+    private final Authenticator authenticator;
 
-    public UiConfigResource(@ConfigProperty(name = "openrag.ui.ingest-url") Optional<String> ingestUrl) {
+    public UiConfigResource(@ConfigProperty(name = "openrag.ui.ingest-url") Optional<String> ingestUrl, Authenticator authenticator) {
         this.ingestUrl = ingestUrl;
+        this.authenticator = authenticator;
     }
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Settings of the web UI")
     public UiConfig config() {
-        return new UiConfig(ingestUrl.map(url -> url.replaceAll("/+$", "")).orElse(null));
+        return new UiConfig(ingestUrl.map(url -> url.replaceAll("/+$", "")).orElse(null), authenticator.enabled());
     }
 }
