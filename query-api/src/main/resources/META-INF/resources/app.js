@@ -18,6 +18,12 @@ function h(tag, attrs = {}, ...children) {
 }
 
 let ingestUrl = `${location.protocol}//${location.hostname}:8081`;
+// with auth on (/api/ui/config says so) the UI asks for an API key once and keeps it for this tab
+let apiKey = sessionStorage.getItem('openrag.apiKey');
+
+function withKey(headers = {}) {
+  return apiKey ? { ...headers, Authorization: `Bearer ${apiKey}` } : headers;
+}
 
 function collection() {
   return $('#collection').value.trim() || 'default';
@@ -36,10 +42,11 @@ function showMessage(text, kind = 'error') {
 async function api(url, options = {}) {
   let response;
   try {
-    response = await fetch(url, options);
+    response = await fetch(url, { ...options, headers: withKey(options.headers) });
   } catch (e) {
     throw new Error(`cannot reach ${new URL(url, location.href).origin}: is it running?`);
   }
+  if (response.status === 401) askForKey();
   const type = response.headers.get('content-type') || '';
   const body = type.includes('json') ? await response.json() : await response.text();
   if (!response.ok) {
@@ -92,6 +99,10 @@ function watchJob(jobId, label) {
   const card = h('div', { class: 'job', 'data-job': jobId, 'data-state': 'running' }, h('strong', {}, label), h('p', {}, 'starting…'));
   $('#jobs').querySelector('.hint')?.remove();
   $('#jobs').prepend(card);
+  if (apiKey) {
+    pollJob(card, label, jobId); // EventSource cannot send an Authorization header
+    return;
+  }
   const events = new EventSource(`${ingestUrl}/api/jobs/${encodeURIComponent(jobId)}/events`);
   events.onmessage = (event) => {
     const job = JSON.parse(event.data);
@@ -105,6 +116,13 @@ function watchJob(jobId, label) {
         .catch((e) => showMessage(`job ${jobId}: ${e.message}`));
     }
   };
+}
+
+function pollJob(card, label, jobId) {
+  api(`${ingestUrl}/api/jobs/${encodeURIComponent(jobId)}`).then((job) => {
+    renderJob(card, label, job);
+    if (job.state === 'running') setTimeout(() => pollJob(card, label, jobId), 1000);
+  }).catch((e) => showMessage(`job ${jobId}: ${e.message}`));
 }
 
 function renderJob(card, label, job) {
@@ -393,7 +411,7 @@ async function ask() {
   $('#search-results').replaceChildren();
   let response;
   try {
-    response = await fetch('api/ask', { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    response = await fetch('api/ask', { method: 'POST', headers: withKey({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }),
       body: JSON.stringify({ question, collection: collection() }) });
   } catch (e) {
     throw new Error('cannot reach the query API');
@@ -470,10 +488,32 @@ function setUpChat() {
 
 // ---------------------------------------------------------------- start
 
+function askForKey() {
+  sessionStorage.removeItem('openrag.apiKey');
+  apiKey = null;
+  $('#key-form').hidden = false;
+  $('#api-key').focus();
+}
+
+/** Checks a typed key with GET /api/auth (a wrong one is a 401), keeps it for the tab, then loads. */
+async function useKey() {
+  apiKey = $('#api-key').value.trim();
+  const auth = await api('api/auth');
+  if (!auth.caller) throw new Error('that key was not accepted');
+  sessionStorage.setItem('openrag.apiKey', apiKey);
+  $('#key-form').hidden = true;
+  $('#api-key').value = '';
+  showMessage(`key accepted: ${auth.caller.role} access`, 'info');
+  await loadCollections();
+  route();
+}
+
 async function start() {
+  $('#key-form').addEventListener('submit', guarded(useKey));
   try {
     const config = await api('api/ui/config');
     if (config.ingestUrl) ingestUrl = config.ingestUrl;
+    if (config.authEnabled && !apiKey) askForKey();
   } catch (e) {
     showMessage(`configuration: ${e.message}`);
   }

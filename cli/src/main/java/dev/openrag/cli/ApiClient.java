@@ -31,18 +31,43 @@ final class ApiClient {
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private final String baseUrl;
+    private final String apiKey;
 
+    /**
+     * With the API key of {@code OPENRAG_API_KEY} (needed when the apps run with auth on), else the
+     * admin key the local apps were started with ({@code OPENRAG_AUTH_ADMIN_KEY}), if any.
+     */
     ApiClient(String baseUrl) {
+        this(baseUrl, apiKeyFromEnvironment());
+    }
+
+    static String apiKeyFromEnvironment() {
+        String key = System.getenv("OPENRAG_API_KEY");
+        return key != null && !key.isBlank() ? key : System.getenv("OPENRAG_AUTH_ADMIN_KEY");
+    }
+
+    ApiClient(String baseUrl, String apiKey) {
         this.baseUrl = baseUrl.replaceAll("/+$", "");
+        this.apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey.strip();
+    }
+
+    /** A request to {@code path} carrying the API key, if there is one. */
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path));
+        return apiKey == null ? request : request.header("Authorization", "Bearer " + apiKey);
     }
 
     JsonNode get(String path) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET().build());
+        return send(request(path).GET().build());
     }
 
     JsonNode postJson(String path, String json) {
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
+        return send(request(path).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
+    JsonNode delete(String path) {
+        return send(request(path).DELETE().build());
     }
 
     /**
@@ -67,21 +92,21 @@ final class ApiClient {
             body.writeBytes("\r\n".getBytes(StandardCharsets.UTF_8));
         }
         body.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        return send(HttpRequest.newBuilder(URI.create(baseUrl + path))
+        return send(request(path)
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build());
     }
 
     /** POSTs JSON asking for {@code text/event-stream} and hands each event (name, JSON data) to {@code onEvent}. */
     void postForEvents(String path, String json, java.util.function.BiConsumer<String, JsonNode> onEvent) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
+        HttpRequest request = request(path).header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream").POST(HttpRequest.BodyPublishers.ofString(json)).build();
         exchange(() -> {
             HttpResponse<java.util.stream.Stream<String>> response = http.send(request, HttpResponse.BodyHandlers.ofLines());
             if (response.statusCode() >= 400) {
                 String body = String.join("\n", response.body().toList());
                 throw new LocalStackException("POST " + path + " failed (HTTP " + response.statusCode() + "): "
-                        + (body.startsWith("{") ? MAPPER.readTree(body).path("message").asText(body) : body));
+                        + (body.startsWith("{") ? MAPPER.readTree(body).path("message").asText(body) : body) + hint(response.statusCode()));
             }
             String[] event = {"message"};
             for (String line : (Iterable<String>) response.body()::iterator) {
@@ -101,10 +126,17 @@ final class ApiClient {
             JsonNode json = response.body().isBlank() ? MAPPER.createObjectNode() : MAPPER.readTree(response.body());
             if (response.statusCode() >= 400) {
                 throw new LocalStackException(request.method() + " " + request.uri().getPath() + " failed (HTTP "
-                        + response.statusCode() + "): " + json.path("message").asText(response.body()));
+                        + response.statusCode() + "): " + json.path("message").asText(response.body()) + hint(response.statusCode()));
             }
             return json;
         });
+    }
+
+    private String hint(int status) {
+        if (status == 401) {
+            return apiKey == null ? " (auth is on: set OPENRAG_API_KEY to an API key)" : " (check OPENRAG_API_KEY)";
+        }
+        return status == 403 ? " (OPENRAG_API_KEY's key does not grant this)" : "";
     }
 
     /** One HTTP exchange; connection and I/O problems become a message that says what to do. */

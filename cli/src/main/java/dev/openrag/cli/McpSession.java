@@ -60,6 +60,10 @@ final class McpSession {
             if (sessionId != null) {
                 request.header("Mcp-Session-Id", sessionId);
             }
+            String apiKey = ApiClient.apiKeyFromEnvironment();
+            if (apiKey != null && !apiKey.isBlank()) {
+                request.header("Authorization", "Bearer " + apiKey.strip());
+            }
             return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new LocalStackException("mcp-memory at " + endpoint + " is unreachable (" + e.getMessage()

@@ -52,6 +52,10 @@ class UpCommand implements Runnable {
         System.out.println("  Kafka            " + stack.config.kafkaBootstrapServers());
         System.out.println("  Neo4j (Bolt)     " + stack.config.neo4jUri());
         System.out.println("  OpenSearch       " + stack.config.openSearchUrl());
+        boolean authOn = new ApiClient(stack.url(Stack.App.QUERY_API)).get("/api/auth").path("enabled").asBoolean();
+        System.out.println("  auth             " + (authOn
+                ? "on: API keys required (OPENRAG_AUTH_ADMIN_KEY is the admin key; ./openrag keys create ...)"
+                : "off: listening on 127.0.0.1 only, every local caller may do everything (OPENRAG_AUTH_ADMIN_KEY turns it on)"));
         System.out.println("Logs: ./openrag logs NAME   Stop: ./openrag down");
         if (!noSample) {
             System.out.println("Try:  curl -s " + stack.url(Stack.App.QUERY_API) + "/api/search -H 'Content-Type: application/json' "
