@@ -181,5 +181,11 @@ class IngestionEndToEndTest {
         assertThat(gone.getLong("documents")).isZero();
         assertThat(gone.getLong("chunks.opensearch")).isZero();
         assertThat(gone.getLong("chunks.neo4j")).isZero();
+        // the collection's only document: nothing of it is left in the graph (sections and their
+        // summaries, chunks with their vectors, entities only it mentioned)
+        try (var session = driver.session()) {
+            assertThat(session.run("MATCH (n) WHERE n.collection = 'e2e-versions' RETURN labels(n)[0] AS label").list(r -> r.get("label").asString()))
+                    .as("nodes left after DELETE").isEmpty();
+        }
     }
 }
