@@ -26,10 +26,11 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "bench", description = "Benchmarks. 'ingest': end-to-end chunks/s of a corpus vs the bare embedder; "
         + "'memory': add_memory/search_memory latency over MCP with --memories memories in one scope; "
-        + "'faults': kill -9 each engine mid-corpus, restart it after --outage s, time the recovery and count the chunks.")
+        + "'faults': kill -9 each engine mid-corpus, restart it after --outage s, time the recovery and count the chunks; "
+        + "'locomo': LoCoMo evidence recall@5/10/20 of search_memory over the conversations in --data.")
 class BenchCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory or faults")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory, faults or locomo")
     String what;
 
     @Option(names = "--queries", defaultValue = "../shared/datasets/codebase/evaluation_dev.jsonl",
@@ -65,6 +66,10 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--outage", defaultValue = "45", description = "for 'faults': seconds each engine stays down (default ${DEFAULT-VALUE})")
     long outage;
 
+    @Option(names = "--data", defaultValue = "../shared/datasets/locomo",
+            description = "for 'locomo': folder of LoCoMo conversations (default: ${DEFAULT-VALUE})")
+    Path locomo;
+
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
 
@@ -75,8 +80,9 @@ class BenchCommand implements Callable<Integer> {
             case "memory" -> memory();
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
+            case "locomo" -> new LocomoBench(mcpUrl, locomo).run();
             default -> {
-                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults");
+                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults, locomo");
                 yield 2;
             }
         };

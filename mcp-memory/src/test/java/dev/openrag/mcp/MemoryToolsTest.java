@@ -87,7 +87,7 @@ class MemoryToolsTest {
     void bothTransportsListEveryToolAndServeCalls(McpTestClient.Transport transport) {
         try (McpTestClient client = McpTestClient.connect(base(), transport, null)) {
             List<String> tools = client.client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
-            assertThat(tools).containsExactlyInAnyOrder("add_memory", "search_memory", "get_memory", "list_memories",
+            assertThat(tools).containsExactlyInAnyOrder("add_memory", "add_memories", "search_memory", "get_memory", "list_memories",
                     "update_memory", "link_memories", "pin_memory", "unpin_memory", "forget_memory", "restore_memory",
                     "delete_memory", "submit_correction", "list_corrections", "create_conversation", "add_message",
                     "get_conversation", "search_knowledge", "ask", "ingest_document", "get_job_status");
@@ -269,5 +269,73 @@ class MemoryToolsTest {
         assertThat(mcp.callError("link_memories", Map.of("fromId", "a", "toId", "b", "type", "no spaces allowed")))
                 .contains("argument 'type'");
         assertThat(mcp.callError("list_memories", Map.of("scope", scope, "page", 0))).contains("'page' must be 1 or more");
+    }
+
+    @Test
+    void whenSomethingHappenedAndWhoSaidItRoundTripAndFilter() {
+        String scope = scope();
+        JsonNode may = add("Caroline went to the LGBTQ support group", scope, "occurredAt", "2023-05-07", "speaker", "Caroline");
+        assertThat(may.get("occurredAt").asLong()).isEqualTo(1683417600000L);
+        assertThat(may.get("speaker").asText()).isEqualTo("Caroline");
+        String june = add("Melanie painted a sunrise over the lake", scope, "occurredAt", "2023-06-20T09:30:00Z", "speaker", "Melanie")
+                .get("id").asText();
+        assertThat(add("no time given", scope).get("occurredAt").asLong()).isPositive(); // defaults to now
+
+        assertThat(searchIds("what happened", scope, "after", "2023-06-01")).contains(june).doesNotContain(may.get("id").asText());
+        assertThat(searchIds("what happened", scope, "after", "2023-05-01", "before", "2023-06-01"))
+                .containsExactly(may.get("id").asText());
+        assertThat(searchIds("what happened", scope, "speaker", "Melanie")).containsExactly(june);
+
+        assertThat(mcp.callError("add_memory", Map.of("text", "x", "scope", scope, "occurredAt", "last Tuesday")))
+                .contains("'occurredAt' must be an ISO-8601 date or time").contains("last Tuesday");
+        assertThat(mcp.callError("search_memory", Map.of("query", "x", "scope", scope, "after", "2023-07-01", "before", "2023-06-01")))
+                .contains("'after' must be earlier than 'before'");
+        assertThat(mcp.callError("search_memory", Map.of("query", "x", "scope", scope, "before", "2023-13-45")))
+                .contains("'before' must be an ISO-8601");
+    }
+
+    @Test
+    void wordsFindAnExactRareNameAndEveryHitSaysWhichListsRankedIt() {
+        String scope = scope();
+        for (int i = 0; i < 30; i++) {
+            add("Weekly note " + i + ": the team talked about travel plans, hotels and flights for the summer trip", scope);
+        }
+        String rare = add("Booked the table at Quixotaverna for the anniversary dinner", scope).get("id").asText();
+        JsonNode results = mcp.call("search_memory", Map.of("query", "Quixotaverna", "scope", scope, "k", 5)).get("results");
+        assertThat(results.get(0).path("memory").path("id").asText()).isEqualTo(rare);
+        assertThat(results.get(0).path("ranks").path("bm25").asInt()).isEqualTo(1);
+        assertThat(results.get(0).path("ranks").has("vector")).isTrue();
+        // a query of function words only has nothing for BM25: vectors alone, as before
+        JsonNode plain = mcp.call("search_memory", Map.of("query", "what was it about?", "scope", scope, "k", 3)).get("results");
+        assertThat(plain).hasSize(3);
+        assertThat(plain.get(0).has("ranks")).isFalse();
+    }
+
+    @Test
+    void aBatchIsAddedOnceHoweverOftenItIsSent() {
+        String scope = scope();
+        List<Map<String, Object>> batch = List.of(
+                Map.of("id", scope + ":D1:1", "text", "[8 May 2023] Caroline: I went to a support group", "speaker", "Caroline",
+                        "occurredAt", "2023-05-08T13:56:00Z", "tags", List.of("D1:1")),
+                Map.of("id", scope + ":D1:2", "text", "[8 May 2023] Melanie: That sounds wonderful", "speaker", "Melanie"));
+        JsonNode first = mcp.call("add_memories", Map.of("scope", scope, "memories", batch));
+        assertThat(first.get("added").asInt()).isEqualTo(2);
+        JsonNode again = mcp.call("add_memories", Map.of("scope", scope, "memories", batch));
+        assertThat(again.get("added").asInt()).isZero();
+        assertThat(again.get("existing").asInt()).isEqualTo(2);
+        assertThat(mcp.call("list_memories", Map.of("scope", scope)).get("memories")).hasSize(2);
+        assertThat(mcp.call("get_memory", Map.of("id", scope + ":D1:1")).get("speaker").asText()).isEqualTo("Caroline");
+
+        List<Map<String, Object>> tooMany = new ArrayList<>();
+        for (int i = 0; i < 501; i++) {
+            tooMany.add(Map.of("text", "memory " + i));
+        }
+        assertThat(mcp.callError("add_memories", Map.of("scope", scope, "memories", tooMany))).contains("1 to 500 memories, got 501");
+        assertThat(mcp.callError("add_memories", Map.of("scope", scope(), "memories", List.of(Map.of("id", scope + ":D1:1", "text", "x")))))
+                .contains("already used outside scope");
+        assertThat(mcp.callError("add_memories", Map.of("scope", scope, "memories", List.of(Map.of("text", "x", "occurredAt", "soon")))))
+                .contains("memories[0].occurredAt");
+        assertThat(mcp.callError("add_memories", Map.of("scope", scope, "memories", List.of(Map.of("id", "a", "text", "x"),
+                Map.of("id", "a", "text", "y"))))).contains("unique in the batch");
     }
 }

@@ -6,7 +6,8 @@ import java.util.List;
  * A long-term memory of an agent, isolated in its {@code scope}. Times are epoch milliseconds;
  * {@code expiresAt} is set by a TTL, {@code forgottenAt} by a soft forget (restorable until the
  * retention period ends). {@code about} names the entities/documents it is linked to,
- * {@code links} its typed links to other memories.
+ * {@code links} its typed links to other memories. {@code occurredAt} is when what it says
+ * happened (null: when it was stored), {@code speaker} who said or wrote it (null: unknown).
  */
 public record Memory(
         String id,
@@ -20,7 +21,15 @@ public record Memory(
         Long forgottenAt,
         String conversationId,
         List<String> about,
-        List<Link> links) {
+        List<Link> links,
+        Long occurredAt,
+        String speaker) {
+
+    /** A memory without a time of its own or a speaker. */
+    public Memory(String id, String scope, String text, List<String> tags, boolean pinned, long createdAt, long updatedAt,
+                  Long expiresAt, Long forgottenAt, String conversationId, List<String> about, List<Link> links) {
+        this(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about, links, null, null);
+    }
 
     /** A typed link from this memory to another one. */
     public record Link(String type, String toId) {

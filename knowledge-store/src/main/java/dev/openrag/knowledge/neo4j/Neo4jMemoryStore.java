@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +20,8 @@ import dev.openrag.knowledge.memory.Conversation;
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.MemoryQuery;
+import dev.openrag.knowledge.memory.MemoryText;
 import dev.openrag.knowledge.memory.Message;
 import dev.openrag.knowledge.memory.RelatedKnowledge;
 import dev.openrag.knowledge.port.MemoryStore;
@@ -43,6 +46,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     /** Scopes up to this many memories are searched by an exact scan (about 20 ms on 2 cores). */
     public static final int EXACT_SCAN_LIMIT = 1000;
+    /** How deep each list of a hybrid search is before fusion. */
+    static final int FUSION_DEPTH = 50;
+    private static final int RRF_K = 60;
 
     private final Driver driver;
     private final int exactScanLimit;
@@ -69,9 +75,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("embedding", Neo4jGraphStore.toList(embedding));
         params.put("about", memory.about());
         params.put("conversationId", memory.conversationId());
+        params.put("occurredAt", memory.occurredAt());
+        params.put("speaker", memory.speaker());
         write("""
                 CREATE (m:Memory {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
-                                  createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding})
+                                  createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
+                                  occurredAt: $occurredAt, speaker: $speaker})
                 WITH m
                 CALL (m) {
                   UNWIND $about AS name
@@ -83,6 +92,45 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 OPTIONAL MATCH (c:Conversation {id: $conversationId, scope: $scope})
                 FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (c)-[:HAS_MEMORY]->(m))""", params);
         return get(memory.id()).orElseThrow();
+    }
+
+    @Override
+    public List<String> addAll(List<Memory> memories, List<float[]> embeddings) {
+        if (memories.isEmpty()) {
+            return List.of();
+        }
+        String scope = memories.get(0).scope();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int i = 0; i < memories.size(); i++) {
+            Memory memory = memories.get(i);
+            Map<String, Object> row = new HashMap<>();
+            row.put("id", memory.id());
+            row.put("text", memory.text());
+            row.put("tags", memory.tags());
+            row.put("pinned", memory.pinned());
+            row.put("createdAt", memory.createdAt());
+            row.put("occurredAt", memory.occurredAt());
+            row.put("speaker", memory.speaker());
+            row.put("embedding", Neo4jGraphStore.toList(embeddings.get(i)));
+            rows.add(row);
+        }
+        try (Session session = driver.session()) {
+            return session.executeWrite(tx -> {
+                List<String> taken = tx.run("MATCH (m:Memory) WHERE m.id IN [row IN $rows | row.id] AND m.scope <> $scope RETURN m.id AS id",
+                        Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
+                if (!taken.isEmpty()) {
+                    throw new IllegalArgumentException("ids already used outside scope '" + scope + "': " + taken);
+                }
+                return tx.run("""
+                        UNWIND $rows AS row
+                        OPTIONAL MATCH (existing:Memory {id: row.id})
+                        WITH row WHERE existing IS NULL
+                        CREATE (m:Memory {id: row.id, scope: $scope, text: row.text, tags: row.tags, pinned: row.pinned,
+                                          createdAt: row.createdAt, updatedAt: row.createdAt, embedding: row.embedding,
+                                          occurredAt: row.occurredAt, speaker: row.speaker})
+                        RETURN m.id AS id""", Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
+            });
+        }
     }
 
     @Override
@@ -155,29 +203,68 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public List<MemoryHit> search(String scope, float[] query, int k, String conversationId, double conversationBoost,
-                                  boolean includeForgotten, long now) {
+    public List<MemoryHit> search(MemoryQuery query) {
         Map<String, Object> params = new HashMap<>();
-        params.put("scope", scope);
-        params.put("vector", Neo4jGraphStore.toList(query));
-        params.put("k", k);
-        params.put("conversationId", conversationId);
-        params.put("boost", conversationBoost);
-        params.put("includeForgotten", includeForgotten);
-        params.put("now", now);
-        List<MemoryHit> hits = new ArrayList<>(memoryHits(params, k));
-        if (conversationId != null) {
-            hits.addAll(read("""
-                    MATCH (c:Conversation {id: $conversationId, scope: $scope})-[:HAS_MESSAGE]->(msg:Message)
-                    WITH c, msg, vector.similarity.cosine(msg.embedding, $vector) + $boost AS score
-                    ORDER BY score DESC LIMIT $k
-                    RETURN score, c.id AS conversationId, msg""", params).stream()
-                    .map(row -> new MemoryHit("message", row.get("score").asDouble(), null,
-                            message(row.get("conversationId").asString(), row.get("msg").asNode())))
-                    .toList());
-            hits.sort(Comparator.comparingDouble(MemoryHit::score).reversed());
+        params.put("scope", query.scope());
+        params.put("vector", Neo4jGraphStore.toList(query.vector()));
+        params.put("conversationId", query.conversationId());
+        params.put("boost", query.conversationBoost());
+        params.put("includeForgotten", query.includeForgotten());
+        params.put("now", query.now());
+        params.put("speaker", query.speaker());
+        params.put("after", query.after());
+        params.put("before", query.before());
+        String lucene = query.text() == null ? "" : MemoryText.luceneQuery(query.text());
+        int k = query.k();
+        int depth = lucene.isEmpty() ? k : Math.max(k, FUSION_DEPTH);
+        params.put("k", depth);
+        List<MemoryHit> byVector = memoryHits(params, depth);
+        List<MemoryHit> messages = query.conversationId() == null ? List.of() : read("""
+                MATCH (c:Conversation {id: $conversationId, scope: $scope})-[:HAS_MESSAGE]->(msg:Message)
+                WITH c, msg, vector.similarity.cosine(msg.embedding, $vector) + $boost AS score
+                ORDER BY score DESC LIMIT $k
+                RETURN score, c.id AS conversationId, msg""", params).stream()
+                .map(row -> new MemoryHit("message", row.get("score").asDouble(), null,
+                        message(row.get("conversationId").asString(), row.get("msg").asNode())))
+                .toList();
+        // the conversation's messages compete with memories by similarity (plus the boost), as they always did
+        List<MemoryHit> bySimilarity = new ArrayList<>(byVector);
+        bySimilarity.addAll(messages);
+        bySimilarity.sort(Comparator.comparingDouble(MemoryHit::score).reversed());
+        if (lucene.isEmpty()) {
+            return bySimilarity.size() > k ? List.copyOf(bySimilarity.subList(0, k)) : bySimilarity;
         }
-        return hits.size() > k ? List.copyOf(hits.subList(0, k)) : hits;
+        params.put("lucene", lucene);
+        List<MemoryHit> byText = hits(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
+                + "', $lucene) YIELD node AS m, score AS similarity\n" + filter(), params));
+        Map<String, List<MemoryHit>> lists = new LinkedHashMap<>();
+        lists.put("vector", bySimilarity);
+        lists.put("bm25", byText);
+        return fuse(lists, k);
+    }
+
+    /** Reciprocal rank fusion (k = 60, as in query-api's chunk search) of ranked lists of hits; ranks kept per list. */
+    static List<MemoryHit> fuse(Map<String, List<MemoryHit>> lists, int k) {
+        Map<String, MemoryHit> byId = new HashMap<>();
+        Map<String, Double> scores = new HashMap<>();
+        Map<String, Map<String, Integer>> ranks = new HashMap<>();
+        lists.forEach((list, hits) -> {
+            for (int i = 0; i < hits.size(); i++) {
+                MemoryHit hit = hits.get(i);
+                String key = hit.kind() + ":" + hit.id();
+                byId.putIfAbsent(key, hit);
+                scores.merge(key, 1.0 / (RRF_K + i + 1), Double::sum);
+                ranks.computeIfAbsent(key, x -> new LinkedHashMap<>()).put(list, i + 1);
+            }
+        });
+        return scores.entrySet().stream()
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(k)
+                .map(entry -> {
+                    MemoryHit hit = byId.get(entry.getKey());
+                    return new MemoryHit(hit.kind(), entry.getValue(), hit.memory(), hit.message(), Map.copyOf(ranks.get(entry.getKey())));
+                })
+                .toList();
     }
 
     /**
@@ -186,12 +273,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
      * to drop out), falling back to the exact scan when that still leaves fewer than k.
      */
     private List<MemoryHit> memoryHits(Map<String, Object> params, int k) {
-        String filter = """
-                WHERE m.scope = $scope AND ($includeForgotten OR m.forgottenAt IS NULL) AND (m.expiresAt IS NULL OR m.expiresAt > $now)
-                WITH m, similarity
-                        + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
-                ORDER BY score DESC LIMIT $k
-                RETURN score, """ + MEMORY_FIELDS;
+        String filter = filter();
         long scopeSize = read("MATCH (m:Memory {scope: $scope}) RETURN count(m) AS n", params).get(0).get("n").asLong();
         if (scopeSize > exactScanLimit) {
             params.put("candidates", Math.max(4 * k, 50));
@@ -203,6 +285,19 @@ public final class Neo4jMemoryStore implements MemoryStore {
         }
         return hits(read("MATCH (m:Memory {scope: $scope})\nWITH m, vector.similarity.cosine(m.embedding, $vector) AS similarity\n"
                 + filter, params));
+    }
+
+    /** The scope and the query's filters, the conversation boost, the best {@code $k}: after a MATCH or CALL naming m and similarity. */
+    private static String filter() {
+        return """
+                WHERE m.scope = $scope AND ($includeForgotten OR m.forgottenAt IS NULL) AND (m.expiresAt IS NULL OR m.expiresAt > $now)
+                  AND ($speaker IS NULL OR m.speaker = $speaker)
+                  AND ($after IS NULL OR coalesce(m.occurredAt, m.createdAt) >= $after)
+                  AND ($before IS NULL OR coalesce(m.occurredAt, m.createdAt) < $before)
+                WITH m, similarity
+                        + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
+                ORDER BY score DESC LIMIT $k
+                RETURN score, """ + MEMORY_FIELDS;
     }
 
     private static List<MemoryHit> hits(List<Record> rows) {
@@ -356,7 +451,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 m.get("pinned").asBoolean(false), m.get("createdAt").asLong(), m.get("updatedAt").asLong(),
                 nullableLong(m.get("expiresAt")), nullableLong(m.get("forgottenAt")), nullableString(m.get("conversationId")),
                 m.get("about").asList(Value::asString),
-                m.get("links").asList(l -> new Memory.Link(l.get("type").asString(), l.get("toId").asString())));
+                m.get("links").asList(l -> new Memory.Link(l.get("type").asString(), l.get("toId").asString())),
+                nullableLong(m.get("occurredAt")), nullableString(m.get("speaker")));
     }
 
     private static Message message(String conversationId, Node msg) {

@@ -8,6 +8,7 @@ import dev.openrag.knowledge.memory.Conversation;
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.Message;
 import dev.openrag.knowledge.memory.RelatedKnowledge;
 
@@ -42,8 +43,22 @@ public interface MemoryStore {
      * Nearest memories of a scope to a query vector; with a conversation, that conversation's
      * memories and messages get {@code conversationBoost} added to their score.
      */
-    List<MemoryHit> search(String scope, float[] query, int k, String conversationId, double conversationBoost,
-                           boolean includeForgotten, long now);
+    default List<MemoryHit> search(String scope, float[] query, int k, String conversationId, double conversationBoost,
+                                   boolean includeForgotten, long now) {
+        return search(MemoryQuery.byVector(scope, query, k, conversationId, conversationBoost, includeForgotten, now));
+    }
+
+    /**
+     * A memory search; with query text, hybrid: the nearest memories by vector and the best by BM25
+     * over their text, fused by reciprocal rank.
+     */
+    List<MemoryHit> search(MemoryQuery query);
+
+    /**
+     * Adds memories in one go; a memory whose id already exists in the scope is left as it is
+     * (a batch can be sent again). Returns the ids added.
+     */
+    List<String> addAll(List<Memory> memories, List<float[]> embeddings);
 
     /** Hard-deletes expired memories and those forgotten before {@code forgottenBefore}; returns how many. */
     int sweep(long now, long forgottenBefore);

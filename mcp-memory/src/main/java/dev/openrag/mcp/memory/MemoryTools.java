@@ -7,7 +7,9 @@ import java.util.UUID;
 import jakarta.inject.Singleton;
 
 import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryBatch;
 import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.runtime.ApiException;
@@ -66,10 +68,15 @@ public class MemoryTools {
             @ToolArg(description = "Seconds until the memory expires", required = false) Long ttlSeconds,
             @ToolArg(description = "Pinned memories come back with related knowledge searches", required = false) Boolean pinned,
             @ToolArg(description = "Conversation this memory belongs to (boosted when searching that conversation)",
-                    required = false) String conversationId) {
+                    required = false) String conversationId,
+            @ToolArg(description = "When it happened, ISO-8601 (2023-05-08 or 2023-05-08T13:56:00Z); default: now",
+                    required = false) String occurredAt,
+            @ToolArg(description = "Who said or wrote it", required = false) String speaker) {
         String value = ToolArguments.text(text, "text", settings.maxTextChars());
         String target = scopes.requireWritable(scope);
         Long ttl = ToolArguments.ttlSeconds(ttlSeconds);
+        Long happened = ToolArguments.time(occurredAt, "occurredAt");
+        String who = ToolArguments.speaker(speaker);
         if (conversationId != null) {
             store.conversation(conversationId).filter(c -> c.scope().equals(target))
                     .orElseThrow(() -> new ToolCallException("no conversation with id '" + conversationId + "' in scope '" + target + "'"));
@@ -77,23 +84,53 @@ public class MemoryTools {
         long now = clock.millis();
         Memory memory = new Memory(UUID.randomUUID().toString(), target, value,
                 tags == null ? List.of() : ToolArguments.tags(tags), Boolean.TRUE.equals(pinned), now, now,
-                ttl == null ? null : now + ttl * 1000, null, conversationId, about == null ? List.of() : about, List.of());
+                ttl == null ? null : now + ttl * 1000, null, conversationId, about == null ? List.of() : about, List.of(),
+                happened == null ? now : happened, who);
         return store.add(memory, embedder.embed(List.of(value)).get(0));
     }
 
-    @Tool(name = "search_memory", description = "Find the memories of a scope most similar to a query; with a "
-            + "conversationId that conversation's memories and messages rank higher.")
+    public record Added(int added, int existing, List<String> ids) {
+    }
+
+    @Tool(name = "add_memories", description = "Remember many things in a scope in one call (up to 500), e.g. a "
+            + "conversation's turns. Each: {text, id?, tags?, speaker?, occurredAt?, pinned?}. An id already in the scope "
+            + "is left as it is, so a batch can be sent again.")
+    public Added addMemories(
+            @ToolArg(description = "Isolation scope") String scope,
+            @ToolArg(description = "The memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?}]") List<MemoryBatch.Item> memories) {
+        String target = scopes.requireWritable(scope);
+        try {
+            List<Memory> batch = MemoryBatch.memories(target, memories, settings.maxTextChars(), clock.millis());
+            List<String> added = store.addAll(batch, embedder.embed(batch.stream().map(Memory::text).toList()));
+            return new Added(added.size(), batch.size() - added.size(), batch.stream().map(Memory::id).toList());
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException("argument " + e.getMessage());
+        }
+    }
+
+    @Tool(name = "search_memory", description = "Find the memories of a scope that best match a query: by meaning "
+            + "(vectors) and by its words (BM25: names, places, exact phrases), fused; optionally only one speaker's or "
+            + "those that happened in a time window. With a conversationId that conversation's memories and messages rank higher.")
     public SearchResult searchMemory(
             @ToolArg(description = "What to look for") String query,
             @ToolArg(description = "Scope to search") String scope,
             @ToolArg(description = "Number of results, 1-100 (default 10)", required = false) Integer k,
             @ToolArg(description = "Conversation to boost", required = false) String conversationId,
-            @ToolArg(description = "Include soft-forgotten memories", required = false) Boolean includeForgotten) {
+            @ToolArg(description = "Include soft-forgotten memories", required = false) Boolean includeForgotten,
+            @ToolArg(description = "Only memories of this speaker", required = false) String speaker,
+            @ToolArg(description = "Only what happened at or after this ISO-8601 time", required = false) String after,
+            @ToolArg(description = "Only what happened before this ISO-8601 time", required = false) String before) {
         String value = ToolArguments.text(query, "query", settings.maxTextChars());
         String target = scopes.require(scope);
         int limit = ToolArguments.k(k, 10);
-        return new SearchResult(store.search(target, embedder.embedQuery(value), limit, conversationId,
-                settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), clock.millis()));
+        Long from = ToolArguments.time(after, "after");
+        Long to = ToolArguments.time(before, "before");
+        if (from != null && to != null && from >= to) {
+            throw new ToolCallException("argument 'after' must be earlier than 'before'");
+        }
+        return new SearchResult(store.search(new MemoryQuery(target, value, embedder.embedQuery(value), limit, conversationId,
+                settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
+                clock.millis())));
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")

@@ -3,6 +3,7 @@ package dev.openrag.mcp.memory;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import dev.openrag.knowledge.memory.MemoryBatch;
 import dev.openrag.knowledge.memory.Tags;
 import io.quarkiverse.mcp.server.ToolCallException;
 
@@ -54,6 +55,23 @@ public final class ToolArguments {
                     + (type == null ? "" : ", got '" + type + "'"));
         }
         return type;
+    }
+
+    /** An optional ISO-8601 time argument as epoch ms ({@link MemoryBatch#time}). */
+    public static Long time(String value, String name) {
+        try {
+            return MemoryBatch.time(value, name);
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException("argument " + e.getMessage());
+        }
+    }
+
+    public static String speaker(String speaker) {
+        try {
+            return MemoryBatch.speaker(speaker, "speaker");
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException("argument " + e.getMessage());
+        }
     }
 
     public static List<String> tags(List<String> tags) {

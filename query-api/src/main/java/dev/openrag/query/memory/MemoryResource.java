@@ -21,7 +21,9 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryBatch;
 import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.Tags;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
@@ -47,6 +49,10 @@ public class MemoryResource {
 
     /** {@code POST /api/memories} body. */
     public record NewMemory(String scope, String text, Boolean pinned, List<String> tags) {
+    }
+
+    /** {@code POST /api/memories:batch} body. */
+    public record NewMemories(String scope, List<MemoryBatch.Item> memories) {
     }
 
     /** {@code POST /api/memories/search} body. */
@@ -97,6 +103,28 @@ public class MemoryResource {
     }
 
     @POST
+    @Path("/memories:batch")
+    @RolesAllowed(Role.WRITER)
+    @Operation(summary = "Remember up to 500 things in one scope {scope, memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?}]};"
+            + " an id already in the scope is left as it is")
+    public Map<String, Object> addBatch(NewMemories request) {
+        if (request == null) {
+            throw ApiException.badRequest("a JSON body {scope, memories} is required");
+        }
+        String scope = scope(request.scope());
+        List<Memory> batch;
+        List<String> added;
+        try {
+            batch = MemoryBatch.memories(scope, request.memories(), MAX_TEXT, System.currentTimeMillis());
+            added = store.addAll(batch, embedder.embed(batch.stream().map(Memory::text).toList()));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        return Map.of("scope", scope, "added", added.size(), "existing", batch.size() - added.size(),
+                "ids", batch.stream().map(Memory::id).toList());
+    }
+
+    @POST
     @Path("/memories/search")
     @Operation(summary = "Memories of a scope nearest to a query {scope, query, k?, includeForgotten?}")
     public Map<String, Object> search(MemorySearch request) {
@@ -108,8 +136,9 @@ public class MemoryResource {
         if (k < 1 || k > 50) {
             throw ApiException.badRequest("'k' must be between 1 and 50, got " + k);
         }
-        List<MemoryHit> hits = store.search(scope, embedder.embedQuery(request.query().strip()), k, null, 0,
-                Boolean.TRUE.equals(request.includeForgotten()), System.currentTimeMillis());
+        String query = request.query().strip();
+        List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, embedder.embedQuery(query), k, null, 0,
+                Boolean.TRUE.equals(request.includeForgotten()), null, null, null, System.currentTimeMillis()));
         return Map.of("scope", scope, "results", hits.stream()
                 .filter(hit -> hit.memory() != null)
                 .map(hit -> Map.of("score", hit.score(), "memory", hit.memory())).toList());

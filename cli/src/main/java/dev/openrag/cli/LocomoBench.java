@@ -1,0 +1,208 @@
+package dev.openrag.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.openrag.localstack.LocalStackException;
+
+/**
+ * {@code openrag bench locomo --data DIR}: LoCoMo evidence recall through the MCP tools, as an agent
+ * would use them. Every dialog turn of every conversation in DIR becomes a memory in a fresh scope
+ * ({@code [<session date>] <speaker>: <text>}, its dia_id as tag, the session date as when it
+ * happened, the speaker as speaker); only the turns and session dates are read, never the dataset's
+ * observations or summaries. Then every question of categories 1-4 searches its conversation's
+ * scope (k = 20), and recall@k is the share of its evidence turns among the first k results.
+ */
+final class LocomoBench {
+
+    static final Map<Integer, String> CATEGORIES = Map.of(1, "multi-hop", 2, "temporal", 3, "open-domain", 4, "single-hop");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern SESSION = Pattern.compile("session_(\\d+)");
+    private static final Pattern EVIDENCE = Pattern.compile("D:?(\\d+):(\\d+)");
+    private static final int[] KS = {5, 10, 20};
+    private static final int BATCH = 200;
+
+    private final McpSession mcp;
+    private final Path data;
+
+    LocomoBench(String mcpUrl, Path data) {
+        this.mcp = new McpSession(mcpUrl);
+        this.data = data;
+    }
+
+    /** One turn as it goes into memory. */
+    record Turn(String diaId, String speaker, String sessionDate, String text) {
+
+        String memoryText() {
+            return "[" + sessionDate + "] " + speaker + ": " + text;
+        }
+    }
+
+    record Question(String text, int category, Set<String> evidence) {
+    }
+
+    /** Recall sums per category and k. */
+    static final class Recall {
+        final Map<Integer, double[]> sums = new TreeMap<>();
+        final Map<Integer, Integer> counts = new TreeMap<>();
+
+        void add(int category, double[] recall) {
+            double[] sum = sums.computeIfAbsent(category, c -> new double[KS.length]);
+            for (int i = 0; i < KS.length; i++) {
+                sum[i] += recall[i];
+            }
+            counts.merge(category, 1, Integer::sum);
+        }
+
+        String line(String label, Integer category) {
+            double[] sum = new double[KS.length];
+            int count = 0;
+            for (var entry : sums.entrySet()) {
+                if (category == null || entry.getKey().equals(category)) {
+                    for (int i = 0; i < KS.length; i++) {
+                        sum[i] += entry.getValue()[i];
+                    }
+                    count += counts.get(entry.getKey());
+                }
+            }
+            return String.format("%s evidence_recall@5=%.4f @10=%.4f @20=%.4f questions=%d", label,
+                    sum[0] / Math.max(count, 1), sum[1] / Math.max(count, 1), sum[2] / Math.max(count, 1), count);
+        }
+    }
+
+    int run() throws IOException {
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(data)) {
+            files = listing.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+        }
+        if (files.isEmpty()) {
+            throw new LocalStackException("no LoCoMo conversations (*.json) in " + data);
+        }
+        String run = Long.toString(System.currentTimeMillis(), 36);
+        Latencies adds = new Latencies();
+        Latencies searches = new Latencies();
+        Recall recall = new Recall();
+        for (Path file : files) {
+            JsonNode conversation = JSON.readTree(file.toFile());
+            String name = file.getFileName().toString().replace(".json", "");
+            String scope = "locomo-" + name + "-" + run;
+            List<Turn> turns = turns(conversation);
+            for (int from = 0; from < turns.size(); from += BATCH) {
+                List<Map<String, Object>> batch = new ArrayList<>();
+                for (Turn turn : turns.subList(from, Math.min(turns.size(), from + BATCH))) {
+                    batch.add(Map.of("text", turn.memoryText(), "tags", List.of(turn.diaId()), "speaker", turn.speaker(),
+                            "occurredAt", isoTime(turn.sessionDate()), "id", scope + ":" + turn.diaId()));
+                }
+                long started = System.nanoTime();
+                mcp.call("add_memories", Map.of("scope", scope, "memories", batch));
+                adds.addMillis((System.nanoTime() - started) / 1e6 / batch.size());
+            }
+            List<Question> questions = questions(conversation);
+            for (Question question : questions) {
+                long started = System.nanoTime();
+                JsonNode found = mcp.call("search_memory", Map.of("query", question.text(), "scope", scope, "k", 20));
+                searches.add(started);
+                recall.add(question.category(), recall(ranked(found), question.evidence()));
+            }
+            System.out.printf("  %s: %d turns, %d questions%n", name, turns.size(), questions.size());
+        }
+        for (var category : CATEGORIES.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
+            System.out.println(recall.line(category.getValue(), category.getKey()));
+        }
+        System.out.printf("add (per memory, batches of %d) %s%n", BATCH, adds.summary());
+        System.out.printf("search_memory %s%n", searches.summary());
+        System.out.println(recall.line("locomo", null));
+        return 0;
+    }
+
+    private static final DateTimeFormatter SESSION_DATE = new DateTimeFormatterBuilder().parseCaseInsensitive()
+            .appendPattern("h:mm a 'on' d MMMM, yyyy").toFormatter(Locale.ENGLISH);
+
+    /** LoCoMo's session dates ("1:56 pm on 8 May, 2023") as ISO-8601, read as UTC. */
+    static String isoTime(String sessionDate) {
+        return LocalDateTime.parse(sessionDate.strip(), SESSION_DATE).toInstant(ZoneOffset.UTC).toString();
+    }
+
+    static List<Turn> turns(JsonNode conversation) {
+        Map<Integer, String> sessions = new TreeMap<>();
+        conversation.fieldNames().forEachRemaining(field -> {
+            Matcher session = SESSION.matcher(field);
+            if (session.matches()) {
+                sessions.put(Integer.parseInt(session.group(1)), field);
+            }
+        });
+        List<Turn> turns = new ArrayList<>();
+        for (String session : sessions.values()) {
+            String date = conversation.path(session + "_date_time").asText();
+            for (JsonNode turn : conversation.get(session)) {
+                String text = turn.path("text").asText();
+                if (turn.hasNonNull("blip_caption")) {
+                    text += " [shares a photo: " + turn.get("blip_caption").asText() + "]";
+                }
+                turns.add(new Turn(turn.path("dia_id").asText(), turn.path("speaker").asText(), date, text));
+            }
+        }
+        return turns;
+    }
+
+    /** Questions of categories 1-4 with their evidence ids cleaned ("D8:6; D9:17", "D:11:26"). */
+    static List<Question> questions(JsonNode conversation) {
+        List<Question> questions = new ArrayList<>();
+        for (JsonNode qa : conversation.path("qa")) {
+            int category = qa.path("category").asInt();
+            if (!CATEGORIES.containsKey(category)) {
+                continue;
+            }
+            Set<String> evidence = new LinkedHashSet<>();
+            for (JsonNode item : qa.path("evidence")) {
+                Matcher id = EVIDENCE.matcher(item.asText());
+                while (id.find()) {
+                    evidence.add("D" + id.group(1) + ":" + id.group(2));
+                }
+            }
+            if (!evidence.isEmpty()) {
+                questions.add(new Question(qa.path("question").asText(), category, evidence));
+            }
+        }
+        return questions;
+    }
+
+    /** The dia ids of the results, best first (a memory's first tag). */
+    private static List<String> ranked(JsonNode found) {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode hit : found.path("results")) {
+            JsonNode tags = hit.path("memory").path("tags");
+            if (tags.size() > 0) {
+                ids.add(tags.get(0).asText());
+            }
+        }
+        return ids;
+    }
+
+    static double[] recall(List<String> ranked, Set<String> evidence) {
+        double[] recall = new double[KS.length];
+        for (int i = 0; i < KS.length; i++) {
+            Set<String> top = new LinkedHashSet<>(ranked.subList(0, Math.min(KS[i], ranked.size())));
+            recall[i] = evidence.stream().filter(top::contains).count() / (double) evidence.size();
+        }
+        return recall;
+    }
+}
