@@ -70,6 +70,12 @@ class BenchCommand implements Callable<Integer> {
             description = "for 'locomo': folder of LoCoMo conversations (default: ${DEFAULT-VALUE})")
     Path locomo;
 
+    @Option(names = "--memory-mode", defaultValue = "hybrid", description = "for 'locomo': search_memory mode, hybrid, vector or bm25")
+    String memoryMode;
+
+    @Option(names = "--no-turn-context", description = "for 'locomo': embed each turn alone, without the turn before it as context")
+    boolean noTurnContext;
+
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
 
@@ -80,7 +86,7 @@ class BenchCommand implements Callable<Integer> {
             case "memory" -> memory();
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
-            case "locomo" -> new LocomoBench(mcpUrl, locomo).run();
+            case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext).run();
             default -> {
                 System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults, locomo");
                 yield 2;

@@ -8,6 +8,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -42,10 +43,18 @@ final class LocomoBench {
 
     private final McpSession mcp;
     private final Path data;
+    private final String mode;
+    private final boolean context;
 
-    LocomoBench(String mcpUrl, Path data) {
+    /**
+     * @param mode    search_memory's mode: hybrid, vector or bm25
+     * @param context whether each turn is embedded with the turn before it as context
+     */
+    LocomoBench(String mcpUrl, Path data, String mode, boolean context) {
         this.mcp = new McpSession(mcpUrl);
         this.data = data;
+        this.mode = mode;
+        this.context = context;
     }
 
     /** One turn as it goes into memory. */
@@ -107,9 +116,15 @@ final class LocomoBench {
             List<Turn> turns = turns(conversation);
             for (int from = 0; from < turns.size(); from += BATCH) {
                 List<Map<String, Object>> batch = new ArrayList<>();
-                for (Turn turn : turns.subList(from, Math.min(turns.size(), from + BATCH))) {
-                    batch.add(Map.of("text", turn.memoryText(), "tags", List.of(turn.diaId()), "speaker", turn.speaker(),
-                            "occurredAt", isoTime(turn.sessionDate()), "id", scope + ":" + turn.diaId()));
+                for (int i = from; i < Math.min(turns.size(), from + BATCH); i++) {
+                    Turn turn = turns.get(i);
+                    Map<String, Object> memory = new HashMap<>(Map.of("text", turn.memoryText(), "tags", List.of(turn.diaId()),
+                            "speaker", turn.speaker(), "occurredAt", isoTime(turn.sessionDate()), "id", scope + ":" + turn.diaId()));
+                    // the turn before, in the same session, situates a reply (contextual retrieval, as for chunks)
+                    if (context && i > 0 && turns.get(i - 1).sessionDate().equals(turn.sessionDate())) {
+                        memory.put("context", turns.get(i - 1).memoryText());
+                    }
+                    batch.add(memory);
                 }
                 long started = System.nanoTime();
                 mcp.call("add_memories", Map.of("scope", scope, "memories", batch));
@@ -118,7 +133,7 @@ final class LocomoBench {
             List<Question> questions = questions(conversation);
             for (Question question : questions) {
                 long started = System.nanoTime();
-                JsonNode found = mcp.call("search_memory", Map.of("query", question.text(), "scope", scope, "k", 20));
+                JsonNode found = mcp.call("search_memory", Map.of("query", question.text(), "scope", scope, "k", 20, "mode", mode));
                 searches.add(started);
                 recall.add(question.category(), recall(ranked(found), question.evidence()));
             }

@@ -21,8 +21,18 @@ public final class MemoryBatch {
     private static final int MAX_ID = 256;
     private static final int MAX_SPEAKER = 128;
 
-    /** One memory of a batch; {@code id} null: a new random one (a given id makes re-sending the batch harmless). */
-    public record Item(String id, String text, List<String> tags, String speaker, String occurredAt, Boolean pinned) {
+    /**
+     * One memory of a batch; {@code id} null: a new random one (a given id makes re-sending the batch
+     * harmless). {@code context} situates the text (e.g. the turn before it in a conversation): it
+     * is embedded with the text, as chunks are with their context, but not stored or shown.
+     */
+    public record Item(String id, String text, List<String> tags, String speaker, String occurredAt, Boolean pinned, String context) {
+    }
+
+    /** What to embed for each item: its context, if any, before its text. */
+    public static List<String> embeddingTexts(List<Item> items) {
+        return items.stream().map(item -> item.context() == null || item.context().isBlank()
+                ? item.text().strip() : item.context().strip() + "\n" + item.text().strip()).toList();
     }
 
     private MemoryBatch() {
@@ -48,6 +58,9 @@ public final class MemoryBatch {
             String text = item.text() == null ? "" : item.text().strip();
             if (text.isEmpty() || text.length() > maxTextChars) {
                 throw new IllegalArgumentException("'" + at + ".text' is required and must have 1 to " + maxTextChars + " characters");
+            }
+            if (item.context() != null && item.context().length() > maxTextChars) {
+                throw new IllegalArgumentException("'" + at + ".context' must have at most " + maxTextChars + " characters");
             }
             Long occurredAt = time(item.occurredAt(), at + ".occurredAt");
             memories.add(new Memory(id, scope, text, item.tags() == null ? List.of() : Tags.check(item.tags()),

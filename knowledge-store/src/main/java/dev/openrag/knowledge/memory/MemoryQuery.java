@@ -1,13 +1,25 @@
 package dev.openrag.knowledge.memory;
 
+import java.util.Set;
+
 /**
  * A memory search: the query's text (BM25 over memory text; null: vectors only) and vector, how
  * many results, and optional filters: {@code speaker}, and when it happened ({@code after} and
  * {@code before}, epoch ms, on {@code occurredAt}). With a conversation, its memories and messages
- * rank higher.
+ * rank higher. {@code mode}: {@link #HYBRID} (both lists fused), {@link #VECTOR} or {@link #BM25}.
  */
 public record MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
-                          boolean includeForgotten, String speaker, Long after, Long before, long now) {
+                          boolean includeForgotten, String speaker, Long after, Long before, long now, String mode) {
+
+    public static final String HYBRID = "hybrid";
+    public static final String VECTOR = "vector";
+    public static final String BM25 = "bm25";
+    public static final Set<String> MODES = Set.of(HYBRID, VECTOR, BM25);
+
+    public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
+                       boolean includeForgotten, String speaker, Long after, Long before, long now) {
+        this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, HYBRID);
+    }
 
     /** A vector-only query without filters, as before hybrid search. */
     public static MemoryQuery byVector(String scope, float[] vector, int k, String conversationId, double conversationBoost,

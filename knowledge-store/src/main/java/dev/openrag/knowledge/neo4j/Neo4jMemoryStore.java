@@ -214,7 +214,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("speaker", query.speaker());
         params.put("after", query.after());
         params.put("before", query.before());
-        String lucene = query.text() == null ? "" : MemoryText.luceneQuery(query.text());
+        String lucene = query.text() == null || MemoryQuery.VECTOR.equals(query.mode()) ? "" : MemoryText.luceneQuery(query.text());
+        boolean wordsOnly = MemoryQuery.BM25.equals(query.mode());
         int k = query.k();
         int depth = lucene.isEmpty() ? k : Math.max(k, FUSION_DEPTH);
         params.put("k", depth);
@@ -238,9 +239,33 @@ public final class Neo4jMemoryStore implements MemoryStore {
         List<MemoryHit> byText = hits(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
                 + "', $lucene) YIELD node AS m, score AS similarity\n" + filter(), params));
         Map<String, List<MemoryHit>> lists = new LinkedHashMap<>();
-        lists.put("vector", bySimilarity);
+        if (!wordsOnly) {
+            lists.put("vector", bySimilarity);
+        }
         lists.put("bm25", byText);
+        if (!wordsOnly && query.speaker() == null) {
+            // a question that names someone who speaks in the scope: their own memories, nearest first, as a third list
+            String named = namedSpeaker(query.scope(), query.text());
+            if (named != null) {
+                params.put("speaker", named);
+                lists.put("speaker", memoryHits(params, depth));
+            }
+        }
         return fuse(lists, k);
+    }
+
+    /** The speaker of the scope the query names (a whole-word, case-insensitive match), or null. */
+    private String namedSpeaker(String scope, String text) {
+        String words = " " + text.toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ") + " ";
+        for (Record row : read("MATCH (m:Memory {scope: $scope}) WHERE m.speaker IS NOT NULL RETURN DISTINCT m.speaker AS speaker",
+                Map.of("scope", scope))) {
+            String speaker = row.get("speaker").asString();
+            String name = " " + speaker.toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip() + " ";
+            if (name.length() > 3 && words.contains(name)) {
+                return speaker;
+            }
+        }
+        return null;
     }
 
     /** Reciprocal rank fusion (k = 60, as in query-api's chunk search) of ranked lists of hits; ranks kept per list. */

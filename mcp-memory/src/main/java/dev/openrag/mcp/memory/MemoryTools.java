@@ -93,15 +93,16 @@ public class MemoryTools {
     }
 
     @Tool(name = "add_memories", description = "Remember many things in a scope in one call (up to 500), e.g. a "
-            + "conversation's turns. Each: {text, id?, tags?, speaker?, occurredAt?, pinned?}. An id already in the scope "
+            + "conversation's turns. Each: {text, id?, tags?, speaker?, occurredAt?, pinned?, context?}; context (e.g. the turn "
+            + "before) is embedded with the text but not stored. An id already in the scope "
             + "is left as it is, so a batch can be sent again.")
     public Added addMemories(
             @ToolArg(description = "Isolation scope") String scope,
-            @ToolArg(description = "The memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?}]") List<MemoryBatch.Item> memories) {
+            @ToolArg(description = "The memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?, context?}]") List<MemoryBatch.Item> memories) {
         String target = scopes.requireWritable(scope);
         try {
             List<Memory> batch = MemoryBatch.memories(target, memories, settings.maxTextChars(), clock.millis());
-            List<String> added = store.addAll(batch, embedder.embed(batch.stream().map(Memory::text).toList()));
+            List<String> added = store.addAll(batch, embedder.embed(MemoryBatch.embeddingTexts(memories)));
             return new Added(added.size(), batch.size() - added.size(), batch.stream().map(Memory::id).toList());
         } catch (IllegalArgumentException e) {
             throw new ToolCallException("argument " + e.getMessage());
@@ -119,7 +120,12 @@ public class MemoryTools {
             @ToolArg(description = "Include soft-forgotten memories", required = false) Boolean includeForgotten,
             @ToolArg(description = "Only memories of this speaker", required = false) String speaker,
             @ToolArg(description = "Only what happened at or after this ISO-8601 time", required = false) String after,
-            @ToolArg(description = "Only what happened before this ISO-8601 time", required = false) String before) {
+            @ToolArg(description = "Only what happened before this ISO-8601 time", required = false) String before,
+            @ToolArg(description = "hybrid (default: meaning and words fused), vector or bm25", required = false) String mode) {
+        String retrieval = mode == null || mode.isBlank() ? MemoryQuery.HYBRID : mode.strip();
+        if (!MemoryQuery.MODES.contains(retrieval)) {
+            throw new ToolCallException("argument 'mode' must be hybrid, vector or bm25, got '" + retrieval + "'");
+        }
         String value = ToolArguments.text(query, "query", settings.maxTextChars());
         String target = scopes.require(scope);
         int limit = ToolArguments.k(k, 10);
@@ -130,7 +136,7 @@ public class MemoryTools {
         }
         return new SearchResult(store.search(new MemoryQuery(target, value, embedder.embedQuery(value), limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
-                clock.millis())));
+                clock.millis(), retrieval)));
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")

@@ -116,7 +116,7 @@ public class MemoryResource {
         List<String> added;
         try {
             batch = MemoryBatch.memories(scope, request.memories(), MAX_TEXT, System.currentTimeMillis());
-            added = store.addAll(batch, embedder.embed(batch.stream().map(Memory::text).toList()));
+            added = store.addAll(batch, embedder.embed(MemoryBatch.embeddingTexts(request.memories())));
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
