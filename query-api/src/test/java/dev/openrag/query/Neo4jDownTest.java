@@ -45,7 +45,7 @@ class Neo4jDownTest {
                 .post("/api/memories/search"));
         unavailable(given().contentType("application/json").post("/api/memories/some-id/pin"));
         unavailable(given().queryParam("scope", "agent-1").get("/api/corrections"));
-        unavailable(given().contentType("application/json").body(Map.of("query", "q", "chunkId", "c-1", "helpful", true))
+        unavailable(given().contentType("application/json").body(Map.of("query", "q", "chunkId", "docs/c-1#0", "helpful", true))
                 .post("/api/feedback"));
     }
 

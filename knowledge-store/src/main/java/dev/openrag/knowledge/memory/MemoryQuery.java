@@ -7,9 +7,12 @@ import java.util.Set;
  * many results, and optional filters: {@code speaker}, and when it happened ({@code after} and
  * {@code before}, epoch ms, on {@code occurredAt}). With a conversation, its memories and messages
  * rank higher. {@code mode}: {@link #HYBRID} (both lists fused), {@link #VECTOR} or {@link #BM25}.
+ * {@code period}: the time the question is about, from its words ({@link TimeExpressions}); what
+ * happened then ranks higher (a list of its own in the fusion), nothing is filtered out by it.
  */
 public record MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
-                          boolean includeForgotten, String speaker, Long after, Long before, long now, String mode) {
+                          boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
+                          TimeExpressions.Window period) {
 
     public static final String HYBRID = "hybrid";
     public static final String VECTOR = "vector";
@@ -18,7 +21,7 @@ public record MemoryQuery(String scope, String text, float[] vector, int k, Stri
 
     public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                        boolean includeForgotten, String speaker, Long after, Long before, long now) {
-        this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, HYBRID);
+        this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, HYBRID, null);
     }
 
     /** A vector-only query without filters, as before hybrid search. */

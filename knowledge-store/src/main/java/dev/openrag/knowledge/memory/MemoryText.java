@@ -1,6 +1,8 @@
 package dev.openrag.knowledge.memory;
 
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -22,10 +24,42 @@ public final class MemoryText {
     private MemoryText() {
     }
 
+    /** A name as it is matched: its words, lower-cased, single spaces ("Jolene  Smith" → "jolene smith"); null for null. */
+    public static String key(String name) {
+        return name == null ? null : String.join(" ", words(name));
+    }
+
+    /** The keys of every one- and two-word name {@code text} could mention ("Caroline's" mentions "caroline"). */
+    public static List<String> nameCandidates(String text) {
+        String[] words = words(text);
+        List<String> candidates = new ArrayList<>();
+        for (int i = 0; i < words.length && candidates.size() < 2 * MAX_TERMS; i++) {
+            if (!words[i].isEmpty()) {
+                candidates.add(words[i]);
+                if (i + 1 < words.length) {
+                    candidates.add(words[i] + " " + words[i + 1]);
+                }
+            }
+        }
+        return candidates;
+    }
+
+    private static String[] words(String text) {
+        return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip().split(" ");
+    }
+
+    /**
+     * {@code words} (a {@link #luceneQuery}) limited to one scope's memories: Lucene then reads only
+     * those (a scope's tokens as a phrase; the exact scope is checked again after).
+     */
+    public static String inScope(String scope, String words) {
+        return "+scope:\"" + scope.replace("\\", "\\\\").replace("\"", "\\\"") + "\" +(" + words.replace(" OR ", " ") + ")";
+    }
+
     /** The Lucene query for {@code text}; empty when it has no word worth searching. */
     public static String luceneQuery(String text) {
         Set<String> terms = new LinkedHashSet<>();
-        for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+        for (String word : words(text)) {
             if (!word.isEmpty() && !STOP_WORDS.contains(word) && terms.size() < MAX_TERMS) {
                 terms.add(word);
             }

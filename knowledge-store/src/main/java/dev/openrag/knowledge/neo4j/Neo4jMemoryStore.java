@@ -77,10 +77,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("conversationId", memory.conversationId());
         params.put("occurredAt", memory.occurredAt());
         params.put("speaker", memory.speaker());
+        params.put("speakerKey", MemoryText.key(memory.speaker()));
         write("""
                 CREATE (m:Memory {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
                                   createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
-                                  occurredAt: $occurredAt, speaker: $speaker})
+                                  occurredAt: $occurredAt, speaker: $speaker, speakerKey: $speakerKey})
                 WITH m
                 CALL (m) {
                   UNWIND $about AS name
@@ -111,6 +112,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("createdAt", memory.createdAt());
             row.put("occurredAt", memory.occurredAt());
             row.put("speaker", memory.speaker());
+            row.put("speakerKey", MemoryText.key(memory.speaker()));
             row.put("embedding", Neo4jGraphStore.toList(embeddings.get(i)));
             rows.add(row);
         }
@@ -127,7 +129,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         WITH row WHERE existing IS NULL
                         CREATE (m:Memory {id: row.id, scope: $scope, text: row.text, tags: row.tags, pinned: row.pinned,
                                           createdAt: row.createdAt, updatedAt: row.createdAt, embedding: row.embedding,
-                                          occurredAt: row.occurredAt, speaker: row.speaker})
+                                          occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
                         RETURN m.id AS id""", Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
             });
         }
@@ -235,7 +237,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         if (lucene.isEmpty()) {
             return bySimilarity.size() > k ? List.copyOf(bySimilarity.subList(0, k)) : bySimilarity;
         }
-        params.put("lucene", lucene);
+        params.put("lucene", MemoryText.inScope(query.scope(), lucene));
         List<MemoryHit> byText = hits(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
                 + "', $lucene) YIELD node AS m, score AS similarity\n" + filter(), params));
         Map<String, List<MemoryHit>> lists = new LinkedHashMap<>();
@@ -243,6 +245,13 @@ public final class Neo4jMemoryStore implements MemoryStore {
             lists.put("vector", bySimilarity);
         }
         lists.put("bm25", byText);
+        if (!wordsOnly && query.period() != null) {
+            // what happened in the period the question names, nearest first
+            Map<String, Object> inPeriod = new HashMap<>(params);
+            inPeriod.put("after", query.after() == null ? query.period().from() : Math.max(query.after(), query.period().from()));
+            inPeriod.put("before", query.before() == null ? query.period().to() : Math.min(query.before(), query.period().to()));
+            lists.put("time", memoryHits(inPeriod, depth));
+        }
         if (!wordsOnly && query.speaker() == null) {
             // a question that names someone who speaks in the scope: their own memories, nearest first, as a third list
             String named = namedSpeaker(query.scope(), query.text());
@@ -254,18 +263,15 @@ public final class Neo4jMemoryStore implements MemoryStore {
         return fuse(lists, k);
     }
 
-    /** The speaker of the scope the query names (a whole-word, case-insensitive match), or null. */
+    /**
+     * The speaker of the scope the query names (a word or two of it, any case), or null: one
+     * index seek on (scope, speakerKey) for the query's words and word pairs.
+     */
     private String namedSpeaker(String scope, String text) {
-        String words = " " + text.toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ") + " ";
-        for (Record row : read("MATCH (m:Memory {scope: $scope}) WHERE m.speaker IS NOT NULL RETURN DISTINCT m.speaker AS speaker",
-                Map.of("scope", scope))) {
-            String speaker = row.get("speaker").asString();
-            String name = " " + speaker.toLowerCase(java.util.Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip() + " ";
-            if (name.length() > 3 && words.contains(name)) {
-                return speaker;
-            }
-        }
-        return null;
+        List<Record> rows = read("""
+                MATCH (m:Memory) WHERE m.scope = $scope AND m.speakerKey IN $names
+                RETURN m.speaker AS speaker LIMIT 1""", Map.of("scope", scope, "names", MemoryText.nameCandidates(text)));
+        return rows.isEmpty() ? null : rows.get(0).get("speaker").asString();
     }
 
     /** Reciprocal rank fusion (k = 60, as in query-api's chunk search) of ranked lists of hits; ranks kept per list. */

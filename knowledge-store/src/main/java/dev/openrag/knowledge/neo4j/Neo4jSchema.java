@@ -20,7 +20,7 @@ public final class Neo4jSchema {
     public static final String CHUNK_VECTOR_INDEX = "chunk_embedding";
     public static final String MEMORY_VECTOR_INDEX = "memory_embedding";
     public static final String SECTION_VECTOR_INDEX = "section_embedding";
-    public static final String MEMORY_TEXT_INDEX = "memory_text";
+    public static final String MEMORY_TEXT_INDEX = "memory_words";
 
     private static final List<String> CONSTRAINTS = List.of(
             "CREATE CONSTRAINT document_uid IF NOT EXISTS FOR (n:Document) REQUIRE n.uid IS UNIQUE",
@@ -47,12 +47,16 @@ public final class Neo4jSchema {
             "CREATE INDEX chunk_document IF NOT EXISTS FOR (n:Chunk) ON (n.collection, n.documentId)",
             "CREATE INDEX memory_scope IF NOT EXISTS FOR (n:Memory) ON (n.scope)",
             "CREATE INDEX memory_pinned IF NOT EXISTS FOR (n:Memory) ON (n.pinned)",
-            // BM25 over what memories say (names, places, exact phrases), fused with their vectors
-            "CREATE FULLTEXT INDEX memory_text IF NOT EXISTS FOR (n:Memory) ON EACH [n.text]",
+            "CREATE INDEX memory_speaker IF NOT EXISTS FOR (n:Memory) ON (n.scope, n.speakerKey)",
+            // BM25 over what memories say (names, places, exact phrases), fused with their vectors; the
+            // scope is indexed too, so that Lucene reads only the asked scope's memories
+            "CREATE FULLTEXT INDEX memory_words IF NOT EXISTS FOR (n:Memory) ON EACH [n.text, n.scope]",
             "CREATE INDEX correction_scope IF NOT EXISTS FOR (n:Correction) ON (n.scope)",
             // an earlier version kept a fulltext index over chunk text and context that nothing
             // searched (BM25 is OpenSearch's), at the cost of indexing every chunk twice
-            "DROP INDEX chunk_text IF EXISTS");
+            "DROP INDEX chunk_text IF EXISTS",
+            // the first memory text index (development builds only) did not hold the scope
+            "DROP INDEX memory_text IF EXISTS");
 
     /** Vector index name → the label whose {@code embedding} it indexes. */
     private static final Map<String, String> VECTOR_INDEXES = Map.of(

@@ -10,6 +10,7 @@ import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryBatch;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
+import dev.openrag.knowledge.memory.TimeExpressions;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.runtime.ApiException;
@@ -121,7 +122,9 @@ public class MemoryTools {
             @ToolArg(description = "Only memories of this speaker", required = false) String speaker,
             @ToolArg(description = "Only what happened at or after this ISO-8601 time", required = false) String after,
             @ToolArg(description = "Only what happened before this ISO-8601 time", required = false) String before,
-            @ToolArg(description = "hybrid (default: meaning and words fused), vector or bm25", required = false) String mode) {
+            @ToolArg(description = "hybrid (default: meaning and words fused), vector or bm25", required = false) String mode,
+            @ToolArg(description = "What 'last week', 'yesterday' or '3 months ago' in the query count from, ISO-8601 "
+                    + "(default: now)", required = false) String referenceTime) {
         String retrieval = mode == null || mode.isBlank() ? MemoryQuery.HYBRID : mode.strip();
         if (!MemoryQuery.MODES.contains(retrieval)) {
             throw new ToolCallException("argument 'mode' must be hybrid, vector or bm25, got '" + retrieval + "'");
@@ -134,9 +137,11 @@ public class MemoryTools {
         if (from != null && to != null && from >= to) {
             throw new ToolCallException("argument 'after' must be earlier than 'before'");
         }
+        Long reference = ToolArguments.time(referenceTime, "referenceTime");
+        var period = TimeExpressions.window(value, reference == null ? clock.millis() : reference).orElse(null);
         return new SearchResult(store.search(new MemoryQuery(target, value, embedder.embedQuery(value), limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
-                clock.millis(), retrieval)));
+                clock.millis(), retrieval, period)));
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -155,6 +156,19 @@ class AccessControlTest extends FixtureTest {
         as(reader).body(Map.of("scope", "team", "text", "planted")).post("/api/memories").then().statusCode(403);
         as(writer).body(Map.of("scope", "team", "text", "the standup is at ten")).post("/api/memories").then().statusCode(201);
         as(writer).body(Map.of("scope", "vault-scope", "text", "planted")).post("/api/memories").then().statusCode(403);
+        // the batch endpoint: the same key rules, idempotent on ids, bounded
+        Map<String, Object> batch = Map.of("scope", "team", "memories", List.of(
+                Map.of("id", "team-standup", "text", "the standup moved to 9:30", "speaker", "Ana", "occurredAt", "2023-05-08"),
+                Map.of("id", "team-retro", "text", "the retro is on Fridays")));
+        as(writer).body(batch).post("/api/memories:batch").then().statusCode(200).body("added", equalTo(2));
+        as(writer).body(batch).post("/api/memories:batch").then().statusCode(200).body("added", equalTo(0)).body("existing", equalTo(2));
+        as(reader).body(batch).post("/api/memories:batch").then().statusCode(403);
+        as(writer).body(Map.of("scope", "vault-scope", "memories", List.of(Map.of("text", "planted")))).post("/api/memories:batch")
+                .then().statusCode(403);
+        as(writer).body(Map.of("scope", "team", "memories", Collections.nCopies(501, Map.of("text", "x"))))
+                .post("/api/memories:batch").then().statusCode(400).body("message", containsString("1 to 500 memories"));
+        as(writer).body(Map.of("scope", "team", "memories", List.of(Map.of("text", "x", "occurredAt", "next week"))))
+                .post("/api/memories:batch").then().statusCode(400).body("message", containsString("memories[0].occurredAt"));
         as(writer).body(Map.of("query", "q", "chunkId", VAULT + "/vault-1#0", "helpful", false)).post("/api/feedback").then().statusCode(403);
         as(writer).body(Map.of("query", "q", "chunkId", FIXTURE + "/doc-1#0", "helpful", true)).post("/api/feedback").then().statusCode(201);
         for (String key : List.of(reader, writer)) {
