@@ -103,7 +103,7 @@ public class MemoryResource {
     }
 
     @POST
-    @Path("/memories:batch")
+    @Path("/memories/batch")
     @RolesAllowed(Role.WRITER)
     @Operation(summary = "Remember up to 500 things in one scope {scope, memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?}]};"
             + " an id already in the scope is left as it is")
