@@ -45,16 +45,19 @@ final class LocomoBench {
     private final Path data;
     private final String mode;
     private final boolean context;
+    private final boolean entityLinks;
 
     /**
      * @param mode    search_memory's mode: hybrid, vector or bm25
      * @param context whether each turn is embedded with the turn before it as context
+     * @param entityLinks whether search_memory follows entity links (its {@code entityLinks})
      */
-    LocomoBench(String mcpUrl, Path data, String mode, boolean context) {
+    LocomoBench(String mcpUrl, Path data, String mode, boolean context, boolean entityLinks) {
         this.mcp = new McpSession(mcpUrl);
         this.data = data;
         this.mode = mode;
         this.context = context;
+        this.entityLinks = entityLinks;
     }
 
     /** One turn as it goes into memory. */
@@ -133,7 +136,8 @@ final class LocomoBench {
             List<Question> questions = questions(conversation);
             for (Question question : questions) {
                 long started = System.nanoTime();
-                JsonNode found = mcp.call("search_memory", Map.of("query", question.text(), "scope", scope, "k", 20, "mode", mode));
+                JsonNode found = mcp.call("search_memory", Map.of("query", question.text(), "scope", scope, "k", 20, "mode", mode,
+                        "entityLinks", entityLinks));
                 searches.add(started);
                 recall.add(question.category(), recall(ranked(found), question.evidence()));
             }

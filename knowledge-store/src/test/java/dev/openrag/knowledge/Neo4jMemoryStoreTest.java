@@ -16,6 +16,7 @@ import org.neo4j.driver.GraphDatabase;
 
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.localstack.Engine;
@@ -75,5 +76,26 @@ class Neo4jMemoryStoreTest {
                     Map.of("name", Neo4jSchema.MEMORY_VECTOR_INDEX)).single().get("properties").asList(org.neo4j.driver.Value::asString);
             assertThat(properties).as("big scopes are searched with the scope as the index's filter").contains("embedding", "scope");
         }
+    }
+
+    @Test
+    void entityLinksRankTheMemoriesSharingTheRarestNameFirst() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver);
+        String scope = "entities-" + System.nanoTime();
+        for (int i = 0; i < 20; i++) {
+            store.add(new Memory(scope + "-w" + i, scope, "Weekly note " + i + ": the fence needs paint", List.of(), false, 1, 1,
+                    null, null, null, List.of(), List.of()), new float[] {1, 0.01f * i, 0, 0});
+        }
+        store.add(new Memory(scope + "-adopted", scope, "Jolene adopted a greyhound called Biscuit", List.of(), false, 1, 1,
+                null, null, null, List.of(), List.of()), new float[] {1, 0, 0, 0});
+        store.add(new Memory(scope + "-prize", scope, "Biscuit won first prize at the county show", List.of(), false, 1, 1,
+                null, null, null, List.of(), List.of()), new float[] {0, 1, 0, 0});
+
+        List<MemoryHit> hits = store.search(new MemoryQuery(scope, "Did Jolene's pet ever win anything?", new float[] {1, 0, 0, 0}, 5,
+                null, 0, false, null, null, null, 2));
+        MemoryHit prize = hits.stream().filter(hit -> hit.id().equals(scope + "-prize")).findFirst()
+                .orElseThrow(() -> new AssertionError("the prize memory, linked through 'Biscuit', is missing from " + hits));
+        assertThat(prize.ranks()).containsEntry("entity", 1);
+        assertThat(store.get(scope + "-adopted").orElseThrow().entities()).containsExactlyInAnyOrder("Jolene", "Biscuit");
     }
 }

@@ -338,4 +338,87 @@ class MemoryToolsTest {
         assertThat(mcp.callError("add_memories", Map.of("scope", scope, "memories", List.of(Map.of("id", "a", "text", "x"),
                 Map.of("id", "a", "text", "y"))))).contains("unique in the batch");
     }
+
+    @Test
+    void aFactThatChangedIsSupersededNotLost() {
+        String scope = scope();
+        String lisbon = add("Marguerite lives in Lisbon", scope, "occurredAt", "2023-01-10").get("id").asText();
+        JsonNode porto = add("Marguerite moved to Porto", scope, "occurredAt", "2023-06-01", "supersedes", lisbon);
+        assertThat(porto.get("links").get(0).get("type").asText()).isEqualTo("supersedes");
+        assertThat(porto.get("links").get(0).get("toId").asText()).isEqualTo(lisbon);
+
+        assertThat(searchIds("where does Marguerite live", scope)).containsExactly(porto.get("id").asText());
+        assertThat(searchIds("where does Marguerite live", scope, "asOf", "2023-03-01")).containsExactly(lisbon);
+        assertThat(searchIds("where does Marguerite live", scope, "asOf", "2023-07-01")).containsExactly(porto.get("id").asText());
+        JsonNode old = mcp.call("get_memory", Map.of("id", lisbon));
+        assertThat(old.get("validTo").asLong()).isEqualTo(porto.get("occurredAt").asLong()); // kept, with the end of its validity
+        assertThat(porto.get("validTo").isNull()).isTrue();
+
+        // in a batch, and by link_memories: the same model
+        String team = add("The on-call rota is weekly", scope).get("id").asText();
+        mcp.call("add_memories", Map.of("scope", scope, "memories", List.of(
+                Map.of("id", scope + ":rota", "text", "The on-call rota is fortnightly", "supersedes", team))));
+        assertThat(searchIds("on-call rota", scope)).contains(scope + ":rota").doesNotContain(team);
+        String budgetOld = add("The travel budget is 2000 euros", scope).get("id").asText();
+        String budgetNew = add("The travel budget is 3000 euros", scope).get("id").asText();
+        mcp.call("link_memories", Map.of("fromId", budgetNew, "toId", budgetOld, "type", "supersedes"));
+        assertThat(searchIds("travel budget", scope)).contains(budgetNew).doesNotContain(budgetOld);
+
+        // a correction of a memory ends its validity too
+        String limit = add("The API rate limit is 100 requests per minute", scope).get("id").asText();
+        assertThat(searchIds("API rate limit", scope)).contains(limit);
+        mcp.call("submit_correction", Map.of("correction", "It is 600 now", "scope", scope, "memoryId", limit));
+        assertThat(searchIds("API rate limit", scope)).doesNotContain(limit);
+        assertThat(mcp.call("get_memory", Map.of("id", limit)).get("validTo").isNull()).isFalse();
+
+        String elsewhere = add("A memory of another scope", scope()).get("id").asText();
+        assertThat(mcp.callError("add_memory", Map.of("text", "x", "scope", scope, "supersedes", elsewhere)))
+                .contains("no memory with id '" + elsewhere + "' in scope '" + scope + "' to supersede");
+        assertThat(mcp.callError("add_memories", Map.of("scope", scope, "memories", List.of(Map.of("text", "x", "supersedes", elsewhere)))))
+                .contains("'supersedes' names no memory of this scope: '" + elsewhere + "'");
+        assertThat(mcp.callError("add_memories", Map.of("scope", scope, "memories", List.of(Map.of("id", "z", "text", "x", "supersedes", "z")))))
+                .contains("memories[0].supersedes");
+        assertThat(mcp.callError("search_memory", Map.of("query", "x", "scope", scope, "asOf", "yesterday-ish")))
+                .contains("'asOf' must be an ISO-8601");
+        assertThat(mcp.call("list_memories", Map.of("scope", scope)).get("memories").size()).isEqualTo(7); // nothing was deleted: 4 of the 7 are no longer valid
+    }
+
+    @Test
+    void memoriesThatShareOnlyAPersonsNameAreLinkedThroughIt() {
+        String scope = scope();
+        for (int i = 0; i < 20; i++) {
+            add("Weekly note " + i + ": the fence needs paint and the garden needs watering", scope);
+        }
+        JsonNode adopted = add("Jolene adopted a greyhound called Biscuit", scope, "speaker", "Sam");
+        String prize = add("Biscuit took the blue ribbon at the county show", scope, "speaker", "Sam").get("id").asText();
+        assertThat(adopted.get("entities")).extracting(JsonNode::asText).containsExactlyInAnyOrder("Jolene", "Biscuit");
+
+        // the question names Jolene, not Biscuit: the ribbon is found through the dog both memories name
+        String question = "What has Jolene been up to?";
+        JsonNode results = mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 10)).get("results");
+        JsonNode hit = hitFor(prize, results);
+        assertThat(hit).as("the memory linked through 'Biscuit' in %s", results).isNotNull();
+        assertThat(hit.path("ranks").path("entity").asInt()).isBetween(1, 2); // after the memory naming Jolene, if that is not a top hit
+        JsonNode without = hitFor(prize, mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 10,
+                "entityLinks", false)).get("results"));
+        assertThat(without == null || !without.path("ranks").has("entity")).isTrue();
+
+        // deleting a memory takes its mentions with it; an entity no memory mentions is gone
+        mcp.call("delete_memory", Map.of("id", prize));
+        mcp.call("delete_memory", Map.of("id", adopted.get("id").asText()));
+        try (var session = driver.session()) {
+            assertThat(session.run("MATCH (e:MemoryEntity {scope: $scope}) WHERE e.key IN ['jolene', 'biscuit'] RETURN count(e) AS n",
+                            Map.of("scope", scope))
+                    .single().get("n").asLong()).isZero();
+        }
+    }
+
+    private static JsonNode hitFor(String id, JsonNode results) {
+        for (JsonNode result : results) {
+            if (result.path("memory").path("id").asText().equals(id)) {
+                return result;
+            }
+        }
+        return null;
+    }
 }

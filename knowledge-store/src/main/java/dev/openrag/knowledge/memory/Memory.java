@@ -8,6 +8,11 @@ import java.util.List;
  * retention period ends). {@code about} names the entities/documents it is linked to,
  * {@code links} its typed links to other memories. {@code occurredAt} is when what it says
  * happened (null: when it was stored), {@code speaker} who said or wrote it (null: unknown).
+ * {@code validTo} is when it stopped being true (null: still true): set when a later memory
+ * supersedes it (a {@value #SUPERSEDES} link from the newer one) or a correction corrects it; such a
+ * memory stays stored, for {@code asOf} searches and audit, but default searches leave it out.
+ * {@code entities}: the names found in its text ({@link MemoryEntities}), through which it is
+ * linked to other memories of its scope that mention them.
  */
 public record Memory(
         String id,
@@ -23,12 +28,30 @@ public record Memory(
         List<String> about,
         List<Link> links,
         Long occurredAt,
-        String speaker) {
+        String speaker,
+        Long validTo,
+        List<String> entities) {
+
+    /** The link type from a newer memory to the one it replaces. */
+    public static final String SUPERSEDES = "supersedes";
 
     /** A memory without a time of its own or a speaker. */
     public Memory(String id, String scope, String text, List<String> tags, boolean pinned, long createdAt, long updatedAt,
                   Long expiresAt, Long forgottenAt, String conversationId, List<String> about, List<Link> links) {
         this(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about, links, null, null);
+    }
+
+    /** A memory that is still true. */
+    public Memory(String id, String scope, String text, List<String> tags, boolean pinned, long createdAt, long updatedAt,
+                  Long expiresAt, Long forgottenAt, String conversationId, List<String> about, List<Link> links,
+                  Long occurredAt, String speaker) {
+        this(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about, links,
+                occurredAt, speaker, null, List.of());
+    }
+
+    /** The id of the memory this one supersedes, or null. */
+    public String supersedes() {
+        return links.stream().filter(link -> SUPERSEDES.equals(link.type())).map(Link::toId).findFirst().orElse(null);
     }
 
     /** A typed link from this memory to another one. */

@@ -25,8 +25,11 @@ public final class MemoryBatch {
      * One memory of a batch; {@code id} null: a new random one (a given id makes re-sending the batch
      * harmless). {@code context} situates the text (e.g. the turn before it in a conversation): it
      * is embedded with the text, as chunks are with their context, but not stored or shown.
+     * {@code supersedes}: the id of a memory of the scope (stored before, or earlier in the batch)
+     * that this one replaces.
      */
-    public record Item(String id, String text, List<String> tags, String speaker, String occurredAt, Boolean pinned, String context) {
+    public record Item(String id, String text, List<String> tags, String speaker, String occurredAt, Boolean pinned, String context,
+                       String supersedes) {
     }
 
     /** What to embed for each item: its context, if any, before its text. */
@@ -63,8 +66,13 @@ public final class MemoryBatch {
                 throw new IllegalArgumentException("'" + at + ".context' must have at most " + maxTextChars + " characters");
             }
             Long occurredAt = time(item.occurredAt(), at + ".occurredAt");
+            String supersedes = item.supersedes() == null ? null : item.supersedes().strip();
+            if (supersedes != null && (supersedes.isEmpty() || supersedes.equals(id))) {
+                throw new IllegalArgumentException("'" + at + ".supersedes' must be the id of another memory of the scope");
+            }
             memories.add(new Memory(id, scope, text, item.tags() == null ? List.of() : Tags.check(item.tags()),
-                    Boolean.TRUE.equals(item.pinned()), now, now, null, null, null, List.of(), List.of(),
+                    Boolean.TRUE.equals(item.pinned()), now, now, null, null, null, List.of(),
+                    supersedes == null ? List.of() : List.of(new Memory.Link(Memory.SUPERSEDES, supersedes)),
                     occurredAt == null ? now : occurredAt, speaker(item.speaker(), at + ".speaker")));
         }
         return memories;

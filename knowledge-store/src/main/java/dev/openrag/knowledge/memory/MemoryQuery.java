@@ -9,10 +9,14 @@ import java.util.Set;
  * rank higher. {@code mode}: {@link #HYBRID} (both lists fused), {@link #VECTOR} or {@link #BM25}.
  * {@code period}: the time the question is about, from its words ({@link TimeExpressions}); what
  * happened then ranks higher (a list of its own in the fusion), nothing is filtered out by it.
+ * {@code asOf}: what was true at that time (happened by then, not yet superseded); null: what is
+ * true now (superseded and corrected memories left out). {@code entityLinks}: whether a hybrid
+ * search adds the memories linked to the question's names and to its best hits through the
+ * entities they mention (a list of its own in the fusion).
  */
 public record MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                           boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
-                          TimeExpressions.Window period) {
+                          TimeExpressions.Window period, Long asOf, boolean entityLinks) {
 
     public static final String HYBRID = "hybrid";
     public static final String VECTOR = "vector";
@@ -21,7 +25,8 @@ public record MemoryQuery(String scope, String text, float[] vector, int k, Stri
 
     public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                        boolean includeForgotten, String speaker, Long after, Long before, long now) {
-        this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, HYBRID, null);
+        this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, HYBRID, null, null,
+                true);
     }
 
     /** A vector-only query without filters, as before hybrid search. */

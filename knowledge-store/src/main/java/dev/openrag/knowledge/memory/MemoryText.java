@@ -14,7 +14,7 @@ import java.util.Set;
 public final class MemoryText {
 
     private static final int MAX_TERMS = 32;
-    private static final Set<String> STOP_WORDS = Set.of(
+    static final Set<String> STOP_WORDS = Set.of(
             "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do", "does", "for",
             "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or",
             "our", "she", "he", "so", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",

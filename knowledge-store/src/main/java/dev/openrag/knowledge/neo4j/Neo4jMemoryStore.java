@@ -9,16 +9,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Consumer;
 
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
 import org.neo4j.driver.types.Node;
 
 import dev.openrag.knowledge.memory.Conversation;
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryEntities;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.MemoryText;
@@ -42,7 +45,21 @@ public final class Neo4jMemoryStore implements MemoryStore {
             m {.*, embedding: null,
                about: [(m)-[:ABOUT]->(a) | coalesce(a.name, a.documentId)],
                links: [(m)-[l:LINKED]->(o:Memory) | {type: l.type, toId: o.id}],
+               entities: [(m)-[:MENTIONS]->(e:MemoryEntity) | e.name],
                conversationId: head([(c:Conversation)-[:HAS_MEMORY]->(m) | c.id])} AS memory""";
+
+    /** After {@code UNWIND ... AS entity} with {@code m} bound: links m to each entity of its scope (never its own speaker). */
+    private static final String MENTION = """
+                  WITH m, entity WHERE entity.key <> coalesce(m.speakerKey, '')
+                  MERGE (e:MemoryEntity {scope: m.scope, key: entity.key}) ON CREATE SET e.name = entity.name
+                  SET e.certain = coalesce(e.certain, false) OR entity.certain
+                  MERGE (m)-[:MENTIONS]->(e)
+            """;
+
+    /** How many of the first fused hits lend their entities to the entity list. */
+    static final int ENTITY_SEEDS = 3;
+    /** An entity more memories than this mention (a hub: the other speaker's name) says little about any of them. */
+    static final int MAX_ENTITY_MENTIONS = 20;
 
     /** Scopes up to this many memories are searched by an exact scan (about 20 ms on 2 cores). */
     public static final int EXACT_SCAN_LIMIT = 1000;
@@ -78,10 +95,16 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("occurredAt", memory.occurredAt());
         params.put("speaker", memory.speaker());
         params.put("speakerKey", MemoryText.key(memory.speaker()));
+        params.put("entities", entities(memory.text()));
         write("""
                 CREATE (m:Memory {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
                                   createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
                                   occurredAt: $occurredAt, speaker: $speaker, speakerKey: $speakerKey})
+                WITH m
+                CALL (m) {
+                  UNWIND $entities AS entity
+                """ + MENTION + """
+                }
                 WITH m
                 CALL (m) {
                   UNWIND $about AS name
@@ -91,8 +114,39 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 }
                 WITH m
                 OPTIONAL MATCH (c:Conversation {id: $conversationId, scope: $scope})
-                FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (c)-[:HAS_MEMORY]->(m))""", params);
+                FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (c)-[:HAS_MEMORY]->(m))""", params,
+                supersessions(List.of(memory)));
         return get(memory.id()).orElseThrow();
+    }
+
+    /**
+     * Marks each {@code old} memory superseded by its {@code id} one (same scope): a
+     * {@value Memory#SUPERSEDES} link, and {@code validTo} = when the newer one happened (kept if it
+     * was superseded before). Fails, rolling the transaction back, when an old id is not in the scope.
+     */
+    private static void supersede(TransactionContext tx, List<Map<String, Object>> pairs) {
+        if (pairs.isEmpty()) {
+            return;
+        }
+        List<String> missing = tx.run("""
+                UNWIND $pairs AS pair
+                MATCH (m:Memory {id: pair.id})
+                OPTIONAL MATCH (old:Memory {id: pair.old}) WHERE old.scope = m.scope AND old <> m
+                CALL (m, old) {
+                  WITH * WHERE old IS NOT NULL
+                  MERGE (m)-[:LINKED {type: $type}]->(old)
+                  SET old.validTo = coalesce(old.validTo, m.occurredAt, m.createdAt)
+                }
+                WITH pair, old WHERE old IS NULL
+                RETURN pair.old AS missing""", Map.of("pairs", pairs, "type", Memory.SUPERSEDES)).list(r -> r.get("missing").asString());
+        if (!missing.isEmpty()) {
+            throw new IllegalArgumentException("'supersedes' names no memory of this scope: '" + missing.get(0) + "'");
+        }
+    }
+
+    private static List<Map<String, Object>> supersessions(List<Memory> memories) {
+        return memories.stream().filter(memory -> memory.supersedes() != null)
+                .map(memory -> Map.<String, Object>of("id", memory.id(), "old", memory.supersedes())).toList();
     }
 
     @Override
@@ -113,6 +167,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("occurredAt", memory.occurredAt());
             row.put("speaker", memory.speaker());
             row.put("speakerKey", MemoryText.key(memory.speaker()));
+            row.put("entities", entities(memory.text()));
             row.put("embedding", Neo4jGraphStore.toList(embeddings.get(i)));
             rows.add(row);
         }
@@ -123,14 +178,22 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 if (!taken.isEmpty()) {
                     throw new IllegalArgumentException("ids already used outside scope '" + scope + "': " + taken);
                 }
-                return tx.run("""
+                List<String> added = tx.run("""
                         UNWIND $rows AS row
                         OPTIONAL MATCH (existing:Memory {id: row.id})
                         WITH row WHERE existing IS NULL
                         CREATE (m:Memory {id: row.id, scope: $scope, text: row.text, tags: row.tags, pinned: row.pinned,
                                           createdAt: row.createdAt, updatedAt: row.createdAt, embedding: row.embedding,
                                           occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
+                        WITH m, row
+                        CALL (m, row) {
+                          UNWIND row.entities AS entity
+                        """ + MENTION + """
+                        }
                         RETURN m.id AS id""", Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
+                // only the memories this call added: a batch sent again changes nothing
+                supersede(tx, supersessions(memories.stream().filter(memory -> added.contains(memory.id())).toList()));
+                return added;
             });
         }
     }
@@ -168,15 +231,32 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("embedding", embedding == null ? null : Neo4jGraphStore.toList(embedding));
         params.put("tags", tags);
         params.put("now", now);
+        params.put("entities", text == null ? null : entities(text));
         write("""
                 MATCH (m:Memory {id: $id})
                 SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding),
-                    m.tags = coalesce($tags, m.tags), m.updatedAt = $now""", params);
+                    m.tags = coalesce($tags, m.tags), m.updatedAt = $now
+                WITH m
+                CALL (m) {
+                  WITH m WHERE $entities IS NOT NULL
+                  OPTIONAL MATCH (m)-[old:MENTIONS]->(:MemoryEntity)
+                  DELETE old
+                }
+                WITH m
+                CALL (m) {
+                  UNWIND coalesce($entities, []) AS entity
+                """ + MENTION + """
+                }""", params);
+        deleteUnmentionedEntities();
         return get(id).orElseThrow();
     }
 
     @Override
     public void link(String fromId, String toId, String type) {
+        if (Memory.SUPERSEDES.equals(type)) {
+            write(tx -> supersede(tx, List.of(Map.of("id", fromId, "old", toId))));
+            return;
+        }
         write("""
                 MATCH (a:Memory {id: $from}), (b:Memory {id: $to})
                 MERGE (a)-[l:LINKED {type: $type}]->(b)""", Map.of("from", fromId, "to", toId, "type", type));
@@ -198,10 +278,24 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     @Override
     public boolean delete(String id) {
+        boolean deleted;
         try (Session session = driver.session()) {
-            return session.executeWrite(tx -> tx.run("MATCH (m:Memory {id: $id}) DETACH DELETE m RETURN count(*) AS n",
+            deleted = session.executeWrite(tx -> tx.run("MATCH (m:Memory {id: $id}) DETACH DELETE m RETURN count(*) AS n",
                     Map.of("id", id)).single().get("n").asLong()) > 0;
         }
+        deleteUnmentionedEntities();
+        return deleted;
+    }
+
+    /** Entities no memory mentions any more (after a delete, an update or a sweep). */
+    private void deleteUnmentionedEntities() {
+        write("MATCH (e:MemoryEntity) WHERE NOT EXISTS { (e)<-[:MENTIONS]-(:Memory) } DELETE e", Map.of());
+    }
+
+    /** The entities of a memory's text as Cypher rows; the speaker's own name is left out in {@link #MENTION}. */
+    private static List<Map<String, Object>> entities(String text) {
+        return MemoryEntities.of(text, null).stream()
+                .map(e -> Map.<String, Object>of("key", e.key(), "name", e.name(), "certain", e.certain())).toList();
     }
 
     @Override
@@ -216,6 +310,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("speaker", query.speaker());
         params.put("after", query.after());
         params.put("before", query.before());
+        params.put("asOf", query.asOf());
         String lucene = query.text() == null || MemoryQuery.VECTOR.equals(query.mode()) ? "" : MemoryText.luceneQuery(query.text());
         boolean wordsOnly = MemoryQuery.BM25.equals(query.mode());
         int k = query.k();
@@ -256,11 +351,48 @@ public final class Neo4jMemoryStore implements MemoryStore {
             // a question that names someone who speaks in the scope: their own memories, nearest first, as a third list
             String named = namedSpeaker(query.scope(), query.text());
             if (named != null) {
-                params.put("speaker", named);
-                lists.put("speaker", memoryHits(params, depth));
+                Map<String, Object> bySpeaker = new HashMap<>(params);
+                bySpeaker.put("speaker", named);
+                lists.put("speaker", memoryHits(bySpeaker, depth));
+            }
+        }
+        if (!wordsOnly && query.entityLinks()) {
+            List<MemoryHit> linked = linkedByEntities(params, query.text(), fuse(lists, ENTITY_SEEDS));
+            if (!linked.isEmpty()) {
+                lists.put("entity", linked);
             }
         }
         return fuse(lists, k);
+    }
+
+    /**
+     * The entity list, one or two hops through the names memories mention: the memories that name
+     * what the question names, then the memories sharing a name with those or with the first
+     * {@value #ENTITY_SEEDS} fused hits (only names some memory wrote with a capital mid-sentence,
+     * see {@link MemoryEntities}); the question's names first, then the rarer the shared name the
+     * earlier, then the nearest. Hubs (names of more than {@value #MAX_ENTITY_MENTIONS} memories) are
+     * not followed and the seeds themselves are left out.
+     */
+    private List<MemoryHit> linkedByEntities(Map<String, Object> params, String text, List<MemoryHit> seeds) {
+        Map<String, Object> linked = new HashMap<>(params);
+        linked.put("names", MemoryText.nameCandidates(text));
+        linked.put("seeds", seeds.stream().filter(hit -> hit.memory() != null).map(MemoryHit::id).toList());
+        linked.put("maxMentions", MAX_ENTITY_MENTIONS);
+        return hits(read("""
+                CALL () {
+                  MATCH (q:MemoryEntity {scope: $scope}) WHERE q.key IN $names AND COUNT { (q)<-[:MENTIONS]-(:Memory) } <= $maxMentions
+                  MATCH (q)<-[:MENTIONS]-(s:Memory) RETURN s
+                  UNION
+                  MATCH (s:Memory) WHERE s.id IN $seeds RETURN s
+                }
+                MATCH (s)-[:MENTIONS]->(e:MemoryEntity) WHERE e.certain OR e.key IN $names
+                WITH DISTINCT e
+                WITH e, COUNT { (e)<-[:MENTIONS]-(:Memory) } AS mentions WHERE mentions <= $maxMentions
+                MATCH (e)<-[:MENTIONS]-(m:Memory) WHERE NOT m.id IN $seeds
+                // a name of the question first, then the rarer the shared name the more it says; then the nearest
+                WITH m, min(CASE WHEN e.key IN $names THEN 0 ELSE mentions END) AS rarest
+                WITH m, vector.similarity.cosine(m.embedding, $vector) - rarest AS similarity
+                """ + filter(), linked));
     }
 
     /**
@@ -325,6 +457,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                   AND ($speaker IS NULL OR m.speaker = $speaker)
                   AND ($after IS NULL OR coalesce(m.occurredAt, m.createdAt) >= $after)
                   AND ($before IS NULL OR coalesce(m.occurredAt, m.createdAt) < $before)
+                  AND CASE WHEN $asOf IS NULL THEN m.validTo IS NULL OR m.validTo > $now
+                           ELSE coalesce(m.occurredAt, m.createdAt) <= $asOf AND (m.validTo IS NULL OR m.validTo > $asOf) END
                 WITH m, similarity
                         + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
                 ORDER BY score DESC LIMIT $k
@@ -343,6 +477,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                     WHERE m.expiresAt <= $now OR m.forgottenAt <= $forgottenBefore
                     DETACH DELETE m RETURN count(*) AS n""", Map.of("now", now, "forgottenBefore", forgottenBefore))
                     .single().get("n").asInt());
+        } finally {
+            deleteUnmentionedEntities();
         }
     }
 
@@ -363,7 +499,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 WITH c
                 OPTIONAL MATCH (ch:Chunk {chunkId: $chunkId})
                 OPTIONAL MATCH (m:Memory {id: $memoryId})
-                FOREACH (target IN [x IN [ch, m] WHERE x IS NOT NULL] | MERGE (c)-[:CORRECTS]->(target))""", params);
+                FOREACH (target IN [x IN [ch, m] WHERE x IS NOT NULL] | MERGE (c)-[:CORRECTS]->(target))
+                // a corrected memory is no longer true from now on, as a superseded one
+                FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END | SET m.validTo = coalesce(m.validTo, $createdAt))""", params);
         return correction;
     }
 
@@ -444,7 +582,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         List<MemoryHit> memories = read("""
                 MATCH (m:Memory {pinned: true})
                 WHERE ($scopes IS NULL OR m.scope IN $scopes) AND m.forgottenAt IS NULL
-                  AND (m.expiresAt IS NULL OR m.expiresAt > $now)
+                  AND (m.expiresAt IS NULL OR m.expiresAt > $now) AND (m.validTo IS NULL OR m.validTo > $now)
                 WITH m, vector.similarity.cosine(m.embedding, $vector) AS similarity,
                      EXISTS { MATCH (m)-[:ABOUT]->(d:Document) MATCH (ch:Chunk) WHERE ch.chunkId IN $chunkIds
                                  AND d.collection = ch.collection AND d.documentId = ch.documentId }
@@ -464,8 +602,20 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     private void write(String cypher, Map<String, Object> params) {
+        write(tx -> tx.run(cypher, params).consume());
+    }
+
+    /** {@code cypher}, then the supersessions, in one transaction. */
+    private void write(String cypher, Map<String, Object> params, List<Map<String, Object>> supersessions) {
+        write(tx -> {
+            tx.run(cypher, params).consume();
+            supersede(tx, supersessions);
+        });
+    }
+
+    private void write(Consumer<TransactionContext> work) {
         try (Session session = driver.session()) {
-            session.executeWriteWithoutResult(tx -> tx.run(cypher, params).consume());
+            session.executeWriteWithoutResult(work);
         }
     }
 
@@ -483,7 +633,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 nullableLong(m.get("expiresAt")), nullableLong(m.get("forgottenAt")), nullableString(m.get("conversationId")),
                 m.get("about").asList(Value::asString),
                 m.get("links").asList(l -> new Memory.Link(l.get("type").asString(), l.get("toId").asString())),
-                nullableLong(m.get("occurredAt")), nullableString(m.get("speaker")));
+                nullableLong(m.get("occurredAt")), nullableString(m.get("speaker")), nullableLong(m.get("validTo")),
+                m.get("entities").asList(Value::asString));
     }
 
     private static Message message(String conversationId, Node msg) {

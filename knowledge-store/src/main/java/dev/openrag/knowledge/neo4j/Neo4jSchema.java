@@ -48,6 +48,7 @@ public final class Neo4jSchema {
             "CREATE INDEX memory_scope IF NOT EXISTS FOR (n:Memory) ON (n.scope)",
             "CREATE INDEX memory_pinned IF NOT EXISTS FOR (n:Memory) ON (n.pinned)",
             "CREATE INDEX memory_speaker IF NOT EXISTS FOR (n:Memory) ON (n.scope, n.speakerKey)",
+            "CREATE CONSTRAINT memory_entity_key IF NOT EXISTS FOR (n:MemoryEntity) REQUIRE (n.scope, n.key) IS UNIQUE",
             // BM25 over what memories say (names, places, exact phrases), fused with their vectors; the
             // scope is indexed too, so that Lucene reads only the asked scope's memories
             "CREATE FULLTEXT INDEX memory_words IF NOT EXISTS FOR (n:Memory) ON EACH [n.text, n.scope]",

@@ -72,9 +72,15 @@ public class MemoryTools {
                     required = false) String conversationId,
             @ToolArg(description = "When it happened, ISO-8601 (2023-05-08 or 2023-05-08T13:56:00Z); default: now",
                     required = false) String occurredAt,
-            @ToolArg(description = "Who said or wrote it", required = false) String speaker) {
+            @ToolArg(description = "Who said or wrote it", required = false) String speaker,
+            @ToolArg(description = "Id of a memory of the scope this one replaces (a fact that changed): the old one "
+                    + "stays for asOf searches but default searches return only the new one", required = false) String supersedes) {
         String value = ToolArguments.text(text, "text", settings.maxTextChars());
         String target = scopes.requireWritable(scope);
+        Memory replaced = supersedes == null ? null : memories.require(supersedes);
+        if (replaced != null && !replaced.scope().equals(target)) {
+            throw new ToolCallException("no memory with id '" + replaced.id() + "' in scope '" + target + "' to supersede");
+        }
         Long ttl = ToolArguments.ttlSeconds(ttlSeconds);
         Long happened = ToolArguments.time(occurredAt, "occurredAt");
         String who = ToolArguments.speaker(speaker);
@@ -85,7 +91,8 @@ public class MemoryTools {
         long now = clock.millis();
         Memory memory = new Memory(UUID.randomUUID().toString(), target, value,
                 tags == null ? List.of() : ToolArguments.tags(tags), Boolean.TRUE.equals(pinned), now, now,
-                ttl == null ? null : now + ttl * 1000, null, conversationId, about == null ? List.of() : about, List.of(),
+                ttl == null ? null : now + ttl * 1000, null, conversationId, about == null ? List.of() : about,
+                replaced == null ? List.of() : List.of(new Memory.Link(Memory.SUPERSEDES, replaced.id())),
                 happened == null ? now : happened, who);
         return store.add(memory, embedder.embed(List.of(value)).get(0));
     }
@@ -94,12 +101,13 @@ public class MemoryTools {
     }
 
     @Tool(name = "add_memories", description = "Remember many things in a scope in one call (up to 500), e.g. a "
-            + "conversation's turns. Each: {text, id?, tags?, speaker?, occurredAt?, pinned?, context?}; context (e.g. the turn "
-            + "before) is embedded with the text but not stored. An id already in the scope "
-            + "is left as it is, so a batch can be sent again.")
+            + "conversation's turns. Each: {text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?}; context "
+            + "(e.g. the turn before) is embedded with the text but not stored; supersedes names a memory of the scope it "
+            + "replaces. An id already in the scope is left as it is, so a batch can be sent again.")
     public Added addMemories(
             @ToolArg(description = "Isolation scope") String scope,
-            @ToolArg(description = "The memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?, context?}]") List<MemoryBatch.Item> memories) {
+            @ToolArg(description = "The memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?}]")
+            List<MemoryBatch.Item> memories) {
         String target = scopes.requireWritable(scope);
         try {
             List<Memory> batch = MemoryBatch.memories(target, memories, settings.maxTextChars(), clock.millis());
@@ -112,7 +120,8 @@ public class MemoryTools {
 
     @Tool(name = "search_memory", description = "Find the memories of a scope that best match a query: by meaning "
             + "(vectors) and by its words (BM25: names, places, exact phrases), fused; optionally only one speaker's or "
-            + "those that happened in a time window. With a conversationId that conversation's memories and messages rank higher.")
+            + "those that happened in a time window. With a conversationId that conversation's memories and messages rank higher. "
+            + "Returns what is true now (superseded and corrected memories left out), or with asOf what was true then.")
     public SearchResult searchMemory(
             @ToolArg(description = "What to look for") String query,
             @ToolArg(description = "Scope to search") String scope,
@@ -124,7 +133,11 @@ public class MemoryTools {
             @ToolArg(description = "Only what happened before this ISO-8601 time", required = false) String before,
             @ToolArg(description = "hybrid (default: meaning and words fused), vector or bm25", required = false) String mode,
             @ToolArg(description = "What 'last week', 'yesterday' or '3 months ago' in the query count from, ISO-8601 "
-                    + "(default: now)", required = false) String referenceTime) {
+                    + "(default: now)", required = false) String referenceTime,
+            @ToolArg(description = "What was true at this ISO-8601 time: memories that had happened by then and were not yet "
+                    + "superseded (default: what is true now)", required = false) String asOf,
+            @ToolArg(description = "In hybrid mode, also rank memories that share a name (person, place, ...) with the query or "
+                    + "with the best hits (default true)", required = false) Boolean entityLinks) {
         String retrieval = mode == null || mode.isBlank() ? MemoryQuery.HYBRID : mode.strip();
         if (!MemoryQuery.MODES.contains(retrieval)) {
             throw new ToolCallException("argument 'mode' must be hybrid, vector or bm25, got '" + retrieval + "'");
@@ -138,10 +151,11 @@ public class MemoryTools {
             throw new ToolCallException("argument 'after' must be earlier than 'before'");
         }
         Long reference = ToolArguments.time(referenceTime, "referenceTime");
+        Long validAt = ToolArguments.time(asOf, "asOf");
         var period = TimeExpressions.window(value, reference == null ? clock.millis() : reference).orElse(null);
         return new SearchResult(store.search(new MemoryQuery(target, value, embedder.embedQuery(value), limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
-                clock.millis(), retrieval, period)));
+                clock.millis(), retrieval, period, validAt, !Boolean.FALSE.equals(entityLinks))));
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")
@@ -182,7 +196,7 @@ public class MemoryTools {
     }
 
     @Tool(name = "link_memories", description = "Link two memories of the same scope with a typed link "
-            + "(e.g. 'supersedes', 'related', 'causes').")
+            + "(e.g. 'supersedes', 'related', 'causes'); 'supersedes' also ends the validity of the memory it points to.")
     public Memory linkMemories(
             @ToolArg(description = "Memory the link starts at") String fromId,
             @ToolArg(description = "Memory the link points to") String toId,

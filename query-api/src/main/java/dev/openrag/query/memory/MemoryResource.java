@@ -56,7 +56,7 @@ public class MemoryResource {
     }
 
     /** {@code POST /api/memories/search} body. */
-    public record MemorySearch(String scope, String query, Integer k, Boolean includeForgotten) {
+    public record MemorySearch(String scope, String query, Integer k, Boolean includeForgotten, String asOf) {
     }
 
     private final MemoryStore store;
@@ -105,7 +105,7 @@ public class MemoryResource {
     @POST
     @Path("/memories/batch")
     @RolesAllowed(Role.WRITER)
-    @Operation(summary = "Remember up to 500 things in one scope {scope, memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?}]};"
+    @Operation(summary = "Remember up to 500 things in one scope {scope, memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?}]};"
             + " an id already in the scope is left as it is")
     public Map<String, Object> addBatch(NewMemories request) {
         if (request == null) {
@@ -126,7 +126,8 @@ public class MemoryResource {
 
     @POST
     @Path("/memories/search")
-    @Operation(summary = "Memories of a scope nearest to a query {scope, query, k?, includeForgotten?}")
+    @Operation(summary = "Memories of a scope nearest to a query {scope, query, k?, includeForgotten?, asOf?}: what is true now,"
+            + " or with asOf (ISO-8601) what was true then")
     public Map<String, Object> search(MemorySearch request) {
         if (request == null || request.query() == null || request.query().isBlank()) {
             throw ApiException.badRequest("'query' is required and must not be blank");
@@ -137,8 +138,15 @@ public class MemoryResource {
             throw ApiException.badRequest("'k' must be between 1 and 50, got " + k);
         }
         String query = request.query().strip();
+        Long asOf;
+        try {
+            asOf = MemoryBatch.time(request.asOf(), "asOf");
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
         List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, embedder.embedQuery(query), k, null, 0,
-                Boolean.TRUE.equals(request.includeForgotten()), null, null, null, System.currentTimeMillis()));
+                Boolean.TRUE.equals(request.includeForgotten()), null, null, null, System.currentTimeMillis(),
+                MemoryQuery.HYBRID, null, asOf, true));
         return Map.of("scope", scope, "results", hits.stream()
                 .filter(hit -> hit.memory() != null)
                 .map(hit -> Map.of("score", hit.score(), "memory", hit.memory())).toList());
