@@ -76,8 +76,8 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-turn-context", description = "for 'locomo': embed each turn alone, without the turn before it as context")
     boolean noTurnContext;
 
-    @Option(names = "--no-entity-links", description = "for 'locomo': search without following entity links")
-    boolean noEntityLinks;
+    @Option(names = "--entity-links", description = "for 'locomo': search_memory with entityLinks (off by default)")
+    boolean entityLinks;
 
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
@@ -89,7 +89,7 @@ class BenchCommand implements Callable<Integer> {
             case "memory" -> memory();
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
-            case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, !noEntityLinks).run();
+            case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).run();
             default -> {
                 System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults, locomo");
                 yield 2;

@@ -92,10 +92,25 @@ class Neo4jMemoryStoreTest {
                 null, null, null, List.of(), List.of()), new float[] {0, 1, 0, 0});
 
         List<MemoryHit> hits = store.search(new MemoryQuery(scope, "Did Jolene's pet ever win anything?", new float[] {1, 0, 0, 0}, 5,
-                null, 0, false, null, null, null, 2));
+                null, 0, false, null, null, null, 2, MemoryQuery.HYBRID, null, null, true));
         MemoryHit prize = hits.stream().filter(hit -> hit.id().equals(scope + "-prize")).findFirst()
                 .orElseThrow(() -> new AssertionError("the prize memory, linked through 'Biscuit', is missing from " + hits));
         assertThat(prize.ranks()).containsEntry("entity", 1);
         assertThat(store.get(scope + "-adopted").orElseThrow().entities()).containsExactlyInAnyOrder("Jolene", "Biscuit");
+
+        // a new text names new entities; a name no memory mentions any more is gone with the last mention
+        store.update(scope + "-adopted", "Jolene adopted a cat called Pixel", new float[] {1, 0, 0, 0}, null, 3);
+        assertThat(store.get(scope + "-adopted").orElseThrow().entities()).containsExactlyInAnyOrder("Jolene", "Pixel");
+        assertThat(entityKeys(scope)).contains("biscuit", "pixel");
+        assertThat(store.delete(scope + "-prize")).isTrue();
+        assertThat(store.delete(scope + "-prize")).isFalse();
+        assertThat(entityKeys(scope)).containsExactlyInAnyOrder("jolene", "pixel", "weekly");
+    }
+
+    private static List<String> entityKeys(String scope) {
+        try (var session = driver.session()) {
+            return session.run("MATCH (e:MemoryEntity {scope: $scope}) RETURN e.key AS key", Map.of("scope", scope))
+                    .list(row -> row.get("key").asString());
+        }
     }
 }

@@ -395,13 +395,13 @@ class MemoryToolsTest {
 
         // the question names Jolene, not Biscuit: the ribbon is found through the dog both memories name
         String question = "What has Jolene been up to?";
-        JsonNode results = mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 10)).get("results");
+        JsonNode results = mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 10, "entityLinks", true))
+                .get("results");
         JsonNode hit = hitFor(prize, results);
         assertThat(hit).as("the memory linked through 'Biscuit' in %s", results).isNotNull();
         assertThat(hit.path("ranks").path("entity").asInt()).isBetween(1, 2); // after the memory naming Jolene, if that is not a top hit
-        JsonNode without = hitFor(prize, mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 10,
-                "entityLinks", false)).get("results"));
-        assertThat(without == null || !without.path("ranks").has("entity")).isTrue();
+        JsonNode without = hitFor(prize, mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 10)).get("results"));
+        assertThat(without == null || !without.path("ranks").has("entity")).as("entity links are off by default").isTrue();
 
         // deleting a memory takes its mentions with it; an entity no memory mentions is gone
         mcp.call("delete_memory", Map.of("id", prize));

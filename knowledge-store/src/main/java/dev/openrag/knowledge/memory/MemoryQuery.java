@@ -12,7 +12,8 @@ import java.util.Set;
  * {@code asOf}: what was true at that time (happened by then, not yet superseded); null: what is
  * true now (superseded and corrected memories left out). {@code entityLinks}: whether a hybrid
  * search adds the memories linked to the question's names and to its best hits through the
- * entities they mention (a list of its own in the fusion).
+ * entities they mention (a list of its own in the fusion; off unless asked: it did not lift LoCoMo
+ * recall on the tune conversations, docs/benchmarks.md).
  */
 public record MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                           boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
@@ -26,7 +27,7 @@ public record MemoryQuery(String scope, String text, float[] vector, int k, Stri
     public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                        boolean includeForgotten, String speaker, Long after, Long before, long now) {
         this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, HYBRID, null, null,
-                true);
+                false);
     }
 
     /** A vector-only query without filters, as before hybrid search. */

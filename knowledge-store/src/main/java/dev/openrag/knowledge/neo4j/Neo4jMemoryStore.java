@@ -56,6 +56,15 @@ public final class Neo4jMemoryStore implements MemoryStore {
                   MERGE (m)-[:MENTIONS]->(e)
             """;
 
+    /** With {@code before} bound to entities a memory mentioned: deletes those no memory mentions any more. */
+    private static final String DELETE_UNMENTIONED = """
+            CALL (before) {
+              UNWIND before AS e
+              WITH e WHERE NOT EXISTS { (e)<-[:MENTIONS]-(:Memory) }
+              DELETE e
+            }
+            """;
+
     /** How many of the first fused hits lend their entities to the entity list. */
     static final int ENTITY_SEEDS = 3;
     /** An entity more memories than this mention (a hub: the other speaker's name) says little about any of them. */
@@ -234,20 +243,20 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("entities", text == null ? null : entities(text));
         write("""
                 MATCH (m:Memory {id: $id})
+                WITH m, [(m)-[:MENTIONS]->(e:MemoryEntity) | e] AS before
                 SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding),
                     m.tags = coalesce($tags, m.tags), m.updatedAt = $now
-                WITH m
+                WITH m, before
                 CALL (m) {
                   WITH m WHERE $entities IS NOT NULL
                   OPTIONAL MATCH (m)-[old:MENTIONS]->(:MemoryEntity)
                   DELETE old
                 }
-                WITH m
                 CALL (m) {
                   UNWIND coalesce($entities, []) AS entity
                 """ + MENTION + """
-                }""", params);
-        deleteUnmentionedEntities();
+                }
+                """ + DELETE_UNMENTIONED, params);
         return get(id).orElseThrow();
     }
 
@@ -278,18 +287,15 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     @Override
     public boolean delete(String id) {
-        boolean deleted;
         try (Session session = driver.session()) {
-            deleted = session.executeWrite(tx -> tx.run("MATCH (m:Memory {id: $id}) DETACH DELETE m RETURN count(*) AS n",
-                    Map.of("id", id)).single().get("n").asLong()) > 0;
+            return session.executeWrite(tx -> tx.run("""
+                    MATCH (m:Memory {id: $id})
+                    WITH m, [(m)-[:MENTIONS]->(e:MemoryEntity) | e] AS before
+                    DETACH DELETE m
+                    WITH before
+                    """ + DELETE_UNMENTIONED + """
+                    RETURN count(*) AS n""", Map.of("id", id)).single().get("n").asLong()) > 0;
         }
-        deleteUnmentionedEntities();
-        return deleted;
-    }
-
-    /** Entities no memory mentions any more (after a delete, an update or a sweep). */
-    private void deleteUnmentionedEntities() {
-        write("MATCH (e:MemoryEntity) WHERE NOT EXISTS { (e)<-[:MENTIONS]-(:Memory) } DELETE e", Map.of());
     }
 
     /** The entities of a memory's text as Cypher rows; the speaker's own name is left out in {@link #MENTION}. */
@@ -478,7 +484,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                     DETACH DELETE m RETURN count(*) AS n""", Map.of("now", now, "forgottenBefore", forgottenBefore))
                     .single().get("n").asInt());
         } finally {
-            deleteUnmentionedEntities();
+            write("MATCH (e:MemoryEntity) WHERE NOT EXISTS { (e)<-[:MENTIONS]-(:Memory) } DELETE e", Map.of());
         }
     }
 

@@ -137,7 +137,7 @@ public class MemoryTools {
             @ToolArg(description = "What was true at this ISO-8601 time: memories that had happened by then and were not yet "
                     + "superseded (default: what is true now)", required = false) String asOf,
             @ToolArg(description = "In hybrid mode, also rank memories that share a name (person, place, ...) with the query or "
-                    + "with the best hits (default true)", required = false) Boolean entityLinks) {
+                    + "with the best hits (default false)", required = false) Boolean entityLinks) {
         String retrieval = mode == null || mode.isBlank() ? MemoryQuery.HYBRID : mode.strip();
         if (!MemoryQuery.MODES.contains(retrieval)) {
             throw new ToolCallException("argument 'mode' must be hybrid, vector or bm25, got '" + retrieval + "'");
@@ -155,7 +155,7 @@ public class MemoryTools {
         var period = TimeExpressions.window(value, reference == null ? clock.millis() : reference).orElse(null);
         return new SearchResult(store.search(new MemoryQuery(target, value, embedder.embedQuery(value), limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
-                clock.millis(), retrieval, period, validAt, !Boolean.FALSE.equals(entityLinks))));
+                clock.millis(), retrieval, period, validAt, Boolean.TRUE.equals(entityLinks))));
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")

@@ -146,7 +146,7 @@ public class MemoryResource {
         }
         List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, embedder.embedQuery(query), k, null, 0,
                 Boolean.TRUE.equals(request.includeForgotten()), null, null, null, System.currentTimeMillis(),
-                MemoryQuery.HYBRID, null, asOf, true));
+                MemoryQuery.HYBRID, null, asOf, false));
         return Map.of("scope", scope, "results", hits.stream()
                 .filter(hit -> hit.memory() != null)
                 .map(hit -> Map.of("score", hit.score(), "memory", hit.memory())).toList());
