@@ -11,6 +11,8 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
 import dev.openrag.knowledge.embedding.OnnxEmbedder;
 import dev.openrag.schemas.Chunk;
@@ -22,15 +24,17 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code openrag bench ingest}: end-to-end ingestion throughput next to the bare embedder's;
  * {@code openrag bench memory}: add_memory and search_memory latency through MCP with N memories;
- * {@code openrag bench faults}: recovery from each engine's outage mid-import ({@link FaultBench}).
+ * {@code openrag bench faults}: recovery from each engine's outage mid-import ({@link FaultBench});
+ * {@code openrag bench soak}: a sustained stream of documents while clients search ({@link SoakBench}).
  */
 @Command(name = "bench", description = "Benchmarks. 'ingest': end-to-end chunks/s of a corpus vs the bare embedder; "
         + "'memory': add_memory/search_memory latency over MCP with --memories memories in one scope; "
         + "'faults': kill -9 each engine mid-corpus, restart it after --outage s, time the recovery and count the chunks; "
-        + "'locomo': LoCoMo evidence recall@5/10/20 of search_memory over the conversations in --data.")
+        + "'locomo': LoCoMo evidence recall@5/10/20 of search_memory over the conversations in --data; "
+        + "'soak': --documents generated documents at --rate a second onto openrag.documents.arrived while 4 clients search.")
 class BenchCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory, faults or locomo")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory, faults, locomo or soak")
     String what;
 
     @Option(names = "--queries", defaultValue = "../shared/datasets/codebase/evaluation_dev.jsonl",
@@ -79,6 +83,12 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--entity-links", description = "for 'locomo': search_memory with entityLinks (off by default)")
     boolean entityLinks;
 
+    @Option(names = "--documents", defaultValue = "5000", description = "for 'soak': documents to stream (default ${DEFAULT-VALUE})")
+    int documents;
+
+    @Option(names = "--rate", defaultValue = "2", description = "for 'soak': documents a second (default ${DEFAULT-VALUE})")
+    double rate;
+
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
 
@@ -89,9 +99,10 @@ class BenchCommand implements Callable<Integer> {
             case "memory" -> memory();
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
+            case "soak" -> new SoakBench(kafka, url, queryUrl, queries, documents, rate).run();
             case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).run();
             default -> {
-                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults, locomo");
+                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults, locomo, soak");
                 yield 2;
             }
         };
@@ -188,26 +199,49 @@ class BenchCommand implements Callable<Integer> {
         }
         OnnxEmbedder embedder = new OnnxEmbedder();
         embedder.embed(texts.subList(0, Math.min(16, texts.size()))); // warm-up: model load and JIT
+        long bareCpu = StackCpu.self();
         long bareStart = System.nanoTime();
         for (int from = 0; from < texts.size(); from += 32) {
             embedder.embed(texts.subList(from, Math.min(texts.size(), from + 32)));
         }
         double bareSeconds = (System.nanoTime() - bareStart) / 1e9;
+        double embedCpuPerChunk = (double) (StackCpu.self() - bareCpu) / texts.size();
         double bareRate = texts.size() / bareSeconds;
-        System.out.printf("bare embedder: %d chunks in %.1f s = %.1f chunks/s%n", texts.size(), bareSeconds, bareRate);
+        System.out.printf("bare embedder: %d chunks in %.1f s = %.1f chunks/s (%.1f ms CPU a chunk)%n", texts.size(), bareSeconds,
+                bareRate, embedCpuPerChunk);
+
+        // LangChain4j's stock model on the same texts, for comparison
+        var stock = new BgeSmallEnV15QuantizedEmbeddingModel();
+        stock.embedAll(texts.subList(0, Math.min(16, texts.size())).stream().map(TextSegment::from).toList());
+        long stockStart = System.nanoTime();
+        for (int from = 0; from < texts.size(); from += 32) {
+            stock.embedAll(texts.subList(from, Math.min(texts.size(), from + 32)).stream().map(TextSegment::from).toList());
+        }
+        double stockRate = texts.size() / ((System.nanoTime() - stockStart) / 1e9);
+        System.out.printf("stock embedder (LangChain4j BgeSmallEnV15QuantizedEmbeddingModel): %.1f chunks/s%n", stockRate);
 
         String collection = "bench-" + System.currentTimeMillis();
         ApiClient ingest = new ApiClient(url);
+        Stack stack = new Stack();
+        Map<String, Long> cpuBefore = StackCpu.sample(stack);
         long pipelineStart = System.nanoTime();
         JsonNode accepted = ingest.postJson("/api/corpus?collection=" + collection, json);
         JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
         double pipelineSeconds = (System.nanoTime() - pipelineStart) / 1e9;
+        Map<String, Long> cpu = StackCpu.between(cpuBefore, StackCpu.sample(stack));
         int chunks = status.path("stages").path("sink-opensearch").path("chunks").asInt();
         double pipelineRate = chunks / pipelineSeconds;
         System.out.printf("end to end:    %d chunks in %.1f s = %.1f chunks/s (job %s, collection %s)%n",
                 chunks, pipelineSeconds, pipelineRate, status.path("state").asText(), collection);
-        System.out.printf("ingest end-to-end/bare-embedder ratio=%.2f e2e_chunks_per_s=%.1f embedder_chunks_per_s=%.1f chunks=%d%n",
-                pipelineRate / bareRate, pipelineRate, bareRate, chunks);
+        // every process's CPU during the run, less what embedding these chunks costs on its own
+        long totalCpu = cpu.values().stream().mapToLong(Long::longValue).sum();
+        double outside = chunks == 0 ? 0 : (totalCpu - embedCpuPerChunk * chunks) / chunks;
+        System.out.printf("cpu during end to end: %s; total %.1f s, of which embedding ~%.1f s%n",
+                String.join(", ", cpu.entrySet().stream().map(e -> "%s %.1f s".formatted(e.getKey(), e.getValue() / 1000.0)).toList()),
+                totalCpu / 1000.0, embedCpuPerChunk * chunks / 1000.0);
+        System.out.printf("ingest end-to-end/bare-embedder ratio=%.2f e2e_chunks_per_s=%.1f embedder_chunks_per_s=%.1f"
+                        + " stock_embedder_chunks_per_s=%.1f cpu_ms_per_chunk_outside_embedder=%.1f chunks=%d%n",
+                pipelineRate / bareRate, pipelineRate, bareRate, stockRate, outside, chunks);
         return "completed".equals(status.path("state").asText()) ? 0 : 1;
     }
 }

@@ -36,7 +36,7 @@ import dev.openrag.knowledge.port.MemoryStore;
  * {@code (:Conversation)-[:HAS_MESSAGE]->(:Message)} and {@code (:Conversation)-[:HAS_MEMORY]->(:Memory)}.
  * <p>
  * Memory search scans a small scope exactly (indexed by {@code Memory.scope}) and asks the shared
- * {@code memory_embedding} vector index for a big one (see {@link #memoryHits}); the index ranks
+ * {@code memory_embedding} vector index for a big one (see {@link #nearest}); the index ranks
  * all scopes together, so a small scope next to a big one could get no hits from it alone.
  */
 public final class Neo4jMemoryStore implements MemoryStore {
@@ -304,6 +304,21 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 .map(e -> Map.<String, Object>of("key", e.key(), "name", e.name(), "certain", e.certain())).toList();
     }
 
+    /**
+     * An entry of one ranked list before the memories are read: what it is, its id, its score in
+     * that list; a message comes whole (a conversation has few). Only the final k are read whole.
+     */
+    private record Candidate(String kind, String id, double score, Message message) {
+
+        String key() {
+            return kind + ":" + id;
+        }
+    }
+
+    /** A candidate after fusion: its fused score and its 1-based rank in each list that held it. */
+    record Fused(Candidate candidate, double score, Map<String, Integer> ranks) {
+    }
+
     @Override
     public List<MemoryHit> search(MemoryQuery query) {
         Map<String, Object> params = new HashMap<>();
@@ -322,26 +337,29 @@ public final class Neo4jMemoryStore implements MemoryStore {
         int k = query.k();
         int depth = lucene.isEmpty() ? k : Math.max(k, FUSION_DEPTH);
         params.put("k", depth);
-        List<MemoryHit> byVector = memoryHits(params, depth);
-        List<MemoryHit> messages = query.conversationId() == null ? List.of() : read("""
+        long scopeSize = read("MATCH (m:Memory {scope: $scope}) RETURN count(m) AS n", params).get(0).get("n").asLong();
+        List<Candidate> byVector = nearest(params, depth, scopeSize);
+        List<Candidate> messages = query.conversationId() == null ? List.of() : read("""
                 MATCH (c:Conversation {id: $conversationId, scope: $scope})-[:HAS_MESSAGE]->(msg:Message)
                 WITH c, msg, vector.similarity.cosine(msg.embedding, $vector) + $boost AS score
                 ORDER BY score DESC LIMIT $k
                 RETURN score, c.id AS conversationId, msg""", params).stream()
-                .map(row -> new MemoryHit("message", row.get("score").asDouble(), null,
-                        message(row.get("conversationId").asString(), row.get("msg").asNode())))
+                .map(row -> {
+                    Message message = message(row.get("conversationId").asString(), row.get("msg").asNode());
+                    return new Candidate("message", message.id(), row.get("score").asDouble(), message);
+                })
                 .toList();
         // the conversation's messages compete with memories by similarity (plus the boost), as they always did
-        List<MemoryHit> bySimilarity = new ArrayList<>(byVector);
+        List<Candidate> bySimilarity = new ArrayList<>(byVector);
         bySimilarity.addAll(messages);
-        bySimilarity.sort(Comparator.comparingDouble(MemoryHit::score).reversed());
+        bySimilarity.sort(Comparator.comparingDouble(Candidate::score).reversed());
         if (lucene.isEmpty()) {
-            return bySimilarity.size() > k ? List.copyOf(bySimilarity.subList(0, k)) : bySimilarity;
+            return read(bySimilarity.stream().limit(k).map(candidate -> new Fused(candidate, candidate.score(), null)).toList());
         }
         params.put("lucene", MemoryText.inScope(query.scope(), lucene));
-        List<MemoryHit> byText = hits(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
-                + "', $lucene) YIELD node AS m, score AS similarity\n" + filter(), params));
-        Map<String, List<MemoryHit>> lists = new LinkedHashMap<>();
+        List<Candidate> byText = candidates(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
+                + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, params));
+        Map<String, List<Candidate>> lists = new LinkedHashMap<>();
         if (!wordsOnly) {
             lists.put("vector", bySimilarity);
         }
@@ -351,7 +369,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             Map<String, Object> inPeriod = new HashMap<>(params);
             inPeriod.put("after", query.after() == null ? query.period().from() : Math.max(query.after(), query.period().from()));
             inPeriod.put("before", query.before() == null ? query.period().to() : Math.min(query.before(), query.period().to()));
-            lists.put("time", memoryHits(inPeriod, depth));
+            lists.put("time", nearest(inPeriod, depth, scopeSize));
         }
         if (!wordsOnly && query.speaker() == null) {
             // a question that names someone who speaks in the scope: their own memories, nearest first, as a third list
@@ -359,16 +377,16 @@ public final class Neo4jMemoryStore implements MemoryStore {
             if (named != null) {
                 Map<String, Object> bySpeaker = new HashMap<>(params);
                 bySpeaker.put("speaker", named);
-                lists.put("speaker", memoryHits(bySpeaker, depth));
+                lists.put("speaker", nearest(bySpeaker, depth, scopeSize));
             }
         }
         if (!wordsOnly && query.entityLinks()) {
-            List<MemoryHit> linked = linkedByEntities(params, query.text(), fuse(lists, ENTITY_SEEDS));
+            List<Candidate> linked = linkedByEntities(params, query.text(), fuse(lists, ENTITY_SEEDS));
             if (!linked.isEmpty()) {
                 lists.put("entity", linked);
             }
         }
-        return fuse(lists, k);
+        return read(fuse(lists, k));
     }
 
     /**
@@ -379,12 +397,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
      * earlier, then the nearest. Hubs (names of more than {@value #MAX_ENTITY_MENTIONS} memories) are
      * not followed and the seeds themselves are left out.
      */
-    private List<MemoryHit> linkedByEntities(Map<String, Object> params, String text, List<MemoryHit> seeds) {
+    private List<Candidate> linkedByEntities(Map<String, Object> params, String text, List<Fused> seeds) {
         Map<String, Object> linked = new HashMap<>(params);
         linked.put("names", MemoryText.nameCandidates(text));
-        linked.put("seeds", seeds.stream().filter(hit -> hit.memory() != null).map(MemoryHit::id).toList());
+        linked.put("seeds", seeds.stream().map(Fused::candidate).filter(c -> c.message() == null).map(Candidate::id).toList());
         linked.put("maxMentions", MAX_ENTITY_MENTIONS);
-        return hits(read("""
+        return candidates(read("""
                 CALL () {
                   MATCH (q:MemoryEntity {scope: $scope}) WHERE q.key IN $names AND COUNT { (q)<-[:MENTIONS]-(:Memory) } <= $maxMentions
                   MATCH (q)<-[:MENTIONS]-(s:Memory) RETURN s
@@ -398,7 +416,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 // a name of the question first, then the rarer the shared name the more it says; then the nearest
                 WITH m, min(CASE WHEN e.key IN $names THEN 0 ELSE mentions END) AS rarest
                 WITH m, vector.similarity.cosine(m.embedding, $vector) - rarest AS similarity
-                """ + filter(), linked));
+                """ + FILTER, linked));
     }
 
     /**
@@ -412,28 +430,44 @@ public final class Neo4jMemoryStore implements MemoryStore {
         return rows.isEmpty() ? null : rows.get(0).get("speaker").asString();
     }
 
-    /** Reciprocal rank fusion (k = 60, as in query-api's chunk search) of ranked lists of hits; ranks kept per list. */
-    static List<MemoryHit> fuse(Map<String, List<MemoryHit>> lists, int k) {
-        Map<String, MemoryHit> byId = new HashMap<>();
+    /** Reciprocal rank fusion (k = 60, as in query-api's chunk search) of ranked lists; ranks kept per list. */
+    private static List<Fused> fuse(Map<String, List<Candidate>> lists, int k) {
+        Map<String, Candidate> byKey = new HashMap<>();
         Map<String, Double> scores = new HashMap<>();
         Map<String, Map<String, Integer>> ranks = new HashMap<>();
-        lists.forEach((list, hits) -> {
-            for (int i = 0; i < hits.size(); i++) {
-                MemoryHit hit = hits.get(i);
-                String key = hit.kind() + ":" + hit.id();
-                byId.putIfAbsent(key, hit);
-                scores.merge(key, 1.0 / (RRF_K + i + 1), Double::sum);
-                ranks.computeIfAbsent(key, x -> new LinkedHashMap<>()).put(list, i + 1);
+        lists.forEach((list, candidates) -> {
+            for (int i = 0; i < candidates.size(); i++) {
+                Candidate candidate = candidates.get(i);
+                byKey.putIfAbsent(candidate.key(), candidate);
+                scores.merge(candidate.key(), 1.0 / (RRF_K + i + 1), Double::sum);
+                ranks.computeIfAbsent(candidate.key(), x -> new LinkedHashMap<>()).put(list, i + 1);
             }
         });
         return scores.entrySet().stream()
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .limit(k)
-                .map(entry -> {
-                    MemoryHit hit = byId.get(entry.getKey());
-                    return new MemoryHit(hit.kind(), entry.getValue(), hit.memory(), hit.message(), Map.copyOf(ranks.get(entry.getKey())));
-                })
+                .map(entry -> new Fused(byKey.get(entry.getKey()), entry.getValue(), Map.copyOf(ranks.get(entry.getKey()))))
                 .toList();
+    }
+
+    /** The results: the fused candidates' memories read whole in one query, in fused order. */
+    private List<MemoryHit> read(List<Fused> fused) {
+        List<String> ids = fused.stream().map(Fused::candidate).filter(c -> c.message() == null).map(Candidate::id).toList();
+        Map<String, Memory> memories = new HashMap<>();
+        if (!ids.isEmpty()) {
+            read("MATCH (m:Memory) WHERE m.id IN $ids RETURN " + MEMORY_FIELDS, Map.of("ids", ids))
+                    .forEach(row -> memories.put(row.get("memory").get("id").asString(), memory(row.get("memory"))));
+        }
+        List<MemoryHit> hits = new ArrayList<>();
+        for (Fused entry : fused) {
+            Candidate candidate = entry.candidate();
+            Memory memory = memories.get(candidate.id());
+            if (candidate.message() != null || memory != null) { // a memory deleted meanwhile drops out
+                hits.add(new MemoryHit(candidate.kind(), entry.score(), candidate.message() == null ? memory : null,
+                        candidate.message(), entry.ranks()));
+            }
+        }
+        return hits;
     }
 
     /**
@@ -441,38 +475,38 @@ public final class Neo4jMemoryStore implements MemoryStore {
      * the index, for its nearest {@code max(4 k, 50)} memories (room for forgotten and expired ones
      * to drop out), falling back to the exact scan when that still leaves fewer than k.
      */
-    private List<MemoryHit> memoryHits(Map<String, Object> params, int k) {
-        String filter = filter();
-        long scopeSize = read("MATCH (m:Memory {scope: $scope}) RETURN count(m) AS n", params).get(0).get("n").asLong();
+    private List<Candidate> nearest(Map<String, Object> params, int k, long scopeSize) {
         if (scopeSize > exactScanLimit) {
             params.put("candidates", Math.max(4 * k, 50));
-            List<MemoryHit> approximate = hits(read("CYPHER 25\nMATCH (m:Memory)\n  SEARCH m IN (VECTOR INDEX " + Neo4jSchema.MEMORY_VECTOR_INDEX
-                    + " FOR $vector WHERE m.scope = $scope LIMIT $candidates) SCORE AS similarity\n" + filter, params));
+            List<Candidate> approximate = candidates(read("CYPHER 25\nMATCH (m:Memory)\n  SEARCH m IN (VECTOR INDEX "
+                    + Neo4jSchema.MEMORY_VECTOR_INDEX + " FOR $vector WHERE m.scope = $scope LIMIT $candidates) SCORE AS similarity\n"
+                    + FILTER, params));
             if (approximate.size() >= Math.min(k, scopeSize)) {
                 return approximate;
             }
         }
-        return hits(read("MATCH (m:Memory {scope: $scope})\nWITH m, vector.similarity.cosine(m.embedding, $vector) AS similarity\n"
-                + filter, params));
+        return candidates(read("MATCH (m:Memory {scope: $scope})\nWITH m, vector.similarity.cosine(m.embedding, $vector) AS similarity\n"
+                + FILTER, params));
     }
 
-    /** The scope and the query's filters, the conversation boost, the best {@code $k}: after a MATCH or CALL naming m and similarity. */
-    private static String filter() {
-        return """
-                WHERE m.scope = $scope AND ($includeForgotten OR m.forgottenAt IS NULL) AND (m.expiresAt IS NULL OR m.expiresAt > $now)
-                  AND ($speaker IS NULL OR m.speaker = $speaker)
-                  AND ($after IS NULL OR coalesce(m.occurredAt, m.createdAt) >= $after)
-                  AND ($before IS NULL OR coalesce(m.occurredAt, m.createdAt) < $before)
-                  AND CASE WHEN $asOf IS NULL THEN m.validTo IS NULL OR m.validTo > $now
-                           ELSE coalesce(m.occurredAt, m.createdAt) <= $asOf AND (m.validTo IS NULL OR m.validTo > $asOf) END
-                WITH m, similarity
-                        + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
-                ORDER BY score DESC LIMIT $k
-                RETURN score, """ + MEMORY_FIELDS;
-    }
+    /**
+     * The scope and the query's filters, the conversation boost, the best {@code $k} by score, as
+     * ids: after a MATCH or CALL naming m and similarity.
+     */
+    private static final String FILTER = """
+            WHERE m.scope = $scope AND ($includeForgotten OR m.forgottenAt IS NULL) AND (m.expiresAt IS NULL OR m.expiresAt > $now)
+              AND ($speaker IS NULL OR m.speaker = $speaker)
+              AND ($after IS NULL OR coalesce(m.occurredAt, m.createdAt) >= $after)
+              AND ($before IS NULL OR coalesce(m.occurredAt, m.createdAt) < $before)
+              AND CASE WHEN $asOf IS NULL THEN m.validTo IS NULL OR m.validTo > $now
+                       ELSE coalesce(m.occurredAt, m.createdAt) <= $asOf AND (m.validTo IS NULL OR m.validTo > $asOf) END
+            WITH m, similarity
+                    + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
+            ORDER BY score DESC LIMIT $k
+            RETURN score, m.id AS id""";
 
-    private static List<MemoryHit> hits(List<Record> rows) {
-        return rows.stream().map(row -> new MemoryHit("memory", row.get("score").asDouble(), memory(row.get("memory")), null)).toList();
+    private static List<Candidate> candidates(List<Record> rows) {
+        return rows.stream().map(row -> new Candidate("memory", row.get("id").asString(), row.get("score").asDouble(), null)).toList();
     }
 
     @Override

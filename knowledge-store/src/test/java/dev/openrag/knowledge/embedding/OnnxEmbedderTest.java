@@ -3,6 +3,7 @@ package dev.openrag.knowledge.embedding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,25 @@ class OnnxEmbedderTest {
             float[] expected = stock.embed(PASSAGES.get(i)).content().vector();
             assertThat(ours.get(i)).hasSize(384);
             assertThat(cosine(ours.get(i), expected)).as("passage %d", i).isCloseTo(1.0, within(1e-4));
+        }
+    }
+
+    @Test
+    void batchesOfMixedLengthsAndTextsOverTheModelsLimitMatchTheStockModel() {
+        var stock = new BgeSmallEnV15QuantizedEmbeddingModel();
+        List<String> texts = new ArrayList<>();
+        for (int i = 0; i < 40; i++) { // several batches: lengths from a few tokens to a few hundred
+            texts.add((PASSAGES.get(i % 3) + " ").repeat(1 + i % 13).strip() + " #" + i);
+        }
+        texts.add("word ".repeat(700) + "and the end"); // over 512 tokens: embedded in parts by the stock encoder
+        texts.add("x");
+
+        List<float[]> ours = embedder.embed(texts);
+
+        assertThat(ours).hasSize(texts.size());
+        for (int i = 0; i < texts.size(); i++) {
+            float[] expected = stock.embed(texts.get(i)).content().vector();
+            assertThat(cosine(ours.get(i), expected)).as("text %d", i).isCloseTo(1.0, within(1e-4));
         }
     }
 
