@@ -1,6 +1,7 @@
 package dev.openrag.cli;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -46,6 +47,7 @@ final class LocomoBench {
     private final String mode;
     private final boolean context;
     private final boolean entityLinks;
+    private PrintWriter dump;
 
     /**
      * @param mode    search_memory's mode: hybrid, vector or bm25
@@ -100,6 +102,12 @@ final class LocomoBench {
         }
     }
 
+    /** Also writes each question, its evidence and its first 50 results as a JSON line to {@code file}, for analysis. */
+    LocomoBench dumpTo(Path file) throws IOException {
+        this.dump = file == null ? null : new PrintWriter(Files.newBufferedWriter(file), true);
+        return this;
+    }
+
     int run() throws IOException {
         List<Path> files;
         try (Stream<Path> listing = Files.list(data)) {
@@ -136,10 +144,14 @@ final class LocomoBench {
             List<Question> questions = questions(conversation);
             for (Question question : questions) {
                 long started = System.nanoTime();
-                JsonNode found = mcp.call("search_memory", Map.of("query", question.text(), "scope", scope, "k", 20, "mode", mode,
-                        "entityLinks", entityLinks));
+                JsonNode found = mcp.call("search_memory", Map.of("query", question.text(), "scope", scope, "k", dump == null ? 20 : 50,
+                        "mode", mode, "entityLinks", entityLinks));
                 searches.add(started);
                 recall.add(question.category(), recall(ranked(found), question.evidence()));
+                if (dump != null) {
+                    dump.println(JSON.writeValueAsString(Map.of("conversation", name, "question", question.text(),
+                            "category", question.category(), "evidence", question.evidence(), "results", found.path("results"))));
+                }
             }
             System.out.printf("  %s: %d turns, %d questions%n", name, turns.size(), questions.size());
         }
@@ -149,6 +161,9 @@ final class LocomoBench {
         System.out.printf("add (per memory, batches of %d) %s%n", BATCH, adds.summary());
         System.out.printf("search_memory %s%n", searches.summary());
         System.out.println(recall.line("locomo", null));
+        if (dump != null) {
+            dump.close();
+        }
         return 0;
     }
 

@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import org.apache.kafka.clients.admin.Admin;
@@ -58,6 +59,8 @@ final class SoakBench {
     private final List<String> questions;
     private final int documents;
     private final double rate;
+    private final AtomicInteger failures = new AtomicInteger();
+    private volatile String firstFailure;
 
     SoakBench(String kafka, String ingestUrl, String queryUrl, Path queries, int documents, double rate) throws IOException {
         this.kafka = kafka;
@@ -129,6 +132,9 @@ final class SoakBench {
         Map<String, String> memoryAtEnd = memory(stack);
         memoryAtEnd.forEach((app, memory) -> System.out.printf("  at end    %-16s %s (start: %s)%n", app, memory, memoryAtStart.get(app)));
         System.out.printf("search during ingest %s%nsearch idle          %s%n", duringIngest.summary(), idle.summary());
+        if (failures.get() > 0) {
+            System.out.printf("searches that failed during ingest: %d (the first: %s)%n", failures.get(), firstFailure);
+        }
         boolean complete = indexedDocuments >= documents;
         System.out.printf("soak documents=%d ingest_chunks_per_s=%.1f lag_max=%d lag_end=%d search_p50_ingest_ms=%.1f"
                         + " search_p99_ingest_ms=%.1f search_p50_idle_ms=%.1f search_p99_idle_ms=%.1f complete=%s%n",
@@ -202,7 +208,10 @@ final class SoakBench {
                     latencies.add(sent);
                 }
             } catch (RuntimeException e) {
-                System.out.printf("  search failed: %s%n", e.getMessage());
+                // before the first document is indexed the collection does not exist yet: counted, not timed
+                if (failures.getAndIncrement() == 0) {
+                    firstFailure = e.getMessage();
+                }
             }
         }
         return null;

@@ -342,7 +342,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         List<Candidate> messages = query.conversationId() == null ? List.of() : read("""
                 MATCH (c:Conversation {id: $conversationId, scope: $scope})-[:HAS_MESSAGE]->(msg:Message)
                 WITH c, msg, vector.similarity.cosine(msg.embedding, $vector) + $boost AS score
-                ORDER BY score DESC LIMIT $k
+                ORDER BY score DESC, msg.id LIMIT $k
                 RETURN score, c.id AS conversationId, msg""", params).stream()
                 .map(row -> {
                     Message message = message(row.get("conversationId").asString(), row.get("msg").asNode());
@@ -490,8 +490,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     /**
-     * The scope and the query's filters, the conversation boost, the best {@code $k} by score, as
-     * ids: after a MATCH or CALL naming m and similarity.
+     * The scope and the query's filters, the conversation boost, the best {@code $k} by score (ties by
+     * id, so that equal BM25 scores rank the same whatever plan Neo4j picks), as ids: after a MATCH or
+     * CALL naming m and similarity.
      */
     private static final String FILTER = """
             WHERE m.scope = $scope AND ($includeForgotten OR m.forgottenAt IS NULL) AND (m.expiresAt IS NULL OR m.expiresAt > $now)
@@ -502,7 +503,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                        ELSE coalesce(m.occurredAt, m.createdAt) <= $asOf AND (m.validTo IS NULL OR m.validTo > $asOf) END
             WITH m, similarity
                     + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
-            ORDER BY score DESC LIMIT $k
+            ORDER BY score DESC, m.id LIMIT $k
             RETURN score, m.id AS id""";
 
     private static List<Candidate> candidates(List<Record> rows) {
