@@ -37,11 +37,7 @@ class KeysCommandAgainstRecordingServerTest {
             String answer = status == 401 ? "{\"error\":\"unauthorized\",\"message\":\"unknown or revoked API key\"}"
                     : "{\"key\":{\"id\":\"k-1\",\"name\":\"ci bot\",\"role\":\"read\",\"collections\":[\"docs\",\"code\"],\"scopes\":[]},"
                     + "\"secret\":\"ork_s3cret\"}";
-            byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
+            JsonAnswer.send(exchange, status, answer);
         });
         server.start();
     }

@@ -52,11 +52,7 @@ class MemoryImportAgainstRecordingServerTest {
             }
             String answer = refuse ? "{\"error\":\"bad_request\",\"message\":\"'memories[0].occurredAt' must be an ISO-8601 date\"}"
                     : "{\"added\":" + added + ",\"existing\":" + (body.path("memories").size() - added) + "}";
-            byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(refuse ? 400 : 200, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
+            JsonAnswer.send(exchange, refuse ? 400 : 200, answer);
         });
         server.start();
     }
