@@ -94,6 +94,13 @@ class ApiKeyAuthTest {
                     .contains("not granted collection 'finance'");
             assertThat(alpha.callError("ingest_document", Map.of("text", "planted text", "collection", "finance")))
                     .contains("not granted collection 'finance'");
+            // a correction of a chunk: its collection must be granted too, checked before asking whether it exists
+            assertThat(alpha.callError("submit_correction", Map.of("correction", "x", "scope", "alpha",
+                    "chunkId", "finance/report.md#0"))).contains("not granted collection 'finance'");
+            assertThat(alpha.callError("submit_correction", Map.of("correction", "x", "scope", "alpha",
+                    "chunkId", "default/nope.md#0"))).contains("no chunk with id 'default/nope.md#0'");
+            assertThat(alpha.callError("submit_correction", Map.of("correction", "x", "scope", "alpha", "chunkId", "no-slash")))
+                    .contains("chunk ids look like collection/documentId#index");
         }
     }
 

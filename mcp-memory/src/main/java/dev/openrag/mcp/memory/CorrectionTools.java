@@ -62,8 +62,16 @@ public class CorrectionTools {
             throw new ToolCallException("say what is corrected: give 'query', 'chunkId' or 'memoryId'");
         }
         String question = query == null || query.isBlank() ? null : ToolArguments.text(query, "query", settings.maxTextChars());
-        if (chunkId != null && !store.chunkExists(chunkId)) {
-            throw new ToolCallException("no chunk with id '" + chunkId + "' (chunk ids look like collection/documentId#index)");
+        if (chunkId != null) {
+            // the chunk's collection must be granted, checked first so that a refusal says nothing of what exists
+            int slash = chunkId.indexOf('/');
+            if (slash <= 0) {
+                throw new ToolCallException("no chunk with id '" + chunkId + "' (chunk ids look like collection/documentId#index)");
+            }
+            scopes.collection(chunkId.substring(0, slash));
+            if (!store.chunkExists(chunkId)) {
+                throw new ToolCallException("no chunk with id '" + chunkId + "' (chunk ids look like collection/documentId#index)");
+            }
         }
         if (memoryId != null) {
             Memory memory = memories.require(memoryId);
