@@ -354,7 +354,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         bySimilarity.addAll(messages);
         bySimilarity.sort(Comparator.comparingDouble(Candidate::score).reversed());
         if (lucene.isEmpty()) {
-            return read(bySimilarity.stream().limit(k).map(candidate -> new Fused(candidate, candidate.score(), null)).toList());
+            return results(bySimilarity.stream().limit(k).map(candidate -> new Fused(candidate, candidate.score(), null)).toList());
         }
         params.put("lucene", MemoryText.inScope(query.scope(), lucene));
         List<Candidate> byText = candidates(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
@@ -386,7 +386,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 lists.put("entity", linked);
             }
         }
-        return read(fuse(lists, k));
+        return results(fuse(lists, k));
     }
 
     /**
@@ -451,7 +451,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     /** The results: the fused candidates' memories read whole in one query, in fused order. */
-    private List<MemoryHit> read(List<Fused> fused) {
+    private List<MemoryHit> results(List<Fused> fused) {
         List<String> ids = fused.stream().map(Fused::candidate).filter(c -> c.message() == null).map(Candidate::id).toList();
         Map<String, Memory> memories = new HashMap<>();
         if (!ids.isEmpty()) {
