@@ -194,7 +194,7 @@ class BenchCommand implements Callable<Integer> {
                 chunks.add(new Chunk("bench", chunk.path("original_index").asInt(), chunk.path("content").asText(),
                         List.of(), 0, 0, null, null));
             }
-            List<String> contexts = contextualizer.contextualize(document.path("doc_id").asText(), null,
+            List<String> contexts = contextualizer.contexts(document.path("doc_id").asText(), null,
                     document.path("content").asText(), chunks);
             for (int i = 0; i < chunks.size(); i++) {
                 texts.add(contexts.get(i) + "\n\n" + chunks.get(i).text());

@@ -43,7 +43,7 @@ class StructuralContextualizerTest {
                 new Chunk("c/d#0", 0, RUST.substring(start, secondStart), List.of(), start, secondStart, null, null),
                 new Chunk("c/d#1", 1, RUST.substring(secondStart), List.of(), secondStart, RUST.length(), null, null));
 
-        List<String> contexts = new StructuralContextualizer().contextualize(null, "src/executors/differential.rs", RUST, chunks);
+        List<String> contexts = new StructuralContextualizer().contexts(null, "src/executors/differential.rs", RUST, chunks);
 
         assertThat(contexts.get(0))
                 .contains("Source file: src/executors/differential.rs (rust)")
@@ -56,7 +56,7 @@ class StructuralContextualizerTest {
     @Test
     void proseGetsTitleSectionAndFirstParagraph() {
         String text = "Kafka keeps order per key.\n\nMore text here.";
-        List<String> contexts = new StructuralContextualizer().contextualize("Kafka notes", "file:///notes.txt", text,
+        List<String> contexts = new StructuralContextualizer().contexts("Kafka notes", "file:///notes.txt", text,
                 List.of(new Chunk("c/d#0", 0, "More text here.", List.of("Ordering"), 28, 43, null, null)));
 
         assertThat(contexts.get(0)).startsWith("Document: Kafka notes").contains("About: Kafka keeps order per key.")

@@ -1,6 +1,7 @@
 package dev.openrag.ingest.config;
 
 import java.util.Map;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
@@ -13,15 +14,16 @@ import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.ingest.stage.contextualize.Contextualizers;
 import dev.openrag.ingest.stage.contextualize.NoContext;
-import dev.openrag.knowledge.chat.OllamaChat;
-import dev.openrag.knowledge.contextual.OllamaContextualizer;
+import dev.openrag.knowledge.contextual.LlmContextualizer;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
+import dev.openrag.knowledge.llm.LlmRole;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.Contextualizer;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.SectionSummarizer;
-import dev.openrag.knowledge.runtime.OllamaConfig;
+import dev.openrag.knowledge.runtime.RoleModels;
 import dev.openrag.knowledge.summary.ChatSummarizer;
 import dev.openrag.knowledge.summary.ExtractiveSummarizer;
 import dev.openrag.schemas.EventCodec;
@@ -36,20 +38,22 @@ public class ComponentProducers {
     }
 
     /**
-     * {@code openrag.contextualizer}: structural (offline default), ollama (an LLM, with the
-     * structural fallback) or none; {@code openrag.collections.<name>.contextualizer} overrides it per collection.
+     * {@code openrag.contextualizer}: structural (offline default), llm (the model of
+     * {@code openrag.llm.contextualizer.*}, with the structural fallback; ollama is its older name)
+     * or none; {@code openrag.collections.<name>.contextualizer} overrides it per collection.
      */
     @Produces
     @Singleton
     Contextualizers contextualizers(@ConfigProperty(name = "openrag.contextualizer", defaultValue = "structural") String mode,
-                                    OllamaConfig ollama) {
+                                    RoleModels models) {
         Config config = ConfigProvider.getConfig();
+        Supplier<Contextualizer> llm = () -> new LlmContextualizer(models.forRole(LlmRole.CONTEXTUALIZER), 24_000);
         return new Contextualizers(mode,
                 collection -> config.getOptionalValue("openrag.collections." + collection + ".contextualizer", String.class),
                 Map.of(Contextualizers.STRUCTURAL, StructuralContextualizer::new,
                         Contextualizers.NONE, NoContext::new,
-                        Contextualizers.OLLAMA, () -> new OllamaContextualizer(ollama.url(), ollama.model(), ollama.maxInFlight(),
-                                ollama.timeout(), ollama.maxRetries(), 24_000)));
+                        Contextualizers.LLM, llm,
+                        Contextualizers.OLLAMA, llm));
     }
 
     /**
@@ -66,16 +70,17 @@ public class ComponentProducers {
 
     /**
      * {@code openrag.sections.summarizer}: extractive (offline default: leading sentences and key
-     * terms) or ollama (the LLM writes them, extractive on failure); the embed stage adds them.
+     * terms) or llm (the model of {@code openrag.llm.summarizer.*} writes them, extractive on
+     * failure; ollama is its older name); the embed stage adds them.
      */
     @Produces
     @Singleton
     SectionSummarizer sectionSummarizer(@ConfigProperty(name = "openrag.sections.summarizer", defaultValue = "extractive") String mode,
-                                        OllamaConfig ollama) {
+                                        RoleModels models) {
         return switch (mode) {
             case ExtractiveSummarizer.NAME -> new ExtractiveSummarizer();
-            case "ollama" -> new ChatSummarizer(new OllamaChat(ollama.url(), ollama.model(), ollama.timeout()));
-            default -> throw new IllegalArgumentException("openrag.sections.summarizer must be extractive or ollama, not '" + mode + "'");
+            case "llm", "ollama" -> new ChatSummarizer(models.forRole(LlmRole.SUMMARIZER));
+            default -> throw new IllegalArgumentException("openrag.sections.summarizer must be extractive or llm, not '" + mode + "'");
         };
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.openrag.ingest.stage.Stages;
+import dev.openrag.schemas.TokenUsage;
 
 /**
  * Progress of one job, folded from status events. Sets, not counters: a redelivered event
@@ -25,6 +26,11 @@ final class Job {
     private final Map<String, JobStatus.Failure> failures = new LinkedHashMap<>();
     private final Set<JobStatus.Warning> warnings = new LinkedHashSet<>();
     private final Set<String> collections = new HashSet<>(); // who may see the job: keys granted all of them
+    private final Map<String, Spend> spent = new LinkedHashMap<>(); // "stage document" -> LLM tokens (a redelivery replaces)
+
+    /** LLM tokens one stage spent on one document, and the model that spent them. */
+    record Spend(String model, TokenUsage usage) {
+    }
 
     Job(String jobId, List<String> finalStages) {
         this.jobId = jobId;
@@ -47,8 +53,12 @@ final class Job {
     }
 
     /** Any event names a document of the job: documents from external producers are never "accepted". */
-    synchronized void completed(String stage, String documentId, int chunks, List<String> stageWarnings) {
+    synchronized void completed(String stage, String documentId, int chunks, List<String> stageWarnings, String model,
+                                TokenUsage usage) {
         documents.add(documentId);
+        if (usage != null && !usage.isEmpty()) {
+            spent.put(stage + " " + documentId, new Spend(model == null ? "unknown" : model, usage));
+        }
         if (stageWarnings != null) {
             stageWarnings.forEach(message -> warnings.add(new JobStatus.Warning(documentId, stage, message)));
         }
@@ -59,6 +69,13 @@ final class Job {
         documents.add(documentId);
         failedByStage.computeIfAbsent(stage, s -> new HashSet<>()).add(documentId);
         failures.putIfAbsent(documentId, new JobStatus.Failure(documentId, source, stage, reason));
+    }
+
+    /** Tokens per model, in the order models were first used. */
+    synchronized Map<String, TokenUsage> usageByModel() {
+        Map<String, TokenUsage> byModel = new LinkedHashMap<>();
+        spent.values().forEach(spend -> byModel.merge(spend.model(), spend.usage(), TokenUsage::plus));
+        return byModel;
     }
 
     synchronized JobStatus status() {
@@ -89,6 +106,6 @@ final class Job {
             stages.put(stage, new JobStatus.StageCount(stageDone.size(), stageFailed, chunks));
         }
         return new JobStatus(jobId, state, new JobStatus.Documents(documents.size(), done, failed), stages,
-                List.copyOf(failures.values()), List.copyOf(warnings));
+                List.copyOf(failures.values()), List.copyOf(warnings), null);
     }
 }

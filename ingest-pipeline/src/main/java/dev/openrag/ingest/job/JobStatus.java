@@ -6,14 +6,17 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-/** {@code GET /api/jobs/{id}} (ARCHITECTURE §5). */
+import dev.openrag.schemas.TokenUsage;
+
+/** {@code GET /api/jobs/{id}} (ARCHITECTURE §5); {@code usage} only once an LLM was called. */
 public record JobStatus(
         String jobId,
         String state,
         Documents documents,
         Map<String, StageCount> stages,
         List<Failure> failures,
-        List<Warning> warnings) {
+        List<Warning> warnings,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage) {
 
     public static final String RUNNING = "running";
     public static final String COMPLETED = "completed";
@@ -41,6 +44,18 @@ public record JobStatus(
     public record Warning(String documentId, String stage, String message) {
     }
 
+    /**
+     * The LLM tokens the job spent, in all and per model; {@code cost} is their price by
+     * {@code openrag.llm.prices.*}, null when a hosted model spent tokens and has no price.
+     */
+    public record Usage(long calls, long inputTokens, long outputTokens, long cachedInputTokens,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double cost, Map<String, TokenUsage> byModel) {
+    }
+
+    JobStatus withUsage(Usage spent) {
+        return new JobStatus(jobId, state, documents, stages, failures, warnings, spent);
+    }
+
     /** This status with the stages' current waits shown, while the job runs (a finished job waits for nothing). */
     JobStatus withWaits(Map<String, String> waits) {
         if (finished() || waits.isEmpty()) {
@@ -51,7 +66,7 @@ public record JobStatus(
             StageCount count = shown.getOrDefault(stage, new StageCount(0, 0, 0));
             shown.put(stage, new StageCount(count.done(), count.failed(), count.chunks(), wait));
         });
-        return new JobStatus(jobId, state, documents, shown, failures, warnings);
+        return new JobStatus(jobId, state, documents, shown, failures, warnings, usage);
     }
 
     public boolean finished() {

@@ -17,10 +17,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.openrag.ingest.stage.StageWaits;
 import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.runtime.Prices;
 import dev.openrag.schemas.EventCodec;
 import dev.openrag.schemas.InvalidEventException;
 import dev.openrag.schemas.StageCompleted;
 import dev.openrag.schemas.StageFailed;
+import dev.openrag.schemas.TokenUsage;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
 
@@ -41,11 +43,14 @@ public class JobTracker {
     private final ObjectMapper mapper = new ObjectMapper();
 
     private final List<String> finalStages;
+    private final Prices prices;
 
     public JobTracker(EventCodec codec, StageWaits waits,
-                      @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String vectorBackend) {
+                      @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String vectorBackend,
+                      Prices prices) {
         this.codec = codec;
         this.waits = waits;
+        this.prices = prices;
         this.finalStages = Stages.finalStages(vectorBackend);
     }
 
@@ -85,7 +90,8 @@ public class JobTracker {
                 if (Stages.ACCEPTED.equals(completed.stage())) {
                     job.accept(completed.documentId());
                 } else {
-                    job.completed(completed.stage(), completed.documentId(), completed.chunks(), completed.warnings());
+                    job.completed(completed.stage(), completed.documentId(), completed.chunks(), completed.warnings(),
+                            completed.model(), completed.usage());
                 }
                 publish(job);
             }
@@ -95,7 +101,7 @@ public class JobTracker {
     }
 
     public Optional<JobStatus> status(String jobId) {
-        return Optional.ofNullable(jobs.get(jobId)).map(job -> job.status().withWaits(waits.waiting()));
+        return Optional.ofNullable(jobs.get(jobId)).map(this::statusOf);
     }
 
     /** The collections a job's documents went to (empty until one is known). */
@@ -127,6 +133,30 @@ public class JobTracker {
     }
 
     private void publish(Job job) {
-        updates.onNext(job.status().withWaits(waits.waiting()));
+        updates.onNext(statusOf(job));
+    }
+
+    private JobStatus statusOf(Job job) {
+        return job.status().withWaits(waits.waiting()).withUsage(usage(job.usageByModel()));
+    }
+
+    /** The job's tokens in all, per model, and their cost when every model that spent some has a price. */
+    JobStatus.Usage usage(Map<String, TokenUsage> byModel) {
+        if (byModel.isEmpty()) {
+            return null;
+        }
+        TokenUsage total = byModel.values().stream().reduce(TokenUsage.NONE, TokenUsage::plus);
+        Double cost = 0.0;
+        for (Map.Entry<String, TokenUsage> spent : byModel.entrySet()) {
+            Optional<Double> price = prices.cost(spent.getKey(), spent.getValue());
+            if (price.isPresent()) {
+                cost += price.get();
+            } else if (!prices.free(spent.getKey())) {
+                cost = null;
+                break;
+            }
+        }
+        return new JobStatus.Usage(total.calls(), total.inputTokens(), total.outputTokens(), total.cachedInputTokens(), cost,
+                byModel);
     }
 }

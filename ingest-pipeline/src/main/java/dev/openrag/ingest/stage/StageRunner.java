@@ -23,6 +23,7 @@ import dev.openrag.schemas.InvalidEventException;
 import dev.openrag.schemas.Source;
 import dev.openrag.schemas.StageCompleted;
 import dev.openrag.schemas.StageFailed;
+import dev.openrag.schemas.TokenUsage;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
@@ -69,8 +70,12 @@ public class StageRunner {
         Outcome process(I event) throws Exception;
     }
 
-    /** Chunks handled and warnings (empty when all went well). */
-    public record Outcome(int chunks, List<String> warnings) {
+    /** Chunks handled, warnings (empty when all went well), and the LLM tokens spent and by which model (null: none). */
+    public record Outcome(int chunks, List<String> warnings, TokenUsage usage, String model) {
+
+        public Outcome(int chunks, List<String> warnings) {
+            this(chunks, warnings, null, null);
+        }
     }
 
     private final EventCodec codec;
@@ -119,7 +124,9 @@ public class StageRunner {
                     metrics.timer("openrag.stage.duration", "stage", stage).record(Duration.ofNanos(System.nanoTime() - started));
                     send(status, event.jobId(), new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                             event.documentId(), event.jobId(), event.collection(), stage, StageCompleted.STATUS, done.chunks(),
-                            done.warnings().isEmpty() ? null : done.warnings()));
+                            done.warnings().isEmpty() ? null : done.warnings(),
+                            done.usage() == null || done.usage().isEmpty() ? null : done.usage(),
+                            done.usage() == null || done.usage().isEmpty() ? null : done.model()));
                     return done;
                 });
                 metrics.counter("openrag.stage.documents", "stage", stage, "outcome", "completed").increment();

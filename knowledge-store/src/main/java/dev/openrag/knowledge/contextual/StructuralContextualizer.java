@@ -30,7 +30,12 @@ public final class StructuralContextualizer implements Contextualizer {
     }
 
     @Override
-    public List<String> contextualize(String title, String sourceUri, String documentText, List<Chunk> chunks) {
+    public Contexts contextualize(String title, String sourceUri, String documentText, List<Chunk> chunks) {
+        return Contexts.offline(contexts(title, sourceUri, documentText, chunks));
+    }
+
+    /** The contexts alone (the LLM contextualizer's fallback). */
+    public List<String> contexts(String title, String sourceUri, String documentText, List<Chunk> chunks) {
         String language = SourceCode.language(sourceUri, null, documentText);
         List<Declaration> declarations = language == null ? List.of() : SourceCode.declarations(documentText, language);
         String header = header(title, sourceUri, language, documentText, declarations);

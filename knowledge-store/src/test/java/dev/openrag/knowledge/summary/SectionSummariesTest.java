@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import dev.openrag.knowledge.port.ChatModel;
 import dev.openrag.schemas.Chunk;
 import dev.openrag.schemas.SectionSummary;
+import dev.openrag.schemas.TokenUsage;
 
 class SectionSummariesTest {
 
@@ -48,13 +49,13 @@ class SectionSummariesTest {
         List<String> prompts = new ArrayList<>();
         ChatModel answering = new ChatModel() {
             public String name() { return "stand-in"; }
-            public String complete(String prompt) { prompts.add(prompt); return " Covers pruning tools. "; }
-            public String stream(String prompt, java.util.function.Consumer<String> onToken) { throw new UnsupportedOperationException(); }
+            public Reply chat(Prompt prompt) { prompts.add(prompt.user()); return new Reply(" Covers pruning tools. ", TokenUsage.NONE); }
+            public Reply stream(Prompt prompt, java.util.function.Consumer<String> onToken) { throw new UnsupportedOperationException(); }
         };
         ChatModel failing = new ChatModel() {
             public String name() { return "down"; }
-            public String complete(String prompt) { throw new IllegalStateException("connection refused"); }
-            public String stream(String prompt, java.util.function.Consumer<String> onToken) { throw new UnsupportedOperationException(); }
+            public Reply chat(Prompt prompt) { throw new IllegalStateException("connection refused"); }
+            public Reply stream(Prompt prompt, java.util.function.Consumer<String> onToken) { throw new UnsupportedOperationException(); }
         };
 
         assertThat(new ChatSummarizer(answering).summarize("Orchard", List.of("Pruning"), List.of("Use sharp secateurs.")))

@@ -61,7 +61,7 @@ public class AskResource {
                 emitter.emit(event(sse, "sources", Map.of("sources", answer.sources(), "memories", answer.memories(),
                         "corrections", answer.corrections())));
                 emitter.emit(event(sse, "done", new AskResponse(answer.answer(), answer.mode(), answer.model(), null, null, null,
-                        answer.fallbackReason(), answer.degraded(), answer.tookMs())));
+                        answer.fallbackReason(), answer.degraded(), answer.usage(), answer.tookMs())));
             } catch (ApiException e) {
                 emitter.emit(event(sse, "error", Map.of("error", e.code(), "message", e.getMessage(), "status", e.status())));
             }

@@ -6,16 +6,18 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.query.search.SearchResponse;
+import dev.openrag.schemas.TokenUsage;
 
 /**
  * {@code POST /api/ask} answer. {@code mode} is "generative" (written by {@code model} from the
  * numbered sources, cited as [n]) or "extractive" (the best passages, when no LLM is configured or
- * it failed: {@code fallbackReason} says why).
+ * it failed: {@code fallbackReason} says why). {@code usage}: the tokens the model reported for
+ * this answer (absent for extractive answers).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record AskResponse(String answer, String mode, String model, List<Source> sources,
                           List<SearchResponse.MemoryNote> memories, List<Correction> corrections,
-                          String fallbackReason, List<String> degraded, long tookMs) {
+                          String fallbackReason, List<String> degraded, TokenUsage usage, long tookMs) {
 
     /** A numbered source the answer cites as [n]. */
     public record Source(int n, String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text) {

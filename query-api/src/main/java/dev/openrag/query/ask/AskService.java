@@ -17,6 +17,7 @@ import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.query.search.SearchRequest;
 import dev.openrag.query.search.SearchResponse;
 import dev.openrag.query.search.SearchService;
+import dev.openrag.schemas.TokenUsage;
 
 /**
  * Ask: hybrid retrieval, then an answer written by the configured chat model from numbered
@@ -83,15 +84,19 @@ public class AskService {
         String answer = null;
         String model = null;
         String fallbackReason = null;
+        TokenUsage usage = null;
         if (chat.isResolvable()) {
             ChatModel llm = chat.get();
             String prompt = AnswerPrompt.build(question, found.results(), found.memories(), found.corrections());
             AtomicBoolean streamed = new AtomicBoolean();
             try {
-                answer = onToken == null ? llm.complete(prompt) : llm.stream(prompt, token -> {
-                    streamed.set(true);
-                    tokens.accept(token);
-                });
+                ChatModel.Reply reply = onToken == null ? llm.chat(ChatModel.Prompt.of(prompt))
+                        : llm.stream(ChatModel.Prompt.of(prompt), token -> {
+                            streamed.set(true);
+                            tokens.accept(token);
+                        });
+                answer = reply.text();
+                usage = reply.usage();
                 model = llm.name();
             } catch (RuntimeException e) {
                 LOG.warnf("%s failed, answering extractively: %s", llm.name(), e.getMessage());
@@ -115,6 +120,6 @@ public class AskService {
                     result.sourceUri(), result.text());
         }).toList();
         return new AskResponse(answer, mode, model, sources, found.memories(), found.corrections(), fallbackReason,
-                found.degraded(), (System.nanoTime() - started) / 1_000_000);
+                found.degraded(), usage, (System.nanoTime() - started) / 1_000_000);
     }
 }

@@ -72,7 +72,10 @@ class AskWithOllamaApiStandInTest extends FixtureTest {
                 .body("mode", equalTo("generative"))
                 .body("model", equalTo("ollama:stand-in"))
                 .body("answer", equalTo("Tomatoes need full sun [1]."))
-                .body("sources[0].documentId", equalTo("doc-2"));
+                .body("sources[0].documentId", equalTo("doc-2"))
+                .body("usage.calls", equalTo(1))
+                .body("usage.inputTokens", equalTo(10)) // the stand-in's prompt_eval_count
+                .body("usage.outputTokens", equalTo(5)); // and eval_count
 
         String prompt = StandIn.ollama.lastPrompt;
         assertThat(prompt).contains("Corrections:\n- Tomatoes need eight hours of sun.")

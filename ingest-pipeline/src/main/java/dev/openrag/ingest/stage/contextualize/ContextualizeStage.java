@@ -38,18 +38,19 @@ public class ContextualizeStage {
     @Incoming("chunked-in")
     @Blocking
     public void onChunked(ConsumerRecord<String, String> record) {
-        runner.run(Stages.CONTEXTUALIZE, record, DocumentChunked.class, document -> {
+        runner.runReporting(Stages.CONTEXTUALIZE, record, DocumentChunked.class, document -> {
             Contextualizer contextualizer = contextualizers.forCollection(document.collection());
-            List<String> contexts = contextualizer.contextualize(document.title(), document.source().uri(),
+            Contextualizer.Contexts contextualized = contextualizer.contextualize(document.title(), document.source().uri(),
                     document.text(), document.chunks());
+            List<String> contexts = contextualized.texts();
             List<Chunk> chunks = new ArrayList<>(document.chunks().size());
             for (int i = 0; i < document.chunks().size(); i++) {
                 chunks.add(document.chunks().get(i).withContext(contexts.get(i)));
             }
-            runner.emit(contextualized, new ChunksContextualized(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
+            runner.emit(this.contextualized, new ChunksContextualized(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     document.documentId(), document.jobId(), document.collection(), document.source(), document.title(),
                     document.contentHash(), contextualizer.name(), chunks, document.metadata(), document.api()));
-            return chunks.size();
+            return new StageRunner.Outcome(chunks.size(), contextualized.warnings(), contextualized.usage(), contextualized.model());
         });
     }
 }

@@ -10,12 +10,15 @@ import dev.openrag.knowledge.port.Contextualizer;
 
 /**
  * The contextualizer of each collection: {@code openrag.collections.<name>.contextualizer}
- * (structural, ollama or none) when set, else {@code openrag.contextualizer}. One instance per mode,
- * made on first use (an Ollama client only exists when some collection asks for it).
+ * (structural, llm or none; ollama is the older name of llm) when set, else
+ * {@code openrag.contextualizer}. One instance per mode, made on first use (an LLM client only
+ * exists when some collection asks for it; {@code openrag.llm.contextualizer.*} says which).
  */
 public final class Contextualizers {
 
     public static final String STRUCTURAL = "structural";
+    public static final String LLM = "llm";
+    /** The older name of {@link #LLM}, from when Ollama was the only provider. */
     public static final String OLLAMA = "ollama";
     /** No context: the chunk alone is embedded and indexed (the baseline contextual retrieval is measured against). */
     public static final String NONE = "none";

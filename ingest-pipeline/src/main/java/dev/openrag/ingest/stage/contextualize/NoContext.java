@@ -14,7 +14,7 @@ public final class NoContext implements Contextualizer {
     }
 
     @Override
-    public List<String> contextualize(String title, String sourceUri, String documentText, List<Chunk> chunks) {
-        return chunks.stream().map(chunk -> "").toList();
+    public Contexts contextualize(String title, String sourceUri, String documentText, List<Chunk> chunks) {
+        return Contexts.offline(chunks.stream().map(chunk -> "").toList());
     }
 }

@@ -1,5 +1,11 @@
 package dev.openrag.ingest.stage.graph;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -9,12 +15,15 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
-import dev.openrag.knowledge.contextual.OllamaGraphExtractor;
-import dev.openrag.knowledge.runtime.OllamaConfig;
+import dev.openrag.knowledge.contextual.LlmGraphExtractor;
+import dev.openrag.knowledge.llm.LlmRole;
+import dev.openrag.knowledge.runtime.RoleModels;
+import dev.openrag.schemas.Chunk;
 import dev.openrag.schemas.ChunksContextualized;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.GraphExtracted;
 import dev.openrag.schemas.Ids;
+import dev.openrag.schemas.TokenUsage;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 
@@ -25,31 +34,42 @@ public class GraphExtractStage {
     private final StageRunner runner;
     private final RuleBasedGraphExtractor extractor;
     private final MutinyEmitter<String> graph;
-    private final OllamaGraphExtractor llm;
+    private final LlmGraphExtractor llm;
+    private final ExecutorService llmCalls = Executors.newVirtualThreadPerTaskExecutor();
 
-    /** {@code openrag.graph.extractor}: rules (offline, default) or ollama (the LLM adds entities and relations to the rules'). */
+    /**
+     * {@code openrag.graph.extractor}: rules (offline, default) or llm (the model of
+     * {@code openrag.llm.graph-extractor.*} adds entities and relations to the rules'; ollama is
+     * its older name).
+     */
     public GraphExtractStage(StageRunner runner, RuleBasedGraphExtractor extractor,
                              @Channel("graph-out") MutinyEmitter<String> graph,
                              @ConfigProperty(name = "openrag.graph.extractor", defaultValue = "rules") String mode,
-                             OllamaConfig ollama) {
+                             RoleModels models) {
         this.runner = runner;
         this.extractor = extractor;
         this.graph = graph;
         this.llm = switch (mode) {
             case "rules" -> null;
-            case "ollama" -> new OllamaGraphExtractor(ollama.url(), ollama.model(), ollama.maxInFlight(), ollama.timeout());
-            default -> throw new IllegalArgumentException("openrag.graph.extractor must be rules or ollama, not '" + mode + "'");
+            case "llm", "ollama" -> new LlmGraphExtractor(models.forRole(LlmRole.GRAPH_EXTRACTOR));
+            default -> throw new IllegalArgumentException("openrag.graph.extractor must be rules or llm, not '" + mode + "'");
         };
     }
 
     @Incoming("contextualized-graph")
     @Blocking
     public void onContextualized(ConsumerRecord<String, String> record) {
-        runner.run(Stages.EXTRACT_GRAPH, record, ChunksContextualized.class, document -> {
+        runner.runReporting(Stages.EXTRACT_GRAPH, record, ChunksContextualized.class, document -> {
             String text = String.join("\n", document.chunks().stream().map(c -> c.text()).toList());
             RuleBasedGraphExtractor.Extraction extraction = extractor.extract(text, document.source().uri(), document.chunks());
+            TokenUsage usage = null;
+            List<String> warnings = List.of();
             if (llm != null) {
-                extraction = RuleBasedGraphExtractor.withLlm(extraction, document.chunks(), llm::extract);
+                List<LlmGraphExtractor.Result> results = extractWithLlm(document.chunks());
+                extraction = RuleBasedGraphExtractor.withLlm(extraction, document.chunks(),
+                        results.stream().map(LlmGraphExtractor.Result::found).toList());
+                usage = results.stream().map(LlmGraphExtractor.Result::usage).reduce(TokenUsage.NONE, TokenUsage::plus);
+                warnings = fallbackWarning(results);
             }
             if (document.api() != null) {
                 extraction = ApiEntities.merge(extraction, document.api(), document.chunks());
@@ -57,7 +77,25 @@ public class GraphExtractStage {
             runner.emit(graph, new GraphExtracted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     document.documentId(), document.jobId(), document.collection(),
                     extraction.entities(), extraction.relations(), extraction.mentions(), document.api()));
-            return document.chunks().size();
+            return new StageRunner.Outcome(document.chunks().size(), warnings, usage, llm == null ? null : llm.name());
         });
+    }
+
+    /** All chunks at once: the model's in-flight bound, not this loop, limits the calls. */
+    private List<LlmGraphExtractor.Result> extractWithLlm(List<Chunk> chunks) {
+        List<CompletableFuture<LlmGraphExtractor.Result>> calls = new ArrayList<>(chunks.size());
+        for (Chunk chunk : chunks) {
+            calls.add(CompletableFuture.supplyAsync(() -> llm.extract(chunk.text()), llmCalls));
+        }
+        return calls.stream().map(CompletableFuture::join).toList();
+    }
+
+    private List<String> fallbackWarning(List<LlmGraphExtractor.Result> results) {
+        List<String> problems = results.stream().map(LlmGraphExtractor.Result::problem).filter(p -> p != null).toList();
+        if (problems.isEmpty()) {
+            return List.of();
+        }
+        return List.of(problems.size() + " of " + results.size() + " chunks kept the rule-based graph: " + llm.name()
+                + " gave " + problems.get(0) + (problems.size() > 1 ? " (and others)" : ""));
     }
 }

@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.openrag.knowledge.contextual.OllamaGraphExtractor;
+import dev.openrag.knowledge.contextual.LlmGraphExtractor;
 import dev.openrag.knowledge.text.SourceCode;
 import dev.openrag.schemas.Chunk;
 import dev.openrag.schemas.GraphExtracted.Entity;
@@ -78,15 +78,18 @@ public class RuleBasedGraphExtractor {
         return new Extraction(List.copyOf(entities.values()), List.copyOf(relations), mentions);
     }
 
-    /** Adds what an LLM found in each chunk (entities it names, relations between them) to a rule-based extraction. */
-    static Extraction withLlm(Extraction rules, List<Chunk> chunks,
-                              java.util.function.Function<String, OllamaGraphExtractor.Found> llm) {
+    /**
+     * Adds what an LLM found in each chunk (entities it names, relations between them) to a
+     * rule-based extraction; {@code llm} is in the order of {@code chunks}, null where the LLM gave nothing usable.
+     */
+    static Extraction withLlm(Extraction rules, List<Chunk> chunks, List<LlmGraphExtractor.Found> llm) {
         Map<String, Entity> entities = new LinkedHashMap<>();
         rules.entities().forEach(e -> entities.put(e.id(), e));
         List<Mention> mentions = new ArrayList<>(rules.mentions());
         Set<Relation> relations = new LinkedHashSet<>(rules.relations());
-        for (Chunk chunk : chunks) {
-            OllamaGraphExtractor.Found found = llm.apply(chunk.text());
+        for (int c = 0; c < chunks.size(); c++) {
+            Chunk chunk = chunks.get(c);
+            LlmGraphExtractor.Found found = llm.get(c);
             if (found == null) {
                 continue; // the LLM failed on this chunk: the rules' graph stands
             }

@@ -24,8 +24,8 @@ class ContextualizersTest {
             }
 
             @Override
-            public List<String> contextualize(String title, String uri, String text, List<Chunk> chunks) {
-                return chunks.stream().map(c -> name).toList();
+            public Contexts contextualize(String title, String uri, String text, List<Chunk> chunks) {
+                return Contexts.offline(chunks.stream().map(c -> name).toList());
             }
         };
     }
@@ -50,7 +50,7 @@ class ContextualizersTest {
     @Test
     void noneGivesEmptyContexts() {
         List<Chunk> chunks = List.of(new Chunk("c/d#0", 0, "text", List.of(), 0, 4, null, null));
-        assertThat(new NoContext().contextualize("t", "u", "text", chunks)).containsExactly("");
+        assertThat(new NoContext().contextualize("t", "u", "text", chunks).texts()).containsExactly("");
     }
 
     @Test

@@ -6,7 +6,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import dev.openrag.knowledge.contextual.OllamaGraphExtractor;
+import dev.openrag.knowledge.contextual.LlmGraphExtractor;
 import dev.openrag.schemas.Chunk;
 import dev.openrag.schemas.GraphExtracted.Mention;
 import dev.openrag.schemas.GraphExtracted.Relation;
@@ -43,10 +43,10 @@ class RuleBasedGraphExtractorTest {
     void anLlmAddsItsEntitiesAndRelationsAndAFailedChunkKeepsTheRules() {
         RuleBasedGraphExtractor.Extraction rules = new RuleBasedGraphExtractor().extract(CODE, "src/exec.rs", chunks());
 
-        RuleBasedGraphExtractor.Extraction merged = RuleBasedGraphExtractor.withLlm(rules, chunks(), text -> text.contains("impl")
-                ? new OllamaGraphExtractor.Found(List.<String[]>of(new String[] {"Fuzzing Campaign", "concept"}, new String[] {"Executor", "symbol"}),
+        RuleBasedGraphExtractor.Extraction merged = RuleBasedGraphExtractor.withLlm(rules, chunks(), chunks().stream()
+                .map(chunk -> chunk.text().contains("impl") ? new LlmGraphExtractor.Found(List.<String[]>of(new String[] {"Fuzzing Campaign", "concept"}, new String[] {"Executor", "symbol"}),
                         List.<String[]>of(new String[] {"Executor", "Fuzzing Campaign", "drives"}))
-                : null);
+                        : null).toList());
 
         assertThat(merged.entities()).extracting(e -> e.id()).contains("concept:fuzzing campaign", "symbol:executor");
         assertThat(merged.entities()).filteredOn(e -> e.id().equals("symbol:executor")).hasSize(1);

@@ -1,0 +1,21 @@
+package dev.openrag.knowledge.llm;
+
+/** What a model is used for; each role has its own provider, model, timeout, concurrency and retries. */
+public enum LlmRole {
+
+    CONTEXTUALIZER("contextualizer"),
+    GRAPH_EXTRACTOR("graph-extractor"),
+    SUMMARIZER("summarizer"),
+    ANSWER("answer");
+
+    private final String id;
+
+    LlmRole(String id) {
+        this.id = id;
+    }
+
+    /** The role's name in settings: {@code openrag.llm.<id>.*}. */
+    public String id() {
+        return id;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.openrag.knowledge.runtime;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+import org.eclipse.microprofile.config.ConfigProvider;
+
+import dev.openrag.knowledge.llm.LlmProvider;
+import dev.openrag.knowledge.llm.LlmRole;
+import dev.openrag.knowledge.llm.LlmSettings;
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * {@code openrag.llm.<role>.*}: the provider and model of each LLM role, and
+ * {@code openrag.llm.prices.<model>.*} for cost. Unset values fall back to the provider's defaults
+ * and, for Ollama, to {@code openrag.ollama.*}; a hosted provider's key falls back to its usual
+ * environment variable ({@code OPENAI_API_KEY}, {@code ANTHROPIC_API_KEY}, {@code GEMINI_API_KEY}).
+ */
+@ConfigMapping(prefix = "openrag.llm")
+public interface LlmConfig {
+
+    Role contextualizer();
+
+    Role graphExtractor();
+
+    Role summarizer();
+
+    Role answer();
+
+    /** Prices in the currency of your bill per million tokens, by model name ("gpt-4o-mini"). */
+    Map<String, Price> prices();
+
+    interface Role {
+
+        @WithDefault("ollama")
+        String provider();
+
+        Optional<String> model();
+
+        Optional<String> baseUrl();
+
+        Optional<String> apiKey();
+
+        Optional<Duration> timeout();
+
+        Optional<Integer> maxInFlight();
+
+        Optional<Integer> maxRetries();
+    }
+
+    interface Price {
+
+        /** Per million input tokens. */
+        double input();
+
+        /** Per million output tokens. */
+        double output();
+
+        /** Per million cached input tokens; the input price when unset. */
+        Optional<Double> cachedInput();
+    }
+
+    default Role role(LlmRole role) {
+        return switch (role) {
+            case CONTEXTUALIZER -> contextualizer();
+            case GRAPH_EXTRACTOR -> graphExtractor();
+            case SUMMARIZER -> summarizer();
+            case ANSWER -> answer();
+        };
+    }
+
+    /** The complete settings of a role; a hosted provider without a key is refused with the setting to fix. */
+    default LlmSettings settings(LlmRole role, OllamaConfig ollama) {
+        return settings(role, ollama, name -> ConfigProvider.getConfig().getOptionalValue(name, String.class));
+    }
+
+    /** {@code environment} looks up a provider's key variable ({@code OPENAI_API_KEY}, ...). */
+    default LlmSettings settings(LlmRole role, OllamaConfig ollama, Function<String, Optional<String>> environment) {
+        Role configured = role(role);
+        String prefix = "openrag.llm." + role.id();
+        LlmProvider provider = LlmProvider.of(configured.provider(), prefix + ".provider");
+        boolean local = provider == LlmProvider.OLLAMA;
+        String baseUrl = configured.baseUrl().orElse(local ? ollama.url() : provider.defaultBaseUrl());
+        String model = configured.model().orElse(local ? ollama.model() : provider.defaultModel());
+        String key = configured.apiKey().filter(k -> !k.isBlank())
+                .or(() -> provider.keyVariable().flatMap(environment))
+                .orElse(null);
+        if (key == null && !local) {
+            boolean customServer = !baseUrl.equals(provider.defaultBaseUrl());
+            if (provider != LlmProvider.OPENAI || !customServer) {
+                throw new IllegalStateException(prefix + ": provider " + provider.id() + " needs an API key: set "
+                        + provider.keyVariable().orElse("") + " or " + prefix + ".api-key");
+            }
+            key = "not-needed"; // an OpenAI-compatible local server (vLLM, llama.cpp, LM Studio) may take none
+        }
+        return new LlmSettings(provider, model, baseUrl, key, configured.timeout().orElse(ollama.timeout()),
+                configured.maxInFlight().orElse(ollama.maxInFlight()), configured.maxRetries().orElse(ollama.maxRetries()));
+    }
+}
