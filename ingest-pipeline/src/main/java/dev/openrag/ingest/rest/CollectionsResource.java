@@ -4,7 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -13,15 +15,21 @@ import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import dev.openrag.ingest.enrich.Enrichments;
 import dev.openrag.ingest.source.Collections;
 import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.VectorIndex;
+import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.auth.Access;
+import dev.openrag.knowledge.settings.CollectionSettings;
 import io.smallrye.common.annotation.Blocking;
 
-/** {@code GET /api/collections/{name}/stats}: each store counted by asking it, so anyone can see they agree. */
+/**
+ * {@code GET /api/collections/{name}/stats}: each store counted by asking it, so anyone can see
+ * they agree; {@code GET|PUT /api/collections/{name}/settings}: the collection's enrichments and models.
+ */
 @Path("/api/collections")
 @Produces(MediaType.APPLICATION_JSON)
 @Blocking
@@ -36,11 +44,13 @@ public class CollectionsResource {
     private final VectorIndex vectors;
     private final boolean qdrant;
     private final Access access;
+    private final Enrichments enrichments;
 
     public CollectionsResource(GraphStore graph, LexicalIndex lexical, VectorIndex vectors,
                                @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String backend,
-                               Access access) {
+                               Access access, Enrichments enrichments) {
         this.access = access;
+        this.enrichments = enrichments;
         this.graph = graph;
         this.lexical = lexical;
         this.vectors = vectors;
@@ -57,5 +67,29 @@ public class CollectionsResource {
         chunks.put("neo4j", graph.countChunks(collection));
         chunks.put("qdrant", qdrant ? vectors.countChunks(collection) : null);
         return new Stats(collection, graph.countDocuments(collection), chunks);
+    }
+
+    @GET
+    @Path("/{name}/settings")
+    @Operation(summary = "The enrichments and models in force for the collection (its own settings over the app's defaults)")
+    public CollectionSettings settings(@PathParam("name") String name) {
+        return enrichments.effective(access.collection(name));
+    }
+
+    @PUT
+    @Path("/{name}/settings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(Role.WRITER)
+    @Operation(summary = "Sets which enrichments run and which provider/model each LLM role uses, for documents ingested from now on")
+    public CollectionSettings saveSettings(@PathParam("name") String name, CollectionSettings settings) {
+        String collection = access.collection(name);
+        if (settings == null) {
+            throw ApiException.badRequest("missing JSON body {contextualizer, graphExtractor, summaries, models}");
+        }
+        try {
+            return enrichments.save(collection, settings);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
     }
 }

@@ -38,6 +38,7 @@ public final class Neo4jSchema {
             "CREATE CONSTRAINT doc_chunk_uid IF NOT EXISTS FOR (n:DocChunk) REQUIRE n.uid IS UNIQUE",
             "CREATE CONSTRAINT api_key_id IF NOT EXISTS FOR (n:ApiKey) REQUIRE n.id IS UNIQUE",
             "CREATE CONSTRAINT api_key_hash IF NOT EXISTS FOR (n:ApiKey) REQUIRE n.hash IS UNIQUE",
+            "CREATE CONSTRAINT collection_settings IF NOT EXISTS FOR (n:CollectionSettings) REQUIRE n.collection IS UNIQUE",
             "CREATE INDEX api_document IF NOT EXISTS FOR (n:Api) ON (n.documentUid)",
             "CREATE INDEX operation_document IF NOT EXISTS FOR (n:Operation) ON (n.documentUid)",
             "CREATE INDEX example_document IF NOT EXISTS FOR (n:Example) ON (n.documentUid)",

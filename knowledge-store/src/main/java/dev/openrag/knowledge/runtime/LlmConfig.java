@@ -10,6 +10,7 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import dev.openrag.knowledge.llm.LlmProvider;
 import dev.openrag.knowledge.llm.LlmRole;
 import dev.openrag.knowledge.llm.LlmSettings;
+import dev.openrag.knowledge.settings.CollectionSettings.ModelChoice;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -74,18 +75,32 @@ public interface LlmConfig {
 
     /** The complete settings of a role; a hosted provider without a key is refused with the setting to fix. */
     default LlmSettings settings(LlmRole role, OllamaConfig ollama) {
-        return settings(role, ollama, name -> ConfigProvider.getConfig().getOptionalValue(name, String.class));
+        return settings(role, ollama, null, LlmConfig::environment);
     }
 
-    /** {@code environment} looks up a provider's key variable ({@code OPENAI_API_KEY}, ...). */
-    default LlmSettings settings(LlmRole role, OllamaConfig ollama, Function<String, Optional<String>> environment) {
+    /** The same with a collection's choice of provider and model for the role (null: the role's own). */
+    default LlmSettings settings(LlmRole role, OllamaConfig ollama, ModelChoice choice) {
+        return settings(role, ollama, choice, LlmConfig::environment);
+    }
+
+    /**
+     * {@code environment} looks up a provider's key variable ({@code OPENAI_API_KEY}, ...). A choice
+     * of another provider than the role's keeps the role's timeout, concurrency and retries, but not
+     * its URL, key or model, which belong to the role's provider.
+     */
+    default LlmSettings settings(LlmRole role, OllamaConfig ollama, ModelChoice choice, Function<String, Optional<String>> environment) {
         Role configured = role(role);
         String prefix = "openrag.llm." + role.id();
-        LlmProvider provider = LlmProvider.of(configured.provider(), prefix + ".provider");
+        LlmProvider provider = LlmProvider.of(choice == null ? configured.provider() : choice.provider(),
+                choice == null ? prefix + ".provider" : "the collection's " + role.id() + " provider");
+        boolean sameProvider = provider == LlmProvider.of(configured.provider(), prefix + ".provider");
         boolean local = provider == LlmProvider.OLLAMA;
-        String baseUrl = configured.baseUrl().orElse(local ? ollama.url() : provider.defaultBaseUrl());
-        String model = configured.model().orElse(local ? ollama.model() : provider.defaultModel());
-        String key = configured.apiKey().filter(k -> !k.isBlank())
+        String baseUrl = configured.baseUrl().filter(url -> sameProvider)
+                .orElse(local ? ollama.url() : provider.defaultBaseUrl());
+        String model = Optional.ofNullable(choice == null ? null : choice.model())
+                .or(() -> configured.model().filter(m -> sameProvider))
+                .orElse(local ? ollama.model() : provider.defaultModel());
+        String key = configured.apiKey().filter(k -> sameProvider && !k.isBlank())
                 .or(() -> provider.keyVariable().flatMap(environment))
                 .orElse(null);
         if (key == null && !local) {
@@ -98,5 +113,9 @@ public interface LlmConfig {
         }
         return new LlmSettings(provider, model, baseUrl, key, configured.timeout().orElse(ollama.timeout()),
                 configured.maxInFlight().orElse(ollama.maxInFlight()), configured.maxRetries().orElse(ollama.maxRetries()));
+    }
+
+    private static Optional<String> environment(String name) {
+        return ConfigProvider.getConfig().getOptionalValue(name, String.class);
     }
 }

@@ -22,10 +22,6 @@ public class Prices {
         this.prices = config.prices();
     }
 
-    Prices(Map<String, LlmConfig.Price> prices) {
-        this.prices = prices;
-    }
-
     /** The price of {@code usage} spent by {@code model} ("provider:model"), when the model has one. */
     public Optional<Double> cost(String model, TokenUsage usage) {
         return price(model).map(price -> {

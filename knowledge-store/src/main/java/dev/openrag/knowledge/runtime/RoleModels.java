@@ -11,11 +11,12 @@ import dev.openrag.knowledge.llm.LanguageModels;
 import dev.openrag.knowledge.llm.LlmRole;
 import dev.openrag.knowledge.llm.LlmSettings;
 import dev.openrag.knowledge.port.ChatModel;
+import dev.openrag.knowledge.settings.CollectionSettings.ModelChoice;
 
 /**
  * The chat model of each LLM role, built on first use from {@link LlmConfig}: a role no stage
- * uses never needs a key or a reachable server. One instance per role, so its in-flight bound
- * holds across all documents.
+ * uses never needs a key or a reachable server. One instance per role (and per provider and model
+ * a collection chose for it), so its in-flight bound holds across all documents.
  */
 @ApplicationScoped
 public class RoleModels {
@@ -24,7 +25,7 @@ public class RoleModels {
 
     private final LlmConfig config;
     private final OllamaConfig ollama;
-    private final Map<LlmRole, ChatModel> models = new ConcurrentHashMap<>();
+    private final Map<String, ChatModel> models = new ConcurrentHashMap<>();
 
     public RoleModels(LlmConfig config, OllamaConfig ollama) {
         this.config = config;
@@ -32,14 +33,21 @@ public class RoleModels {
     }
 
     public ChatModel forRole(LlmRole role) {
-        return models.computeIfAbsent(role, r -> {
-            LlmSettings settings = config.settings(r, ollama);
-            LOG.infof("LLM role %s: %s", r.id(), settings);
+        return forRole(role, null);
+    }
+
+    /** The role's model, or the provider and model a collection chose for it (null: the role's own). */
+    public ChatModel forRole(LlmRole role, ModelChoice choice) {
+        String key = role.id() + (choice == null ? "" : " " + choice.provider() + " " + choice.model());
+        return models.computeIfAbsent(key, k -> {
+            LlmSettings settings = settings(role, choice);
+            LOG.infof("LLM role %s: %s", role.id(), settings);
             return LanguageModels.chat(settings);
         });
     }
 
-    public LlmSettings settings(LlmRole role) {
-        return config.settings(role, ollama);
+    /** The settings a role would use, refused (IllegalStateException naming what to set) when they cannot work. */
+    public LlmSettings settings(LlmRole role, ModelChoice choice) {
+        return config.settings(role, ollama, choice);
     }
 }

@@ -6,6 +6,7 @@ import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.port.ChatModel;
 import dev.openrag.knowledge.port.SectionSummarizer;
+import dev.openrag.schemas.TokenUsage;
 
 /**
  * Section summaries written by the configured chat model (Ollama); any failure falls back to the
@@ -17,7 +18,7 @@ public final class ChatSummarizer implements SectionSummarizer {
     private static final int MAX_INPUT_CHARS = 12_000;
 
     private final ChatModel chat;
-    private final SectionSummarizer fallback = new ExtractiveSummarizer();
+    private final ExtractiveSummarizer fallback = new ExtractiveSummarizer();
 
     public ChatSummarizer(ChatModel chat) {
         this.chat = chat;
@@ -29,7 +30,7 @@ public final class ChatSummarizer implements SectionSummarizer {
     }
 
     @Override
-    public String summarize(String documentTitle, List<String> headingPath, List<String> texts) {
+    public Summary summarize(String documentTitle, List<String> headingPath, List<String> texts) {
         String body = String.join("\n\n", texts);
         if (body.length() > MAX_INPUT_CHARS) {
             body = body.substring(0, MAX_INPUT_CHARS);
@@ -41,14 +42,17 @@ public final class ChatSummarizer implements SectionSummarizer {
                 </document>
                 Summarize %s in two or three sentences for a search index: what it covers and the key
                 terms a reader would search for. Answer only with the summary.""".formatted(documentTitle, body, section);
+        TokenUsage usage = TokenUsage.NONE;
         try {
-            String summary = chat.complete(prompt).strip();
+            ChatModel.Reply reply = chat.chat(ChatModel.Prompt.of(prompt));
+            usage = reply.usage();
+            String summary = reply.text().strip();
             if (!summary.isEmpty()) {
-                return summary;
+                return new Summary(summary, usage, chat.name());
             }
         } catch (RuntimeException e) {
             LOG.warnf("LLM section summary failed (%s); using the extractive summary", e.getMessage());
         }
-        return fallback.summarize(documentTitle, headingPath, texts);
+        return new Summary(fallback.text(documentTitle, headingPath, texts), usage, chat.name());
     }
 }

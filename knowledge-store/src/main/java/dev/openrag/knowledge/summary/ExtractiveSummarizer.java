@@ -36,7 +36,12 @@ public final class ExtractiveSummarizer implements SectionSummarizer {
     }
 
     @Override
-    public String summarize(String documentTitle, List<String> headingPath, List<String> texts) {
+    public Summary summarize(String documentTitle, List<String> headingPath, List<String> texts) {
+        return Summary.offline(text(documentTitle, headingPath, texts));
+    }
+
+    /** The summary text alone. */
+    public String text(String documentTitle, List<String> headingPath, List<String> texts) {
         String name = headingPath.isEmpty() ? (documentTitle == null ? "" : documentTitle) : String.join(" > ", headingPath);
         StringBuilder summary = new StringBuilder(name);
         String lead = lead(texts);

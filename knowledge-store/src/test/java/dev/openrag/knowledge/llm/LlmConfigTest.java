@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.openrag.knowledge.runtime.LlmConfig;
 import dev.openrag.knowledge.runtime.OllamaConfig;
+import dev.openrag.knowledge.settings.CollectionSettings;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;
@@ -25,7 +26,7 @@ class LlmConfigTest {
 
     private static LlmSettings settings(Map<String, String> properties, LlmRole role, Map<String, String> environment) {
         SmallRyeConfig config = config(properties);
-        return config.getConfigMapping(LlmConfig.class).settings(role, config.getConfigMapping(OllamaConfig.class),
+        return config.getConfigMapping(LlmConfig.class).settings(role, config.getConfigMapping(OllamaConfig.class), null,
                 name -> Optional.ofNullable(environment.get(name)));
     }
 
@@ -77,6 +78,26 @@ class LlmConfigTest {
 
         assertThat(settings.name()).isEqualTo("openai:Qwen2.5-7B-Instruct");
         assertThat(settings.baseUrl()).isEqualTo("http://127.0.0.1:8000/v1");
+    }
+
+    @Test
+    void aCollectionsChoiceOfAnotherProviderKeepsTheRolesBoundsButNotItsUrlOrModel() {
+        SmallRyeConfig config = config(Map.of("openrag.llm.contextualizer.base-url", "http://gpu-box:11434",
+                "openrag.llm.contextualizer.model", "llama3.1:70b", "openrag.llm.contextualizer.max-in-flight", "6"));
+        LlmConfig llm = config.getConfigMapping(LlmConfig.class);
+        OllamaConfig ollama = config.getConfigMapping(OllamaConfig.class);
+
+        LlmSettings chosen = llm.settings(LlmRole.CONTEXTUALIZER, ollama,
+                new CollectionSettings.ModelChoice("anthropic", "claude-sonnet-4-5"), name -> Optional.of("sk-ant-from-env"));
+        LlmSettings sameProvider = llm.settings(LlmRole.CONTEXTUALIZER, ollama,
+                new CollectionSettings.ModelChoice("ollama", null), name -> Optional.empty());
+
+        assertThat(chosen.name()).isEqualTo("anthropic:claude-sonnet-4-5");
+        assertThat(chosen.baseUrl()).isEqualTo("https://api.anthropic.com/v1");
+        assertThat(chosen.apiKey()).isEqualTo("sk-ant-from-env");
+        assertThat(chosen.maxInFlight()).isEqualTo(6);
+        assertThat(sameProvider.name()).isEqualTo("ollama:llama3.1:70b");
+        assertThat(sameProvider.baseUrl()).isEqualTo("http://gpu-box:11434");
     }
 
     @Test

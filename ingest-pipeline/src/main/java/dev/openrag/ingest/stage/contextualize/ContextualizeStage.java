@@ -9,6 +9,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
+import dev.openrag.ingest.enrich.Enrichments;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
 import dev.openrag.knowledge.port.Contextualizer;
@@ -25,13 +26,13 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 public class ContextualizeStage {
 
     private final StageRunner runner;
-    private final Contextualizers contextualizers;
+    private final Enrichments enrichments;
     private final MutinyEmitter<String> contextualized;
 
-    public ContextualizeStage(StageRunner runner, Contextualizers contextualizers,
+    public ContextualizeStage(StageRunner runner, Enrichments enrichments,
                               @Channel("contextualized-out") MutinyEmitter<String> contextualized) {
         this.runner = runner;
-        this.contextualizers = contextualizers;
+        this.enrichments = enrichments;
         this.contextualized = contextualized;
     }
 
@@ -39,7 +40,7 @@ public class ContextualizeStage {
     @Blocking
     public void onChunked(ConsumerRecord<String, String> record) {
         runner.runReporting(Stages.CONTEXTUALIZE, record, DocumentChunked.class, document -> {
-            Contextualizer contextualizer = contextualizers.forCollection(document.collection());
+            Contextualizer contextualizer = enrichments.contextualizer(document.collection());
             Contextualizer.Contexts contextualized = contextualizer.contextualize(document.title(), document.source().uri(),
                     document.text(), document.chunks());
             List<String> contexts = contextualized.texts();

@@ -2,14 +2,15 @@ package dev.openrag.ingest.stage.embed;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
+import dev.openrag.ingest.enrich.Enrichments;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
 import dev.openrag.knowledge.port.Embedder;
@@ -27,7 +28,7 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 /**
  * openrag.chunks.contextualized → openrag.chunks.embedded: one batch per document, text = context +
  * chunk, and in the same batch the summaries of the document and its sections (ARCHITECTURE §4,
- * summary-aware retrieval), unless {@code openrag.sections.summaries=false}.
+ * summary-aware retrieval), unless the collection's summaries are off ({@link Enrichments#summarizer}).
  */
 @ApplicationScoped
 public class EmbedStage {
@@ -35,15 +36,14 @@ public class EmbedStage {
     private final StageRunner runner;
     private final Embedder embedder;
     private final MutinyEmitter<String> embedded;
-    private final SectionSummarizer summarizer;
+    private final Enrichments enrichments;
 
     public EmbedStage(StageRunner runner, Embedder embedder, @Channel("embedded-out") MutinyEmitter<String> embedded,
-                      SectionSummarizer summarizer,
-                      @ConfigProperty(name = "openrag.sections.summaries", defaultValue = "true") boolean summaries) {
+                      Enrichments enrichments) {
         this.runner = runner;
         this.embedder = embedder;
         this.embedded = embedded;
-        this.summarizer = summaries ? summarizer : null;
+        this.enrichments = enrichments;
     }
 
     /** What is embedded for a chunk: its context first, as in Anthropic's contextual retrieval. */
@@ -54,9 +54,11 @@ public class EmbedStage {
     @Incoming("contextualized-embed")
     @Blocking
     public void onContextualized(ConsumerRecord<String, String> record) {
-        runner.run(Stages.EMBED, record, ChunksContextualized.class, document -> {
-            List<SectionSummary> sections = summarizer == null ? List.of()
-                    : SectionSummaries.of(document.title(), document.chunks(), summarizer);
+        runner.runReporting(Stages.EMBED, record, ChunksContextualized.class, document -> {
+            Optional<SectionSummarizer> summarizer = enrichments.summarizer(document.collection());
+            SectionSummaries.Summaries summarized = summarizer.isEmpty() ? SectionSummaries.Summaries.NONE
+                    : SectionSummaries.summarize(document.title(), document.chunks(), summarizer.get());
+            List<SectionSummary> sections = summarized.sections();
             List<String> texts = new ArrayList<>(document.chunks().stream().map(EmbedStage::embeddedText).toList());
             sections.forEach(section -> texts.add(section.summary()));
             List<float[]> vectors = embedder.embed(texts);
@@ -74,7 +76,7 @@ public class EmbedStage {
                     document.documentId(), document.jobId(), document.collection(), document.source(), document.title(),
                     document.contentHash(), embedder.modelName(), embedder.dimension(), chunks, document.metadata(),
                     summaries.isEmpty() ? null : summaries));
-            return chunks.size();
+            return new StageRunner.Outcome(chunks.size(), List.of(), summarized.usage(), summarized.model());
         });
     }
 }

@@ -9,15 +9,13 @@ import java.util.concurrent.Executors;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
+import dev.openrag.ingest.enrich.Enrichments;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
 import dev.openrag.knowledge.contextual.LlmGraphExtractor;
-import dev.openrag.knowledge.llm.LlmRole;
-import dev.openrag.knowledge.runtime.RoleModels;
 import dev.openrag.schemas.Chunk;
 import dev.openrag.schemas.ChunksContextualized;
 import dev.openrag.schemas.EventEnvelope;
@@ -34,26 +32,19 @@ public class GraphExtractStage {
     private final StageRunner runner;
     private final RuleBasedGraphExtractor extractor;
     private final MutinyEmitter<String> graph;
-    private final LlmGraphExtractor llm;
+    private final Enrichments enrichments;
     private final ExecutorService llmCalls = Executors.newVirtualThreadPerTaskExecutor();
 
     /**
-     * {@code openrag.graph.extractor}: rules (offline, default) or llm (the model of
-     * {@code openrag.llm.graph-extractor.*} adds entities and relations to the rules'; ollama is
-     * its older name).
+     * A collection's graph comes from the rules (offline, default) or the rules plus an LLM's
+     * entities and relations ({@link Enrichments#graphExtractor}).
      */
     public GraphExtractStage(StageRunner runner, RuleBasedGraphExtractor extractor,
-                             @Channel("graph-out") MutinyEmitter<String> graph,
-                             @ConfigProperty(name = "openrag.graph.extractor", defaultValue = "rules") String mode,
-                             RoleModels models) {
+                             @Channel("graph-out") MutinyEmitter<String> graph, Enrichments enrichments) {
         this.runner = runner;
         this.extractor = extractor;
         this.graph = graph;
-        this.llm = switch (mode) {
-            case "rules" -> null;
-            case "llm", "ollama" -> new LlmGraphExtractor(models.forRole(LlmRole.GRAPH_EXTRACTOR));
-            default -> throw new IllegalArgumentException("openrag.graph.extractor must be rules or llm, not '" + mode + "'");
-        };
+        this.enrichments = enrichments;
     }
 
     @Incoming("contextualized-graph")
@@ -64,12 +55,13 @@ public class GraphExtractStage {
             RuleBasedGraphExtractor.Extraction extraction = extractor.extract(text, document.source().uri(), document.chunks());
             TokenUsage usage = null;
             List<String> warnings = List.of();
+            LlmGraphExtractor llm = enrichments.graphExtractor(document.collection()).orElse(null);
             if (llm != null) {
-                List<LlmGraphExtractor.Result> results = extractWithLlm(document.chunks());
+                List<LlmGraphExtractor.Result> results = extractWithLlm(llm, document.chunks());
                 extraction = RuleBasedGraphExtractor.withLlm(extraction, document.chunks(),
                         results.stream().map(LlmGraphExtractor.Result::found).toList());
                 usage = results.stream().map(LlmGraphExtractor.Result::usage).reduce(TokenUsage.NONE, TokenUsage::plus);
-                warnings = fallbackWarning(results);
+                warnings = fallbackWarning(llm, results);
             }
             if (document.api() != null) {
                 extraction = ApiEntities.merge(extraction, document.api(), document.chunks());
@@ -82,7 +74,7 @@ public class GraphExtractStage {
     }
 
     /** All chunks at once: the model's in-flight bound, not this loop, limits the calls. */
-    private List<LlmGraphExtractor.Result> extractWithLlm(List<Chunk> chunks) {
+    private List<LlmGraphExtractor.Result> extractWithLlm(LlmGraphExtractor llm, List<Chunk> chunks) {
         List<CompletableFuture<LlmGraphExtractor.Result>> calls = new ArrayList<>(chunks.size());
         for (Chunk chunk : chunks) {
             calls.add(CompletableFuture.supplyAsync(() -> llm.extract(chunk.text()), llmCalls));
@@ -90,7 +82,7 @@ public class GraphExtractStage {
         return calls.stream().map(CompletableFuture::join).toList();
     }
 
-    private List<String> fallbackWarning(List<LlmGraphExtractor.Result> results) {
+    private static List<String> fallbackWarning(LlmGraphExtractor llm, List<LlmGraphExtractor.Result> results) {
         List<String> problems = results.stream().map(LlmGraphExtractor.Result::problem).filter(p -> p != null).toList();
         if (problems.isEmpty()) {
             return List.of();

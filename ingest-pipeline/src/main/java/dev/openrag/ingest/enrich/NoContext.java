@@ -1,4 +1,4 @@
-package dev.openrag.ingest.stage.contextualize;
+package dev.openrag.ingest.enrich;
 
 import java.util.List;
 
@@ -10,7 +10,7 @@ public final class NoContext implements Contextualizer {
 
     @Override
     public String name() {
-        return Contextualizers.NONE;
+        return "none";
     }
 
     @Override
