@@ -52,7 +52,12 @@ class LlmEnrichmentAgainstApiStandInTest {
         public Map<String, String> start() {
             try {
                 api = new LlmApiStandIn(0, request -> switch (request.api()) {
-                    case "openai" -> "Stand-in context: " + request.user().replaceAll("(?s).*<chunk>\\n(\\S+ \\S+).*", "$1");
+                    case "openai" -> {
+                        if (request.user().contains("budget")) {
+                            pause(200); // slow enough that the job's spend is known before its last documents
+                        }
+                        yield "Stand-in context: " + request.user().replaceAll("(?s).*<chunk>\\n(\\S+ \\S+).*", "$1");
+                    }
                     case "anthropic" -> request.user().contains("NOJSON") ? "I would rather not." : GRAPH_JSON;
                     default -> "Stand-in summary of the section.";
                 });
@@ -79,6 +84,14 @@ class LlmEnrichmentAgainstApiStandInTest {
         @Override
         public void stop() {
             api.close();
+        }
+
+        private static void pause(long millis) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -176,5 +189,35 @@ class LlmEnrichmentAgainstApiStandInTest {
         given().contentType(ContentType.JSON).body(Map.of("contextualizer", "llm"))
                 .put("/api/collections/Bad Name!/settings").then().statusCode(400);
         given().get("/api/collections/bad-settings/settings").then().statusCode(200).body("contextualizer", equalTo("structural"));
+    }
+
+    @Test
+    void aJobThatReachesItsCollectionsBudgetFinishesOnTheOfflineEnrichmentsWithWarnings() {
+        given().contentType(ContentType.JSON)
+                .body(Map.of("contextualizer", "llm", "budget", Map.of("maxTokens", 1)))
+                .put("/api/collections/llm-budget/settings").then().statusCode(200)
+                .body("budget.maxTokens", equalTo(1));
+        var upload = given().multiPart("collection", "llm-budget");
+        for (int i = 0; i < 6; i++) {
+            upload.multiPart("files", "note-" + i + ".md", ("# Note " + i + "\nThe budget note number " + i + " is short.\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8), "text/markdown");
+        }
+        String jobId = upload.post("/api/documents").then().statusCode(202).extract().path("jobId");
+
+        JsonPath job = awaitJob(jobId, JOB_TIMEOUT);
+
+        assertThat(job.getString("state")).as("a budget never fails a document").isEqualTo("completed");
+        assertThat(job.getInt("documents.done")).isEqualTo(6);
+        List<String> budgetWarnings = job.getList("warnings.message", String.class).stream()
+                .filter(message -> message.startsWith("job budget of 1 tokens reached")).toList();
+        assertThat(budgetWarnings).as("later documents got structural contexts").isNotEmpty().hasSizeLessThan(6)
+                .allSatisfy(message -> assertThat(message).endsWith("structural contexts instead of the LLM's"));
+        try (var session = driver.session()) {
+            List<String> contexts = session.run("MATCH (c:Chunk {collection: 'llm-budget'}) RETURN c.context AS context")
+                    .list(r -> r.get("context").asString());
+            assertThat(contexts).hasSize(6);
+            assertThat(contexts.stream().filter(c -> c.startsWith("Stand-in context: ")).count())
+                    .isEqualTo(6 - budgetWarnings.size());
+        }
     }
 }

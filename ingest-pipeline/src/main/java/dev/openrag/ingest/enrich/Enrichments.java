@@ -1,15 +1,21 @@
 package dev.openrag.ingest.enrich;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import dev.openrag.ingest.job.JobSpend;
+import dev.openrag.ingest.job.JobStatus;
 import dev.openrag.knowledge.contextual.LlmContextualizer;
 import dev.openrag.knowledge.contextual.LlmGraphExtractor;
 import dev.openrag.knowledge.contextual.StructuralContextualizer;
@@ -17,6 +23,7 @@ import dev.openrag.knowledge.llm.LlmRole;
 import dev.openrag.knowledge.port.CollectionSettingsStore;
 import dev.openrag.knowledge.port.Contextualizer;
 import dev.openrag.knowledge.port.SectionSummarizer;
+import dev.openrag.knowledge.runtime.Prices;
 import dev.openrag.knowledge.runtime.RoleModels;
 import dev.openrag.knowledge.settings.CollectionSettings;
 import dev.openrag.knowledge.settings.CollectionSettings.ModelChoice;
@@ -32,6 +39,11 @@ import dev.openrag.knowledge.summary.ExtractiveSummarizer;
  * {@code openrag.collections.settings-refresh} (5 s), so every instance sees a change within it;
  * while Neo4j is down the last settings read stay in force. One contextualizer, extractor and
  * summarizer per mode and model, made on first use (an LLM client only exists when asked for).
+ * <p>
+ * A collection's {@code budget} caps what each job may spend on LLM enrichment: once a job's
+ * spend (from its status events) reaches it, its next documents get the offline enrichment and a
+ * warning saying why. Documents already at an LLM stage finish there, so a job can overshoot by
+ * what the documents in flight spend.
  */
 @ApplicationScoped
 public class Enrichments {
@@ -41,6 +53,8 @@ public class Enrichments {
 
     private final CollectionSettingsStore store;
     private final RoleModels models;
+    private final JobSpend jobs;
+    private final Prices prices;
     private final CollectionSettings defaults;
     private final Duration refresh;
     private final Map<String, Read> reads = new ConcurrentHashMap<>();
@@ -49,7 +63,11 @@ public class Enrichments {
     private record Read(CollectionSettings settings, long atNanos) {
     }
 
-    public Enrichments(CollectionSettingsStore store, RoleModels models,
+    /** The enricher a document gets, and why it is not the one its collection asked for (empty when it is). */
+    public record Pick<T>(T enricher, List<String> warnings) {
+    }
+
+    public Enrichments(CollectionSettingsStore store, RoleModels models, JobSpend jobs, Prices prices,
                        @ConfigProperty(name = "openrag.contextualizer", defaultValue = "structural") String contextualizer,
                        @ConfigProperty(name = "openrag.graph.extractor", defaultValue = "rules") String graphExtractor,
                        @ConfigProperty(name = "openrag.sections.summarizer", defaultValue = "extractive") String summarizer,
@@ -57,6 +75,8 @@ public class Enrichments {
                        @ConfigProperty(name = "openrag.collections.settings-refresh", defaultValue = "PT5S") Duration refresh) {
         this.store = store;
         this.models = models;
+        this.jobs = jobs;
+        this.prices = prices;
         this.refresh = refresh;
         this.defaults = checked(new CollectionSettings(modern(contextualizer), modern(graphExtractor),
                 summaries ? modern(summarizer) : "off", Map.of()), "openrag.contextualizer, openrag.graph.extractor or openrag.sections.summarizer");
@@ -72,47 +92,81 @@ public class Enrichments {
                 first(stored.contextualizer(), legacy, defaults.contextualizer()),
                 first(stored.graphExtractor(), defaults.graphExtractor()),
                 first(stored.summaries(), defaults.summaries()),
-                stored.models() == null ? Map.of() : stored.models());
+                stored.models() == null ? Map.of() : stored.models(), stored.budget());
     }
 
     /** Stores a collection's settings after checking them, and that every LLM they name can be built. */
     public CollectionSettings save(String collection, CollectionSettings settings) {
         CollectionSettings valid = settings.validated();
-        requireUsable(mergedWithDefaults(valid));
+        requireUsable(mergedWithDefaults(valid), valid.budget() != null && valid.budget().maxCost() != null);
         store.save(collection, valid);
         reads.put(collection, new Read(valid, System.nanoTime()));
         return effective(collection);
     }
 
-    public Contextualizer contextualizer(String collection) {
+    public Pick<Contextualizer> contextualizer(String collection, String jobId) {
         CollectionSettings settings = effective(collection);
         return switch (settings.contextualizer()) {
-            case "llm" -> instance("contextualizer", settings.model(LlmRole.CONTEXTUALIZER),
-                    choice -> new LlmContextualizer(models.forRole(LlmRole.CONTEXTUALIZER, choice), 24_000));
-            case "none" -> instance("none", null, choice -> new NoContext());
-            default -> instance("structural", null, choice -> new StructuralContextualizer());
+            case "llm" -> withinBudget(settings, jobId, "structural contexts",
+                    () -> instance("contextualizer", settings.model(LlmRole.CONTEXTUALIZER),
+                            choice -> new LlmContextualizer(models.forRole(LlmRole.CONTEXTUALIZER, choice), 24_000)),
+                    () -> instance("structural", null, choice -> new StructuralContextualizer()));
+            case "none" -> new Pick<>(instance("none", null, choice -> new NoContext()), List.of());
+            default -> new Pick<>(instance("structural", null, choice -> new StructuralContextualizer()), List.of());
         };
     }
 
-    /** The LLM extractor for a collection, or empty when its graph comes from the rules alone. */
-    public Optional<LlmGraphExtractor> graphExtractor(String collection) {
+    /** The LLM extractor for a collection, or null when its graph comes from the rules alone. */
+    public Pick<LlmGraphExtractor> graphExtractor(String collection, String jobId) {
         CollectionSettings settings = effective(collection);
         if (!"llm".equals(settings.graphExtractor())) {
-            return Optional.empty();
+            return new Pick<>(null, List.of());
         }
-        return Optional.of(instance("graph", settings.model(LlmRole.GRAPH_EXTRACTOR),
-                choice -> new LlmGraphExtractor(models.forRole(LlmRole.GRAPH_EXTRACTOR, choice))));
+        return withinBudget(settings, jobId, "the rule-based graph",
+                () -> instance("graph", settings.model(LlmRole.GRAPH_EXTRACTOR),
+                        choice -> new LlmGraphExtractor(models.forRole(LlmRole.GRAPH_EXTRACTOR, choice))),
+                () -> null);
     }
 
-    /** The section summarizer for a collection, or empty when it has no summaries ("off"). */
-    public Optional<SectionSummarizer> summarizer(String collection) {
+    /** The section summarizer for a collection, or null when it has no summaries ("off"). */
+    public Pick<SectionSummarizer> summarizer(String collection, String jobId) {
         CollectionSettings settings = effective(collection);
+        Supplier<SectionSummarizer> extractive = () -> instance("extractive", null, choice -> new ExtractiveSummarizer());
         return switch (settings.summaries()) {
-            case "off" -> Optional.empty();
-            case "llm" -> Optional.of(instance("summarizer", settings.model(LlmRole.SUMMARIZER),
-                    choice -> new ChatSummarizer(models.forRole(LlmRole.SUMMARIZER, choice))));
-            default -> Optional.of(instance("extractive", null, choice -> new ExtractiveSummarizer()));
+            case "off" -> new Pick<>(null, List.of());
+            case "llm" -> withinBudget(settings, jobId, "extractive summaries",
+                    () -> instance("summarizer", settings.model(LlmRole.SUMMARIZER),
+                            choice -> new ChatSummarizer(models.forRole(LlmRole.SUMMARIZER, choice))),
+                    extractive);
+            default -> new Pick<>(extractive.get(), List.of());
         };
+    }
+
+    /** The LLM enricher while the job is within its collection's budget, else the offline one and a warning. */
+    private <T> Pick<T> withinBudget(CollectionSettings settings, String jobId, String offlineName, Supplier<T> llm,
+                                     Supplier<T> offline) {
+        Optional<String> reached = budgetReached(settings.budget(), jobId);
+        return reached.map(why -> new Pick<>(offline.get(), List.of(why + ": " + offlineName + " instead of the LLM's")))
+                .orElseGet(() -> new Pick<>(llm.get(), List.of()));
+    }
+
+    Optional<String> budgetReached(CollectionSettings.Budget budget, String jobId) {
+        if (budget == null || jobId == null) {
+            return Optional.empty();
+        }
+        Optional<JobStatus.Usage> spent = jobs.spent(jobId);
+        if (spent.isEmpty()) {
+            return Optional.empty();
+        }
+        long tokens = spent.get().inputTokens() + spent.get().outputTokens();
+        if (budget.maxTokens() != null && tokens >= budget.maxTokens()) {
+            return Optional.of("job budget of " + budget.maxTokens() + " tokens reached (" + tokens + " spent)");
+        }
+        Double cost = spent.get().cost();
+        if (budget.maxCost() != null && cost != null && cost >= budget.maxCost()) {
+            return Optional.of("job budget of " + budget.maxCost() + " reached (" + String.format(Locale.ROOT, "%.4f", cost) + " spent)");
+        }
+        return Optional.empty();
     }
 
     private CollectionSettings stored(String collection) {
@@ -138,16 +192,27 @@ public class Enrichments {
                 settings.models());
     }
 
-    /** Every role the settings send to an LLM must resolve (provider known, key present). */
-    private void requireUsable(CollectionSettings settings) {
+    /**
+     * Every role the settings send to an LLM must resolve (provider known, key present), and with
+     * a cost budget, have a price: a cost nobody can compute would never stop a job.
+     */
+    private void requireUsable(CollectionSettings settings, boolean costBudget) {
+        List<LlmRole> llmRoles = new ArrayList<>();
         if ("llm".equals(settings.contextualizer())) {
-            models.settings(LlmRole.CONTEXTUALIZER, settings.model(LlmRole.CONTEXTUALIZER));
+            llmRoles.add(LlmRole.CONTEXTUALIZER);
         }
         if ("llm".equals(settings.graphExtractor())) {
-            models.settings(LlmRole.GRAPH_EXTRACTOR, settings.model(LlmRole.GRAPH_EXTRACTOR));
+            llmRoles.add(LlmRole.GRAPH_EXTRACTOR);
         }
         if ("llm".equals(settings.summaries())) {
-            models.settings(LlmRole.SUMMARIZER, settings.model(LlmRole.SUMMARIZER));
+            llmRoles.add(LlmRole.SUMMARIZER);
+        }
+        for (LlmRole role : llmRoles) {
+            String model = models.settings(role, settings.model(role)).name();
+            if (costBudget && !prices.known(model)) {
+                throw new IllegalArgumentException("field 'budget.maxCost' needs a price for " + model
+                        + ": set openrag.llm.prices.\"" + model.substring(model.indexOf(':') + 1) + "\".input and .output");
+            }
         }
     }
 

@@ -32,7 +32,7 @@ import io.smallrye.mutiny.operators.multi.processors.BroadcastProcessor;
  * with Kafka as their only store, and several app instances all see every job.
  */
 @ApplicationScoped
-public class JobTracker {
+public class JobTracker implements JobSpend {
 
     private static final Logger LOG = Logger.getLogger(JobTracker.class);
 
@@ -102,6 +102,11 @@ public class JobTracker {
 
     public Optional<JobStatus> status(String jobId) {
         return Optional.ofNullable(jobs.get(jobId)).map(this::statusOf);
+    }
+
+    @Override
+    public Optional<JobStatus.Usage> spent(String jobId) {
+        return Optional.ofNullable(jobs.get(jobId)).map(job -> usage(job.usageByModel()));
     }
 
     /** The collections a job's documents went to (empty until one is known). */

@@ -37,6 +37,11 @@ public class Prices {
         return model != null && model.startsWith("ollama:") && price(model).isEmpty();
     }
 
+    /** Whether what {@code model} spends can be priced: it has a price, or is a local model. */
+    public boolean known(String model) {
+        return price(model).isPresent() || free(model);
+    }
+
     private Optional<LlmConfig.Price> price(String model) {
         if (model == null) {
             return Optional.empty();

@@ -40,7 +40,8 @@ public class ContextualizeStage {
     @Blocking
     public void onChunked(ConsumerRecord<String, String> record) {
         runner.runReporting(Stages.CONTEXTUALIZE, record, DocumentChunked.class, document -> {
-            Contextualizer contextualizer = enrichments.contextualizer(document.collection());
+            Enrichments.Pick<Contextualizer> pick = enrichments.contextualizer(document.collection(), document.jobId());
+            Contextualizer contextualizer = pick.enricher();
             Contextualizer.Contexts contextualized = contextualizer.contextualize(document.title(), document.source().uri(),
                     document.text(), document.chunks());
             List<String> contexts = contextualized.texts();
@@ -51,7 +52,9 @@ public class ContextualizeStage {
             runner.emit(this.contextualized, new ChunksContextualized(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     document.documentId(), document.jobId(), document.collection(), document.source(), document.title(),
                     document.contentHash(), contextualizer.name(), chunks, document.metadata(), document.api()));
-            return new StageRunner.Outcome(chunks.size(), contextualized.warnings(), contextualized.usage(), contextualized.model());
+            List<String> warnings = new ArrayList<>(pick.warnings());
+            warnings.addAll(contextualized.warnings());
+            return new StageRunner.Outcome(chunks.size(), warnings, contextualized.usage(), contextualized.model());
         });
     }
 }

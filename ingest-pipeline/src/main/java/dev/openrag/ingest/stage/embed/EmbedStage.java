@@ -2,7 +2,6 @@ package dev.openrag.ingest.stage.embed;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -55,9 +54,9 @@ public class EmbedStage {
     @Blocking
     public void onContextualized(ConsumerRecord<String, String> record) {
         runner.runReporting(Stages.EMBED, record, ChunksContextualized.class, document -> {
-            Optional<SectionSummarizer> summarizer = enrichments.summarizer(document.collection());
-            SectionSummaries.Summaries summarized = summarizer.isEmpty() ? SectionSummaries.Summaries.NONE
-                    : SectionSummaries.summarize(document.title(), document.chunks(), summarizer.get());
+            Enrichments.Pick<SectionSummarizer> summarizer = enrichments.summarizer(document.collection(), document.jobId());
+            SectionSummaries.Summaries summarized = summarizer.enricher() == null ? SectionSummaries.Summaries.NONE
+                    : SectionSummaries.summarize(document.title(), document.chunks(), summarizer.enricher());
             List<SectionSummary> sections = summarized.sections();
             List<String> texts = new ArrayList<>(document.chunks().stream().map(EmbedStage::embeddedText).toList());
             sections.forEach(section -> texts.add(section.summary()));
@@ -76,7 +75,7 @@ public class EmbedStage {
                     document.documentId(), document.jobId(), document.collection(), document.source(), document.title(),
                     document.contentHash(), embedder.modelName(), embedder.dimension(), chunks, document.metadata(),
                     summaries.isEmpty() ? null : summaries));
-            return new StageRunner.Outcome(chunks.size(), List.of(), summarized.usage(), summarized.model());
+            return new StageRunner.Outcome(chunks.size(), summarizer.warnings(), summarized.usage(), summarized.model());
         });
     }
 }

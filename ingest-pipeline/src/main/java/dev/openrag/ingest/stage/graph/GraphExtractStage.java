@@ -54,14 +54,15 @@ public class GraphExtractStage {
             String text = String.join("\n", document.chunks().stream().map(c -> c.text()).toList());
             RuleBasedGraphExtractor.Extraction extraction = extractor.extract(text, document.source().uri(), document.chunks());
             TokenUsage usage = null;
-            List<String> warnings = List.of();
-            LlmGraphExtractor llm = enrichments.graphExtractor(document.collection()).orElse(null);
+            Enrichments.Pick<LlmGraphExtractor> pick = enrichments.graphExtractor(document.collection(), document.jobId());
+            List<String> warnings = new ArrayList<>(pick.warnings());
+            LlmGraphExtractor llm = pick.enricher();
             if (llm != null) {
                 List<LlmGraphExtractor.Result> results = extractWithLlm(llm, document.chunks());
                 extraction = RuleBasedGraphExtractor.withLlm(extraction, document.chunks(),
                         results.stream().map(LlmGraphExtractor.Result::found).toList());
                 usage = results.stream().map(LlmGraphExtractor.Result::usage).reduce(TokenUsage.NONE, TokenUsage::plus);
-                warnings = fallbackWarning(llm, results);
+                warnings.addAll(fallbackWarning(llm, results));
             }
             if (document.api() != null) {
                 extraction = ApiEntities.merge(extraction, document.api(), document.chunks());
