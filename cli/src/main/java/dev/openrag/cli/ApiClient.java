@@ -66,6 +66,11 @@ final class ApiClient {
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
+    JsonNode putJson(String path, String json) {
+        return send(request(path).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     JsonNode delete(String path) {
         return send(request(path).DELETE().build());
     }

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
@@ -45,18 +46,49 @@ class IngestCommand implements Callable<Integer> {
         int failed = 0;
         int chunks = 0;
         List<String> failures = new ArrayList<>();
+        Usage usage = new Usage();
         for (List<Path> batch : batches(files)) {
             JsonNode accepted = ingest.postFiles("/api/documents", batch, Path.of(""), collection);
             JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
             done += status.path("documents").path("done").asInt();
             failed += status.path("documents").path("failed").asInt();
             chunks += status.path("stages").path("sink-opensearch").path("chunks").asInt();
+            usage.add(status.path("usage"));
             status.path("failures").forEach(f -> failures.add(f.path("source").asText(f.path("documentId").asText())
                     + " (" + f.path("stage").asText() + "): " + f.path("reason").asText()));
         }
         System.out.printf("done: %d document(s), %d chunk(s) indexed, %d failed%n", done, chunks, failed);
+        if (usage.calls > 0) {
+            System.out.printf("llm: %d call(s), %d token(s) in (%d cached), %d out, cost %s%n", usage.calls, usage.input,
+                    usage.cached, usage.output, usage.unknownCost ? "unknown (a model has no price)" : String.format(Locale.ROOT, "%.4f", usage.cost));
+        }
         failures.forEach(failure -> System.out.println("  failed " + failure));
         return failed == 0 ? 0 : 1;
+    }
+
+    /** The LLM tokens and cost of the jobs, summed ({@code usage} of each job's status). */
+    private static final class Usage {
+        long calls;
+        long input;
+        long cached;
+        long output;
+        double cost;
+        boolean unknownCost;
+
+        void add(JsonNode usage) {
+            if (usage.isMissingNode() || usage.isNull()) {
+                return;
+            }
+            calls += usage.path("calls").asLong();
+            input += usage.path("inputTokens").asLong();
+            cached += usage.path("cachedInputTokens").asLong();
+            output += usage.path("outputTokens").asLong();
+            if (usage.path("cost").isNumber()) {
+                cost += usage.path("cost").asDouble();
+            } else {
+                unknownCost = true;
+            }
+        }
     }
 
     static List<Path> expand(List<String> arguments) throws IOException {
@@ -99,7 +131,7 @@ class IngestCommand implements Callable<Integer> {
         return false;
     }
 
-    private static List<List<Path>> batches(List<Path> files) throws IOException {
+    static List<List<Path>> batches(List<Path> files) throws IOException {
         List<List<Path>> batches = new ArrayList<>();
         List<Path> current = new ArrayList<>();
         long bytes = 0;

@@ -220,4 +220,46 @@ class LlmEnrichmentAgainstApiStandInTest {
                     .isEqualTo(6 - budgetWarnings.size());
         }
     }
+
+    @Test
+    void theEstimateCallsNoModelAndIsWithinTwentyPercentOfTheTokensTheProviderCounted() throws IOException {
+        given().contentType(ContentType.JSON).body(Map.of("contextualizer", "llm", "graphExtractor", "llm", "summaries", "llm"))
+                .put("/api/collections/llm-estimate/settings").then().statusCode(200);
+        List<java.nio.file.Path> corpus = List.of(java.nio.file.Path.of("../docs/security.md"), java.nio.file.Path.of("README.md"),
+                java.nio.file.Path.of("src/main/java/dev/openrag/ingest/enrich/Enrichments.java"));
+        int callsBefore = StandIn.api.calls.get();
+
+        var estimateRequest = given().multiPart("collection", "llm-estimate");
+        corpus.forEach(file -> estimateRequest.multiPart("files", file.toFile()));
+        JsonPath estimate = estimateRequest.post("/api/estimate").then().statusCode(200).extract().jsonPath();
+
+        assertThat(StandIn.api.calls.get()).as("an estimate calls no model").isEqualTo(callsBefore);
+        assertThat(estimate.getInt("documents")).isEqualTo(3);
+        assertThat(estimate.getLong("tokensOut")).isPositive();
+
+        var upload = given().multiPart("collection", "llm-estimate");
+        corpus.forEach(file -> upload.multiPart("files", file.toFile()));
+        String jobId = upload.post("/api/documents").then().statusCode(202).extract().path("jobId");
+        JsonPath job = awaitJob(jobId, JOB_TIMEOUT);
+        assertThat(job.getString("state")).isEqualTo("completed");
+
+        assertThat(estimate.getInt("chunks")).isEqualTo(job.getInt("stages.chunk.chunks"));
+        assertThat(estimate.getLong("roles.contextualizer.calls")).isEqualTo(job.getLong("usage.byModel.'openai:stand-in'.calls"));
+        assertThat(estimate.getLong("roles.graph-extractor.calls")).isEqualTo(job.getLong("usage.byModel.'anthropic:stand-in'.calls"));
+        assertThat(estimate.getLong("roles.summarizer.calls")).isEqualTo(job.getLong("usage.byModel.'gemini:stand-in'.calls"));
+        long counted = job.getLong("usage.inputTokens");
+        assertThat(estimate.getLong("tokensIn")).as("estimated vs counted input tokens (%d)", counted)
+                .isBetween(Math.round(counted * 0.8), Math.round(counted * 1.2));
+    }
+
+    @Test
+    void anEstimateOfNothingUsableSaysWhy() {
+        given().multiPart("collection", "llm-estimate").multiPart("files", "empty.md", new byte[0], "text/markdown")
+                .post("/api/estimate").then().statusCode(400).body("message", containsString("empty file (0 bytes)"));
+        given().multiPart("collection", "Bad Name!").multiPart("files", "a.md", "# A".getBytes(), "text/markdown")
+                .post("/api/estimate").then().statusCode(400);
+        given().multiPart("collection", "offline-estimate").multiPart("files", "a.md", "# A\nOne line.".getBytes(), "text/markdown")
+                .post("/api/estimate").then().statusCode(200).body("tokensIn", equalTo(0)).body("cost", equalTo(0.0f))
+                .body("documents", equalTo(1));
+    }
 }

@@ -1,10 +1,6 @@
 package dev.openrag.ingest.source;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -19,7 +15,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import org.apache.tika.Tika;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.resteasy.reactive.RestForm;
@@ -57,12 +52,13 @@ public class DocumentsResource {
     private final DocumentParser parser;
     private final StageRunner runner;
     private final MutinyEmitter<String> deleted;
-    private final Tika tika = new Tika();
+    private final Uploads uploads;
     private final Access access;
 
     public DocumentsResource(DocumentPublisher publisher, DocumentParser parser, StageRunner runner,
-                             @Channel("deleted-out") MutinyEmitter<String> deleted, Access access) {
+                             @Channel("deleted-out") MutinyEmitter<String> deleted, Access access, Uploads uploads) {
         this.access = access;
+        this.uploads = uploads;
         this.publisher = publisher;
         this.parser = parser;
         this.runner = runner;
@@ -74,43 +70,13 @@ public class DocumentsResource {
     @Operation(summary = "Upload files (one or more `files` parts, optional `collection`)")
     public Response upload(@RestForm("files") List<FileUpload> files, @RestForm("collection") String collection) throws IOException {
         String target = access.collection(collection);
-        if (files == null || files.isEmpty()) {
-            throw ApiException.badRequest("empty upload: send one or more files in multipart parts named 'files'");
-        }
         String jobId = DocumentPublisher.newJobId();
-        List<DocumentArrived> documents = new ArrayList<>();
-        List<DocumentPublisher.Rejection> rejections = new ArrayList<>();
-        int worstStatus = 400;
-        for (FileUpload file : files) {
-            String name = file.fileName() == null || file.fileName().isBlank() ? "unnamed" : file.fileName();
-            long size = file.size();
-            if (size == 0) {
-                rejections.add(new DocumentPublisher.Rejection(name, "empty file (0 bytes)", ""));
-                continue;
-            }
-            if (size > parser.maxBytes()) {
-                rejections.add(new DocumentPublisher.Rejection(name, "file too large: " + size + " bytes, the limit is "
-                        + parser.maxBytes() + " (openrag.ingest.max-document-bytes)", ""));
-                worstStatus = 413;
-                continue;
-            }
-            byte[] bytes = Files.readAllBytes(file.uploadedFile());
-            String mediaType = tika.detect(new ByteArrayInputStream(bytes), name);
-            if (mediaType.equals("application/octet-stream")) {
-                rejections.add(new DocumentPublisher.Rejection(name, "unsupported document type (unrecognised binary content)",
-                        Base64.getEncoder().encodeToString(bytes)));
-                worstStatus = Math.max(worstStatus, 415);
-                continue;
-            }
-            String uri = "upload://" + name;
-            documents.add(new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), Ids.documentIdFromUri(uri),
-                    jobId, target, new Source("upload", uri), null, mediaType, Base64.getEncoder().encodeToString(bytes),
-                    DocumentArrived.BASE64, null, Map.of("fileName", name)));
-        }
+        Uploads.Read read = uploads.read(files, target, jobId);
+        List<DocumentArrived> documents = read.documents();
+        List<DocumentPublisher.Rejection> rejections = read.rejections();
         if (documents.isEmpty()) {
             publisher.publish(jobId, target, List.of(), rejections);
-            throw new ApiException(worstStatus, worstStatus == 413 ? "too_large" : worstStatus == 415 ? "unsupported_media_type" : "bad_request",
-                    "no document accepted: " + String.join("; ", rejections.stream().map(r -> r.name() + ": " + r.reason()).toList()));
+            throw read.nothingAccepted();
         }
         List<String> ids = publisher.publish(jobId, target, documents, rejections);
         return Response.accepted(new Accepted(jobId, ids, rejections.stream()

@@ -56,14 +56,24 @@ public final class LlmContextualizer implements Contextualizer {
         return "llm:" + model.name();
     }
 
-    @Override
-    public Contexts contextualize(String title, String sourceUri, String documentText, List<Chunk> chunks) {
+    /** The model this contextualizer asks ("provider:model"). */
+    public String model() {
+        return model.name();
+    }
+
+    /** The prompt of every chunk, as {@link #contextualize} sends them (estimates count these). */
+    public List<Prompt> prompts(String documentText, List<Chunk> chunks) {
         String document = DOCUMENT.formatted(documentText.length() > maxDocumentChars
                 ? documentText.substring(0, maxDocumentChars) : documentText);
+        return chunks.stream().map(chunk -> new Prompt(document, QUESTION.formatted(chunk.text()), false)).toList();
+    }
+
+    @Override
+    public Contexts contextualize(String title, String sourceUri, String documentText, List<Chunk> chunks) {
         List<String> structural = fallback.contexts(title, sourceUri, documentText, chunks);
         List<CompletableFuture<Reply>> calls = new ArrayList<>();
-        for (Chunk chunk : chunks) {
-            calls.add(CompletableFuture.supplyAsync(() -> situate(document, chunk.text()), workers));
+        for (Prompt prompt : prompts(documentText, chunks)) {
+            calls.add(CompletableFuture.supplyAsync(() -> situate(prompt), workers));
         }
         List<String> texts = new ArrayList<>(chunks.size());
         TokenUsage usage = TokenUsage.NONE;
@@ -84,9 +94,9 @@ public final class LlmContextualizer implements Contextualizer {
     }
 
     /** The model's reply, or null when the call failed (the chunk falls back). */
-    private Reply situate(String document, String chunk) {
+    private Reply situate(Prompt prompt) {
         try {
-            return model.chat(new Prompt(document, QUESTION.formatted(chunk), false));
+            return model.chat(prompt);
         } catch (RuntimeException e) {
             LOG.warn("LLM contextualization failed, using the structural context: {}", e.getMessage());
             return null;

@@ -59,11 +59,16 @@ public final class LlmGraphExtractor {
         return model.name();
     }
 
+    /** The first prompt for a chunk, as {@link #extract} sends it (estimates count these). */
+    public Prompt prompt(String chunkText) {
+        return new Prompt(null, PROMPT.formatted(chunkText), true);
+    }
+
     public Result extract(String chunkText) {
         String ask = PROMPT.formatted(chunkText);
         TokenUsage usage = TokenUsage.NONE;
         try {
-            Reply first = model.chat(new Prompt(null, ask, true));
+            Reply first = model.chat(prompt(chunkText));
             usage = usage.plus(first.usage());
             try {
                 return new Result(parse(first.text()), usage, null);

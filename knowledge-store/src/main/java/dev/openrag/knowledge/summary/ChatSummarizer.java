@@ -29,22 +29,16 @@ public final class ChatSummarizer implements SectionSummarizer {
         return "llm:" + chat.name();
     }
 
+    /** The model this summarizer asks ("provider:model"). */
+    public String model() {
+        return chat.name();
+    }
+
     @Override
     public Summary summarize(String documentTitle, List<String> headingPath, List<String> texts) {
-        String body = String.join("\n\n", texts);
-        if (body.length() > MAX_INPUT_CHARS) {
-            body = body.substring(0, MAX_INPUT_CHARS);
-        }
-        String section = headingPath.isEmpty() ? "the whole document" : "the section \"" + String.join(" > ", headingPath) + "\"";
-        String prompt = """
-                <document title="%s">
-                %s
-                </document>
-                Summarize %s in two or three sentences for a search index: what it covers and the key
-                terms a reader would search for. Answer only with the summary.""".formatted(documentTitle, body, section);
         TokenUsage usage = TokenUsage.NONE;
         try {
-            ChatModel.Reply reply = chat.chat(ChatModel.Prompt.of(prompt));
+            ChatModel.Reply reply = chat.chat(prompt(documentTitle, headingPath, texts));
             usage = reply.usage();
             String summary = reply.text().strip();
             if (!summary.isEmpty()) {
@@ -54,5 +48,20 @@ public final class ChatSummarizer implements SectionSummarizer {
             LOG.warnf("LLM section summary failed (%s); using the extractive summary", e.getMessage());
         }
         return new Summary(fallback.text(documentTitle, headingPath, texts), usage, chat.name());
+    }
+
+    /** The prompt for a section, as {@link #summarize} sends it (estimates count these). */
+    public ChatModel.Prompt prompt(String documentTitle, List<String> headingPath, List<String> texts) {
+        String body = String.join("\n\n", texts);
+        if (body.length() > MAX_INPUT_CHARS) {
+            body = body.substring(0, MAX_INPUT_CHARS);
+        }
+        String section = headingPath.isEmpty() ? "the whole document" : "the section \"" + String.join(" > ", headingPath) + "\"";
+        return ChatModel.Prompt.of("""
+                <document title="%s">
+                %s
+                </document>
+                Summarize %s in two or three sentences for a search index: what it covers and the key
+                terms a reader would search for. Answer only with the summary.""".formatted(documentTitle, body, section));
     }
 }

@@ -30,14 +30,7 @@ public final class SectionSummaries {
     }
 
     public static Summaries summarize(String title, List<Chunk> chunks, SectionSummarizer summarizer) {
-        Map<List<String>, List<String>> textsBySection = new LinkedHashMap<>();
-        textsBySection.put(List.of(), new ArrayList<>());
-        for (Chunk chunk : chunks) {
-            List<String> path = chunk.headingPath() == null ? List.of() : chunk.headingPath();
-            for (int depth = 0; depth <= path.size(); depth++) {
-                textsBySection.computeIfAbsent(List.copyOf(path.subList(0, depth)), p -> new ArrayList<>()).add(chunk.text());
-            }
-        }
+        Map<List<String>, List<String>> textsBySection = sections(chunks);
         List<SectionSummary> summaries = new ArrayList<>(textsBySection.size());
         TokenUsage usage = TokenUsage.NONE;
         String model = null;
@@ -49,5 +42,18 @@ public final class SectionSummaries {
             summaries.add(new SectionSummary(path, path.isEmpty() ? title : path.get(path.size() - 1), summary.text(), null));
         }
         return new Summaries(summaries, usage, model);
+    }
+
+    /** The texts of each section to summarize, by heading path: the document's (empty path) first. */
+    public static Map<List<String>, List<String>> sections(List<Chunk> chunks) {
+        Map<List<String>, List<String>> textsBySection = new LinkedHashMap<>();
+        textsBySection.put(List.of(), new ArrayList<>());
+        for (Chunk chunk : chunks) {
+            List<String> path = chunk.headingPath() == null ? List.of() : chunk.headingPath();
+            for (int depth = 0; depth <= path.size(); depth++) {
+                textsBySection.computeIfAbsent(List.copyOf(path.subList(0, depth)), p -> new ArrayList<>()).add(chunk.text());
+            }
+        }
+        return textsBySection;
     }
 }

@@ -42,38 +42,46 @@ public class ParseStage {
     @Blocking
     public void onArrived(ConsumerRecord<String, String> record) {
         runner.runReporting(Stages.PARSE, record, DocumentArrived.class, arrived -> {
-            DocumentParsed event;
-            List<String> warnings = List.of();
-            if (arrived.chunks() != null && !arrived.chunks().isEmpty()) {
-                // pre-chunked input: keep the producer's text and chunks exactly
-                String text = DocumentArrived.TEXT.equals(arrived.contentEncoding()) ? arrived.content()
-                        : parser.parse(arrived).text();
-                event = new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
-                        arrived.jobId(), arrived.collection(), arrived.source(), arrived.title(), arrived.mediaType(), text,
-                        Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), arrived.metadata(), null);
-            } else {
-                DocumentParser.Parsed result = parser.parse(arrived);
-                OpenApiSpecs.Spec spec = null;
-                if (DocumentParser.isStructuredText(result.mediaType()) && OpenApiSpecs.looksLikeSpec(result.text())) {
-                    try {
-                        spec = OpenApiSpecs.read(result.text(), result.title());
-                        warnings = spec.problems().stream().map(problem -> "OpenAPI spec: " + problem).toList();
-                    } catch (OpenApiSpecs.InvalidSpec e) {
-                        LOG.warnf("document %s: %s; indexing it as plain text", arrived.documentId(), e.getMessage());
-                        warnings = List.of(e.getMessage() + "; the file was indexed as plain text");
-                    }
-                }
-                event = spec == null
-                        ? new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
-                                arrived.jobId(), arrived.collection(), arrived.source(), result.title(), result.mediaType(),
-                                result.text(), Ids.contentHash(result.text()), result.headings(), null, arrived.metadata(), null)
-                        // a spec: one chunk per operation and schema, the API graph travels to the graph sink
-                        : new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
-                                arrived.jobId(), arrived.collection(), arrived.source(), spec.title(), OpenApiSpecs.MEDIA_TYPE,
-                                result.text(), Ids.contentHash(result.text()), null, spec.chunks(), arrived.metadata(), spec.graph());
-            }
-            runner.emit(parsed, event);
-            return new StageRunner.Outcome(0, warnings);
+            Parsed result = parse(arrived);
+            runner.emit(parsed, result.event());
+            return new StageRunner.Outcome(0, result.warnings());
         });
+    }
+
+    /** A document parsed, and what the parse could not do while still succeeding. */
+    public record Parsed(DocumentParsed event, List<String> warnings) {
+    }
+
+    /** What this stage makes of a document (estimates use it too); a document it cannot parse throws. */
+    public Parsed parse(DocumentArrived arrived) {
+        if (arrived.chunks() != null && !arrived.chunks().isEmpty()) {
+            // pre-chunked input: keep the producer's text and chunks exactly
+            String text = DocumentArrived.TEXT.equals(arrived.contentEncoding()) ? arrived.content()
+                    : parser.parse(arrived).text();
+            return new Parsed(new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
+                    arrived.jobId(), arrived.collection(), arrived.source(), arrived.title(), arrived.mediaType(), text,
+                    Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), arrived.metadata(), null), List.of());
+        }
+        DocumentParser.Parsed result = parser.parse(arrived);
+        List<String> warnings = List.of();
+        OpenApiSpecs.Spec spec = null;
+        if (DocumentParser.isStructuredText(result.mediaType()) && OpenApiSpecs.looksLikeSpec(result.text())) {
+            try {
+                spec = OpenApiSpecs.read(result.text(), result.title());
+                warnings = spec.problems().stream().map(problem -> "OpenAPI spec: " + problem).toList();
+            } catch (OpenApiSpecs.InvalidSpec e) {
+                LOG.warnf("document %s: %s; indexing it as plain text", arrived.documentId(), e.getMessage());
+                warnings = List.of(e.getMessage() + "; the file was indexed as plain text");
+            }
+        }
+        DocumentParsed event = spec == null
+                ? new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
+                        arrived.jobId(), arrived.collection(), arrived.source(), result.title(), result.mediaType(),
+                        result.text(), Ids.contentHash(result.text()), result.headings(), null, arrived.metadata(), null)
+                // a spec: one chunk per operation and schema, the API graph travels to the graph sink
+                : new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
+                        arrived.jobId(), arrived.collection(), arrived.source(), spec.title(), OpenApiSpecs.MEDIA_TYPE,
+                        result.text(), Ids.contentHash(result.text()), null, spec.chunks(), arrived.metadata(), spec.graph());
+        return new Parsed(event, warnings);
     }
 }
