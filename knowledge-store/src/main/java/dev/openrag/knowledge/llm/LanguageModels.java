@@ -1,12 +1,18 @@
 package dev.openrag.knowledge.llm;
 
+import java.time.Duration;
+
 import dev.langchain4j.model.anthropic.AnthropicChatModel;
 import dev.langchain4j.model.anthropic.AnthropicStreamingChatModel;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.googleai.GoogleAiEmbeddingModel;
 import dev.langchain4j.model.googleai.GoogleAiGeminiChatModel;
 import dev.langchain4j.model.googleai.GoogleAiGeminiStreamingChatModel;
 import dev.langchain4j.model.ollama.OllamaChatModel;
+import dev.langchain4j.model.ollama.OllamaEmbeddingModel;
 import dev.langchain4j.model.ollama.OllamaStreamingChatModel;
 import dev.langchain4j.model.openai.OpenAiChatModel;
+import dev.langchain4j.model.openai.OpenAiEmbeddingModel;
 import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 
 /**
@@ -18,6 +24,24 @@ import dev.langchain4j.model.openai.OpenAiStreamingChatModel;
 public final class LanguageModels {
 
     private LanguageModels() {
+    }
+
+    /**
+     * An embedding model of {@code provider} (Anthropic has none). OpenAI's and Gemini's are asked
+     * for vectors of {@code dimension}, which their newer models can shorten to.
+     */
+    public static EmbeddingModel embeddings(LlmProvider provider, String model, String baseUrl, String apiKey, Duration timeout,
+                                            int dimension) {
+        return switch (provider) {
+            case OLLAMA -> OllamaEmbeddingModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(baseUrl)
+                    .modelName(model).timeout(timeout).maxRetries(2).build();
+            case OPENAI -> OpenAiEmbeddingModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(baseUrl)
+                    .apiKey(apiKey).modelName(model).dimensions(dimension).timeout(timeout).maxRetries(2).build();
+            case GEMINI -> GoogleAiEmbeddingModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(baseUrl)
+                    .apiKey(apiKey).modelName(model).outputDimensionality(dimension).timeout(timeout).maxRetries(2).build();
+            case ANTHROPIC -> throw new IllegalArgumentException("anthropic has no embedding models: "
+                    + "set openrag.embedding.provider to onnx, ollama, openai or gemini");
+        };
     }
 
     public static LlmChat chat(LlmSettings s) {

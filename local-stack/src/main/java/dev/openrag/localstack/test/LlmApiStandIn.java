@@ -26,7 +26,8 @@ import com.sun.net.httpserver.HttpServer;
 /**
  * A STAND-IN for hosted LLM APIs (none is reachable here): one local HTTP server speaking
  * OpenAI's {@code /chat/completions}, Anthropic's {@code /messages} and Gemini's
- * {@code /models/M:generateContent} and {@code :streamGenerateContent?alt=sse}, each blocking and
+ * {@code /models/M:generateContent} and {@code :streamGenerateContent?alt=sse} (and the embeddings
+ * of OpenAI and Gemini), each blocking and
  * streamed (SSE, one event per word), with the provider's own usage fields. It answers with
  * {@code reply(request)} after a delay; counts calls and the most in flight at once; counts tokens
  * its own way (words and punctuation marks, {@link #tokens}), so callers can be checked against
@@ -38,6 +39,7 @@ public final class LlmApiStandIn implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TOKEN = Pattern.compile("[\\p{L}\\p{N}]+|[^\\s\\p{L}\\p{N}]");
     private static final Pattern GEMINI = Pattern.compile(".*/models/([^/:]+):(generateContent|streamGenerateContent)");
+    private static final Pattern GEMINI_EMBED = Pattern.compile(".*/models/([^/:]+):(batchEmbedContents|embedContent)");
 
     /** The model every API here answers 404 for. */
     public static final String NO_SUCH_MODEL = "no-such-model";
@@ -103,6 +105,10 @@ public final class LlmApiStandIn implements AutoCloseable {
             send(exchange, 429, Map.of("error", Map.of("type", "rate_limit_error", "message", "slow down")));
             return;
         }
+        if (path.endsWith("/embeddings") || GEMINI_EMBED.matcher(path).matches()) {
+            embeddings(exchange, path, body);
+            return;
+        }
         Request request;
         Matcher gemini = GEMINI.matcher(path);
         if (path.endsWith("/chat/completions")) {
@@ -148,6 +154,43 @@ public final class LlmApiStandIn implements AutoCloseable {
         } catch (IOException clientGone) {
             // the client timed out and closed the connection
         }
+    }
+
+    /**
+     * OpenAI's {@code /embeddings} and Gemini's {@code :batchEmbedContents}: each text's vector is
+     * [its length, 1, 0, ...], as long as the dimension asked for (3 when none was).
+     */
+    private void embeddings(HttpExchange exchange, String path, JsonNode body) throws IOException {
+        calls.incrementAndGet();
+        if (path.endsWith("/embeddings")) {
+            int dimension = body.path("dimensions").asInt(3);
+            List<Map<String, Object>> data = new ArrayList<>();
+            JsonNode input = body.path("input");
+            for (int i = 0; i < input.size(); i++) {
+                data.add(Map.of("object", "embedding", "index", i, "embedding", vector(input.get(i).asText(), dimension)));
+                inputTokens.addAndGet(tokens(input.get(i).asText()));
+            }
+            send(exchange, 200, Map.of("object", "list", "data", data, "model", body.path("model").asText(),
+                    "usage", Map.of("prompt_tokens", 1, "total_tokens", 1)));
+            return;
+        }
+        List<Map<String, Object>> embeddings = new ArrayList<>();
+        JsonNode requests = body.has("requests") ? body.path("requests") : JSON.createArrayNode().add(body);
+        for (JsonNode request : requests) {
+            String text = text(request.path("content").path("parts"));
+            inputTokens.addAndGet(tokens(text));
+            embeddings.add(Map.of("values", vector(text, request.path("outputDimensionality").asInt(3))));
+        }
+        send(exchange, 200, body.has("requests") ? Map.of("embeddings", embeddings) : Map.of("embedding", embeddings.get(0)));
+    }
+
+    private static float[] vector(String text, int dimension) {
+        float[] vector = new float[dimension];
+        vector[0] = text.length();
+        if (dimension > 1) {
+            vector[1] = 1f;
+        }
+        return vector;
     }
 
     private static Request openAiRequest(JsonNode body) {

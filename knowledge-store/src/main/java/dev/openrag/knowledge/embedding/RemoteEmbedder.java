@@ -1,34 +1,34 @@
 package dev.openrag.knowledge.embedding;
 
-import java.time.Duration;
 import java.util.List;
 
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.ollama.OllamaEmbeddingModel;
 import dev.openrag.knowledge.port.Embedder;
 
 /**
- * Embeddings from a model served by Ollama ({@code openrag.embedding.provider=ollama}). The
- * configured dimension must match the model's, since the vector indexes are created with it; a
- * mismatch fails loudly instead of writing vectors no index can hold.
+ * Embeddings from a model served by a provider (Ollama, OpenAI or any server speaking its API,
+ * Gemini), through LangChain4j ({@code openrag.embedding.provider}). The configured dimension
+ * must match the model's, since the vector indexes are created with it; a mismatch fails loudly
+ * instead of writing vectors no index can hold.
  */
-public final class OllamaEmbedder implements Embedder {
+public final class RemoteEmbedder implements Embedder {
 
+    private final String name;
     private final EmbeddingModel model;
-    private final String modelName;
     private final int dimension;
 
-    public OllamaEmbedder(String baseUrl, String modelName, int dimension, Duration timeout) {
-        this.model = OllamaEmbeddingModel.builder().baseUrl(baseUrl).modelName(modelName).timeout(timeout).maxRetries(2).build();
-        this.modelName = modelName;
+    /** @param name "provider:model", recorded on ChunksEmbedded events */
+    public RemoteEmbedder(String name, EmbeddingModel model, int dimension) {
+        this.name = name;
+        this.model = model;
         this.dimension = dimension;
     }
 
     @Override
     public String modelName() {
-        return "ollama:" + modelName;
+        return name;
     }
 
     @Override
@@ -45,7 +45,7 @@ public final class OllamaEmbedder implements Embedder {
                 .content().stream().map(Embedding::vector).toList();
         for (float[] vector : vectors) {
             if (vector.length != dimension) {
-                throw new IllegalStateException("Ollama model " + modelName + " returns " + vector.length
+                throw new IllegalStateException(name + " returns " + vector.length
                         + "-dimensional vectors but openrag.embedding.dimension is " + dimension);
             }
         }
