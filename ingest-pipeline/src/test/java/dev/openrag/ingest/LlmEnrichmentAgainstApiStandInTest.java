@@ -139,10 +139,14 @@ class LlmEnrichmentAgainstApiStandInTest {
 
         assertThat(job.getList("warnings")).isEmpty();
         assertThat(job.getMap("usage.byModel")).containsOnlyKeys("openai:stand-in", "anthropic:stand-in", "gemini:stand-in");
+        assertThat(job.getMap("usage.byStage")).containsOnlyKeys("contextualize", "extract-graph", "embed");
+        assertThat(job.getLong("usage.byStage.contextualize.calls")).isEqualTo(job.getLong("stages.chunk.chunks"));
         long input = job.getLong("usage.inputTokens");
         long output = job.getLong("usage.outputTokens");
         assertThat(input).as("the tokens the stand-in counted").isEqualTo(StandIn.api.inputTokens.get() - inputBefore);
         assertThat(output).isEqualTo(StandIn.api.outputTokens.get() - outputBefore);
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertThat(metrics).containsPattern("openrag_llm_tokens_total\\{[^}]*collection=\"llm-set\"[^}]*kind=\"input\"[^}]*model=\"openai:stand-in\"[^}]*stage=\"contextualize\"[^}]*} [1-9]");
         assertThat(job.getDouble("usage.cost")).isCloseTo((input * 2.0 + output * 10.0) / 1_000_000, org.assertj.core.data.Offset.offset(1e-9));
         try (var session = driver.session()) {
             List<String> contexts = session.run("MATCH (c:Chunk {collection: 'llm-set'}) RETURN c.context AS context")
@@ -248,6 +252,8 @@ class LlmEnrichmentAgainstApiStandInTest {
         assertThat(estimate.getLong("roles.graph-extractor.calls")).isEqualTo(job.getLong("usage.byModel.'anthropic:stand-in'.calls"));
         assertThat(estimate.getLong("roles.summarizer.calls")).isEqualTo(job.getLong("usage.byModel.'gemini:stand-in'.calls"));
         long counted = job.getLong("usage.inputTokens");
+        System.out.printf("estimate tokens_in=%d, the provider stand-in counted %d (%.3f)%n", estimate.getLong("tokensIn"), counted,
+                (double) estimate.getLong("tokensIn") / counted);
         assertThat(estimate.getLong("tokensIn")).as("estimated vs counted input tokens (%d)", counted)
                 .isBetween(Math.round(counted * 0.8), Math.round(counted * 1.2));
     }

@@ -6,13 +6,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 import dev.openrag.ingest.job.JobSpend;
 import dev.openrag.ingest.job.JobStatus;
@@ -35,9 +39,9 @@ import dev.openrag.knowledge.summary.ExtractiveSummarizer;
  * stored settings ({@code PUT /api/collections/{name}/settings}), else
  * {@code openrag.collections.<name>.contextualizer}, else the app's defaults
  * ({@code openrag.contextualizer}, {@code openrag.graph.extractor}, {@code openrag.sections.summarizer}
- * and {@code openrag.sections.summaries}). Stored settings are re-read at most every
- * {@code openrag.collections.settings-refresh} (5 s), so every instance sees a change within it;
- * while Neo4j is down the last settings read stay in force. One contextualizer, extractor and
+ * and {@code openrag.sections.summaries}). Stored settings are re-read in the background once
+ * older than {@code openrag.collections.settings-refresh} (5 s), so every instance sees a change
+ * soon after it; while Neo4j is down the last settings read stay in force. One contextualizer, extractor and
  * summarizer per mode and model, made on first use (an LLM client only exists when asked for).
  * <p>
  * A collection's {@code budget} caps what each job may spend on LLM enrichment: once a job's
@@ -50,6 +54,7 @@ public class Enrichments {
 
     /** The older name of "llm" in every setting, from when Ollama was the only provider. */
     static final String OLLAMA = "ollama";
+    private static final Logger LOG = Logger.getLogger(Enrichments.class);
 
     private final CollectionSettingsStore store;
     private final RoleModels models;
@@ -58,6 +63,8 @@ public class Enrichments {
     private final CollectionSettings defaults;
     private final Duration refresh;
     private final Map<String, Read> reads = new ConcurrentHashMap<>();
+    private final Set<String> refreshing = ConcurrentHashMap.newKeySet();
+    private final ExecutorService refresher = Executors.newVirtualThreadPerTaskExecutor();
     private final Map<String, Object> instances = new ConcurrentHashMap<>();
 
     private record Read(CollectionSettings settings, long atNanos) {
@@ -169,21 +176,35 @@ public class Enrichments {
         return Optional.empty();
     }
 
+    /**
+     * The collection's stored settings. Only a collection never read waits for Neo4j (and a stage
+     * waits with it while Neo4j is down: better than guessing); after that the last read answers
+     * at once and a read older than the refresh interval is renewed in the background, so an
+     * unreachable Neo4j never slows a stage that does not otherwise need it.
+     */
     private CollectionSettings stored(String collection) {
         Read read = reads.get(collection);
-        if (read != null && System.nanoTime() - read.atNanos() < refresh.toNanos()) {
-            return read.settings();
+        if (read == null) {
+            return load(collection);
         }
-        try {
-            CollectionSettings settings = store.find(collection).orElse(CollectionSettings.DEFAULTS);
-            reads.put(collection, new Read(settings, System.nanoTime()));
-            return settings;
-        } catch (RuntimeException e) {
-            if (read != null) {
-                return read.settings(); // Neo4j is down: what was in force stays in force
-            }
-            throw e; // never read: the stage waits for Neo4j rather than guess
+        if (System.nanoTime() - read.atNanos() >= refresh.toNanos() && refreshing.add(collection)) {
+            refresher.execute(() -> {
+                try {
+                    load(collection);
+                } catch (RuntimeException e) {
+                    LOG.debugf("collection %s: settings not re-read (%s); the last ones stay in force", collection, e.getMessage());
+                } finally {
+                    refreshing.remove(collection);
+                }
+            });
         }
+        return read.settings();
+    }
+
+    private CollectionSettings load(String collection) {
+        CollectionSettings settings = store.find(collection).orElse(CollectionSettings.DEFAULTS);
+        reads.put(collection, new Read(settings, System.nanoTime()));
+        return settings;
     }
 
     private CollectionSettings mergedWithDefaults(CollectionSettings settings) {

@@ -29,7 +29,7 @@ final class Job {
     private final Map<String, Spend> spent = new LinkedHashMap<>(); // "stage document" -> LLM tokens (a redelivery replaces)
 
     /** LLM tokens one stage spent on one document, and the model that spent them. */
-    record Spend(String model, TokenUsage usage) {
+    record Spend(String stage, String model, TokenUsage usage) {
     }
 
     Job(String jobId, List<String> finalStages) {
@@ -57,7 +57,7 @@ final class Job {
                                 TokenUsage usage) {
         documents.add(documentId);
         if (usage != null && !usage.isEmpty()) {
-            spent.put(stage + " " + documentId, new Spend(model == null ? "unknown" : model, usage));
+            spent.put(stage + " " + documentId, new Spend(stage, model == null ? "unknown" : model, usage));
         }
         if (stageWarnings != null) {
             stageWarnings.forEach(message -> warnings.add(new JobStatus.Warning(documentId, stage, message)));
@@ -71,11 +71,9 @@ final class Job {
         failures.putIfAbsent(documentId, new JobStatus.Failure(documentId, source, stage, reason));
     }
 
-    /** Tokens per model, in the order models were first used. */
-    synchronized Map<String, TokenUsage> usageByModel() {
-        Map<String, TokenUsage> byModel = new LinkedHashMap<>();
-        spent.values().forEach(spend -> byModel.merge(spend.model(), spend.usage(), TokenUsage::plus));
-        return byModel;
+    /** What the job's stages spent, each stage on each document once. */
+    synchronized List<Spend> spent() {
+        return List.copyOf(spent.values());
     }
 
     synchronized JobStatus status() {

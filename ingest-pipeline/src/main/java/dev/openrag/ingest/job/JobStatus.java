@@ -45,11 +45,13 @@ public record JobStatus(
     }
 
     /**
-     * The LLM tokens the job spent, in all and per model; {@code cost} is their price by
+     * The LLM tokens the job spent, in all, per model and per stage (a stage is a role:
+     * contextualize, extract-graph, embed for summaries); {@code cost} is their price by
      * {@code openrag.llm.prices.*}, null when a hosted model spent tokens and has no price.
      */
     public record Usage(long calls, long inputTokens, long outputTokens, long cachedInputTokens,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) Double cost, Map<String, TokenUsage> byModel) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double cost, Map<String, TokenUsage> byModel,
+                        Map<String, TokenUsage> byStage) {
     }
 
     JobStatus withUsage(Usage spent) {

@@ -1,5 +1,6 @@
 package dev.openrag.ingest.job;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -106,7 +107,7 @@ public class JobTracker implements JobSpend {
 
     @Override
     public Optional<JobStatus.Usage> spent(String jobId) {
-        return Optional.ofNullable(jobs.get(jobId)).map(job -> usage(job.usageByModel()));
+        return Optional.ofNullable(jobs.get(jobId)).map(job -> usage(job.spent()));
     }
 
     /** The collections a job's documents went to (empty until one is known). */
@@ -142,26 +143,32 @@ public class JobTracker implements JobSpend {
     }
 
     private JobStatus statusOf(Job job) {
-        return job.status().withWaits(waits.waiting()).withUsage(usage(job.usageByModel()));
+        return job.status().withWaits(waits.waiting()).withUsage(usage(job.spent()));
     }
 
-    /** The job's tokens in all, per model, and their cost when every model that spent some has a price. */
-    JobStatus.Usage usage(Map<String, TokenUsage> byModel) {
-        if (byModel.isEmpty()) {
+    /** The job's tokens in all, per model and stage, and their cost when every model that spent some has a price. */
+    JobStatus.Usage usage(List<Job.Spend> spent) {
+        if (spent.isEmpty()) {
             return null;
         }
+        Map<String, TokenUsage> byModel = new LinkedHashMap<>();
+        Map<String, TokenUsage> byStage = new LinkedHashMap<>();
+        spent.forEach(spend -> {
+            byModel.merge(spend.model(), spend.usage(), TokenUsage::plus);
+            byStage.merge(spend.stage(), spend.usage(), TokenUsage::plus);
+        });
         TokenUsage total = byModel.values().stream().reduce(TokenUsage.NONE, TokenUsage::plus);
         Double cost = 0.0;
-        for (Map.Entry<String, TokenUsage> spent : byModel.entrySet()) {
-            Optional<Double> price = prices.cost(spent.getKey(), spent.getValue());
+        for (Map.Entry<String, TokenUsage> model : byModel.entrySet()) {
+            Optional<Double> price = prices.cost(model.getKey(), model.getValue());
             if (price.isPresent()) {
                 cost += price.get();
-            } else if (!prices.free(spent.getKey())) {
+            } else if (!prices.free(model.getKey())) {
                 cost = null;
                 break;
             }
         }
         return new JobStatus.Usage(total.calls(), total.inputTokens(), total.outputTokens(), total.cachedInputTokens(), cost,
-                byModel);
+                byModel, byStage);
     }
 }

@@ -97,6 +97,21 @@ public class StageRunner {
         this.retry = retry;
     }
 
+    /** {@code openrag_llm_tokens_total{stage, collection, model, kind}}: input, output and cached input tokens. */
+    private void countTokens(String stage, String collection, Outcome done) {
+        if (done.usage() == null || done.usage().isEmpty()) {
+            return;
+        }
+        String model = done.model() == null ? "unknown" : done.model();
+        metrics.counter("openrag.llm.tokens", "stage", stage, "collection", collection, "model", model, "kind", "input")
+                .increment(done.usage().inputTokens());
+        metrics.counter("openrag.llm.tokens", "stage", stage, "collection", collection, "model", model, "kind", "output")
+                .increment(done.usage().outputTokens());
+        metrics.counter("openrag.llm.tokens", "stage", stage, "collection", collection, "model", model, "kind", "cached_input")
+                .increment(done.usage().cachedInputTokens());
+        metrics.counter("openrag.llm.calls", "stage", stage, "collection", collection, "model", model).increment(done.usage().calls());
+    }
+
     /** Failures after shutdown began are the stores' clients closing, not the document's fault. */
     void onShutdown(@Observes @Priority(1) ShutdownEvent shutdown) {
         shuttingDown = true;
@@ -122,6 +137,7 @@ public class StageRunner {
                     long started = System.nanoTime();
                     Outcome done = work.process(event);
                     metrics.timer("openrag.stage.duration", "stage", stage).record(Duration.ofNanos(System.nanoTime() - started));
+                    countTokens(stage, event.collection(), done);
                     send(status, event.jobId(), new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                             event.documentId(), event.jobId(), event.collection(), stage, StageCompleted.STATUS, done.chunks(),
                             done.warnings().isEmpty() ? null : done.warnings(),

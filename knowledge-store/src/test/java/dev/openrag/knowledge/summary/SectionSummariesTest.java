@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.knowledge.port.ChatModel;
+import dev.openrag.knowledge.port.SectionSummarizer;
 import dev.openrag.schemas.Chunk;
 import dev.openrag.schemas.SectionSummary;
 import dev.openrag.schemas.TokenUsage;
@@ -59,9 +60,9 @@ class SectionSummariesTest {
         };
 
         assertThat(new ChatSummarizer(answering).summarize("Orchard", List.of("Pruning"), List.of("Use sharp secateurs.")))
-                .isEqualTo("Covers pruning tools.");
+                .isEqualTo(new SectionSummarizer.Summary("Covers pruning tools.", TokenUsage.NONE, "stand-in"));
         assertThat(prompts.get(0)).contains("Use sharp secateurs.").contains("the section \"Pruning\"");
-        assertThat(new ChatSummarizer(failing).summarize("Orchard", List.of("Pruning"), List.of("Use sharp secateurs.")))
-                .isEqualTo(new ExtractiveSummarizer().summarize("Orchard", List.of("Pruning"), List.of("Use sharp secateurs.")));
+        assertThat(new ChatSummarizer(failing).summarize("Orchard", List.of("Pruning"), List.of("Use sharp secateurs.")).text())
+                .isEqualTo(new ExtractiveSummarizer().summarize("Orchard", List.of("Pruning"), List.of("Use sharp secateurs.")).text());
     }
 }
