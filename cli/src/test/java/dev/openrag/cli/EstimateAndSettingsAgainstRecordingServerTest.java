@@ -2,21 +2,14 @@ package dev.openrag.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * {@code openrag estimate} and {@code openrag settings} against a JDK HTTP server that records
@@ -25,45 +18,30 @@ import com.sun.net.httpserver.HttpServer;
  */
 class EstimateAndSettingsAgainstRecordingServerTest {
 
-    private HttpServer server;
-    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private RecordingServer server;
+    private List<String> requests;
     private volatile String estimate;
 
     @BeforeEach
     void start() throws Exception {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/estimate", exchange -> {
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
-                    + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-            JsonAnswer.send(exchange, 200, estimate);
-        });
-        server.createContext("/api/collections", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " " + body);
-            JsonAnswer.send(exchange, 200, "{\"contextualizer\":\"llm\",\"graphExtractor\":\"rules\",\"summaries\":\"extractive\"}");
-        });
-        server.start();
+        server = new RecordingServer()
+                .answer("/api/estimate", () -> new RecordingServer.Answer(200, estimate))
+                .answer("/api/collections", () -> new RecordingServer.Answer(200,
+                        "{\"contextualizer\":\"llm\",\"graphExtractor\":\"rules\",\"summaries\":\"extractive\"}"));
+        requests = server.requests;
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     private String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.url();
     }
 
-    private String run(String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            OpenRagCommand.execute(args);
-        } finally {
-            System.setOut(original);
-        }
-        return out.toString(StandardCharsets.UTF_8);
+    private static String run(String... args) {
+        return RecordingServer.run(args);
     }
 
     @Test
@@ -103,8 +81,8 @@ class EstimateAndSettingsAgainstRecordingServerTest {
         run("settings", "notes", "--contextualizer", "llm", "--model", "contextualizer=openai:gpt-4o-mini",
                 "--model", "graph-extractor=anthropic", "--max-tokens", "200000", "--url", url());
 
-        assertThat(requests.get(0)).isEqualTo("GET /api/collections/notes/settings ");
-        assertThat(requests.get(1)).startsWith("PUT /api/collections/notes/settings ")
+        assertThat(requests.get(0)).isEqualTo("GET /api/collections/notes/settings auth=null ");
+        assertThat(requests.get(1)).startsWith("PUT /api/collections/notes/settings auth=null ")
                 .contains("\"contextualizer\":\"llm\"")
                 .contains("\"contextualizer\":{\"provider\":\"openai\",\"model\":\"gpt-4o-mini\"}")
                 .contains("\"graph-extractor\":{\"provider\":\"anthropic\"}")

@@ -2,18 +2,11 @@ package dev.openrag.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * {@code openrag keys} against a JDK HTTP server that records what it is sent and answers as
@@ -23,44 +16,30 @@ import com.sun.net.httpserver.HttpServer;
  */
 class KeysCommandAgainstRecordingServerTest {
 
-    private HttpServer server;
-    private final List<String> requests = new CopyOnWriteArrayList<>();
+    private RecordingServer server;
+    private List<String> requests;
     private volatile int status = 201;
 
     @BeforeEach
     void start() throws Exception {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/keys", exchange -> {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-            requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " auth=" + exchange.getRequestHeaders()
-                    .getFirst("Authorization") + " " + body);
-            String answer = status == 401 ? "{\"error\":\"unauthorized\",\"message\":\"unknown or revoked API key\"}"
-                    : "{\"key\":{\"id\":\"k-1\",\"name\":\"ci bot\",\"role\":\"read\",\"collections\":[\"docs\",\"code\"],\"scopes\":[]},"
-                    + "\"secret\":\"ork_s3cret\"}";
-            JsonAnswer.send(exchange, status, answer);
-        });
-        server.start();
+        server = new RecordingServer().answer("/api/keys", () -> new RecordingServer.Answer(status, status == 401
+                ? "{\"error\":\"unauthorized\",\"message\":\"unknown or revoked API key\"}"
+                : "{\"key\":{\"id\":\"k-1\",\"name\":\"ci bot\",\"role\":\"read\",\"collections\":[\"docs\",\"code\"],\"scopes\":[]},"
+                + "\"secret\":\"ork_s3cret\"}"));
+        requests = server.requests;
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     private String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.url();
     }
 
-    private String run(String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            OpenRagCommand.execute(args);
-        } finally {
-            System.setOut(original);
-        }
-        return out.toString(StandardCharsets.UTF_8);
+    private static String run(String... args) {
+        return RecordingServer.run(args);
     }
 
     @Test
