@@ -52,13 +52,13 @@ public final class LanguageModels {
                             .modelName(s.model()).timeout(s.timeout()).maxRetries(0).build(),
                     OllamaStreamingChatModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(s.baseUrl())
                             .modelName(s.model()).timeout(s.timeout()).build(),
-                    true, s.maxInFlight(), retries);
+                    true, s.temperature(), s.maxInFlight(), retries);
             case OPENAI -> new LlmChat(s.name(),
                     OpenAiChatModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(s.baseUrl())
                             .apiKey(s.apiKey()).modelName(s.model()).timeout(s.timeout()).maxRetries(0).build(),
                     OpenAiStreamingChatModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(s.baseUrl())
                             .apiKey(s.apiKey()).modelName(s.model()).timeout(s.timeout()).build(),
-                    true, s.maxInFlight(), retries);
+                    true, s.temperature(), s.maxInFlight(), retries);
             // Anthropic has no plain JSON mode: the prompt asks for JSON, and callers validate and repair
             case ANTHROPIC -> new LlmChat(s.name(),
                     AnthropicChatModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(s.baseUrl())
@@ -66,13 +66,13 @@ public final class LanguageModels {
                             .cacheSystemMessages(true).build(),
                     AnthropicStreamingChatModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(s.baseUrl())
                             .apiKey(s.apiKey()).modelName(s.model()).timeout(s.timeout()).cacheSystemMessages(true).build(),
-                    false, s.maxInFlight(), retries);
+                    false, s.temperature(), s.maxInFlight(), retries);
             case GEMINI -> new LlmChat(s.name(),
                     GoogleAiGeminiChatModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(s.baseUrl())
                             .apiKey(s.apiKey()).modelName(s.model()).timeout(s.timeout()).maxRetries(0).build(),
                     GoogleAiGeminiStreamingChatModel.builder().httpClientBuilder(new ProviderHttpClient.Builder()).baseUrl(s.baseUrl())
                             .apiKey(s.apiKey()).modelName(s.model()).timeout(s.timeout()).build(),
-                    true, s.maxInFlight(), retries);
+                    true, s.temperature(), s.maxInFlight(), retries);
         };
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -40,15 +41,17 @@ public final class LlmChat implements ChatModel {
     private final dev.langchain4j.model.chat.ChatModel blocking;
     private final StreamingChatModel streaming;
     private final boolean jsonMode;
+    private final Double temperature;
     private final Semaphore inFlight;
     private final RetryPolicy retries;
 
     LlmChat(String name, dev.langchain4j.model.chat.ChatModel blocking, StreamingChatModel streaming, boolean jsonMode,
-            int maxInFlight, RetryPolicy retries) {
+            Double temperature, int maxInFlight, RetryPolicy retries) {
         this.name = name;
         this.blocking = blocking;
         this.streaming = streaming;
         this.jsonMode = jsonMode;
+        this.temperature = temperature;
         this.inFlight = new Semaphore(maxInFlight, true);
         this.retries = retries;
     }
@@ -91,7 +94,7 @@ public final class LlmChat implements ChatModel {
         }, () -> !passedOn.get());
     }
 
-    private Reply withRetries(Supplier<Reply> call, Supplier<Boolean> mayRetry) {
+    private Reply withRetries(Supplier<Reply> call, BooleanSupplier mayRetry) {
         for (int retry = 1; ; retry++) {
             RuntimeException failure;
             acquire();
@@ -102,7 +105,7 @@ public final class LlmChat implements ChatModel {
             } finally {
                 inFlight.release();
             }
-            Duration wait = mayRetry.get() ? retries.delayBefore(retry, failure) : null;
+            Duration wait = mayRetry.getAsBoolean() ? retries.delayBefore(retry, failure) : null;
             if (wait == null) {
                 throw failure;
             }
@@ -118,7 +121,10 @@ public final class LlmChat implements ChatModel {
             messages.add(SystemMessage.from(prompt.system()));
         }
         messages.add(UserMessage.from(prompt.user()));
-        ChatRequest.Builder request = ChatRequest.builder().messages(messages).temperature(0.0);
+        ChatRequest.Builder request = ChatRequest.builder().messages(messages);
+        if (temperature != null) {
+            request.temperature(temperature);
+        }
         if (prompt.json() && jsonMode) {
             request.responseFormat(ResponseFormat.JSON);
         }

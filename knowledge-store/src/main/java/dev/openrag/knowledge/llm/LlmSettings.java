@@ -4,11 +4,17 @@ import java.time.Duration;
 
 /**
  * How one role talks to its model: provider, model, base URL, key (never printed: see
- * {@link #toString()}), per-call timeout, calls in flight at once, and retries of a call that hit a
- * rate limit, a 5xx or a timeout.
+ * {@link #toString()}), per-call timeout, calls in flight at once, retries of a call that hit a
+ * rate limit, a 5xx or a timeout, and the sampling temperature (null: the provider's default;
+ * reasoning models refuse any other).
  */
 public record LlmSettings(LlmProvider provider, String model, String baseUrl, String apiKey, Duration timeout,
-                          int maxInFlight, int maxRetries) {
+                          int maxInFlight, int maxRetries, Double temperature) {
+
+    public LlmSettings(LlmProvider provider, String model, String baseUrl, String apiKey, Duration timeout, int maxInFlight,
+                       int maxRetries) {
+        this(provider, model, baseUrl, apiKey, timeout, maxInFlight, maxRetries, null);
+    }
 
     public LlmSettings {
         if (model == null || model.isBlank()) {
@@ -19,6 +25,9 @@ public record LlmSettings(LlmProvider provider, String model, String baseUrl, St
         }
         if (maxRetries < 0) {
             throw new IllegalArgumentException("max-retries must not be negative, got " + maxRetries);
+        }
+        if (temperature != null && (temperature < 0 || temperature > 2)) {
+            throw new IllegalArgumentException("temperature must be between 0 and 2, got " + temperature);
         }
     }
 

@@ -50,6 +50,9 @@ public interface LlmConfig {
         Optional<Integer> maxInFlight();
 
         Optional<Integer> maxRetries();
+
+        /** Unset: the provider's default (reasoning models accept no other); 0 for repeatable contexts. */
+        Optional<Double> temperature();
     }
 
     interface Price {
@@ -112,7 +115,8 @@ public interface LlmConfig {
             key = "not-needed"; // an OpenAI-compatible local server (vLLM, llama.cpp, LM Studio) may take none
         }
         return new LlmSettings(provider, model, baseUrl, key, configured.timeout().orElse(ollama.timeout()),
-                configured.maxInFlight().orElse(ollama.maxInFlight()), configured.maxRetries().orElse(ollama.maxRetries()));
+                configured.maxInFlight().orElse(ollama.maxInFlight()), configured.maxRetries().orElse(ollama.maxRetries()),
+                configured.temperature().orElse(null));
     }
 
     private static Optional<String> environment(String name) {

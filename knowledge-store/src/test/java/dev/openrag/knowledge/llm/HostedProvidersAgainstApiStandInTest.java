@@ -79,6 +79,19 @@ class HostedProvidersAgainstApiStandInTest {
     }
 
     @ParameterizedTest
+    @EnumSource(value = LlmProvider.class, names = {"OPENAI", "ANTHROPIC", "GEMINI"})
+    void sendsATemperatureOnlyWhenOneIsSet(LlmProvider provider) throws Exception {
+        api = new LlmApiStandIn(0, HostedProvidersAgainstApiStandInTest::echo);
+
+        chat(provider, Duration.ofSeconds(5), 2, 0).chat(Prompt.of("default"));
+        LanguageModels.chat(new LlmSettings(provider, "stand-in-model", api.url(), KEY, Duration.ofSeconds(5), 2, 0, 0.0))
+                .chat(Prompt.of("repeatable"));
+
+        assertThat(api.requests.get(0).body().toString()).doesNotContain("temperature");
+        assertThat(api.requests.get(1).body().toString()).contains("\"temperature\":0.0");
+    }
+
+    @ParameterizedTest
     @EnumSource(value = LlmProvider.class, names = {"OPENAI", "GEMINI"})
     void asksForJsonInTheProvidersJsonMode(LlmProvider provider) throws Exception {
         api = new LlmApiStandIn(0, HostedProvidersAgainstApiStandInTest::echo);
