@@ -83,6 +83,7 @@ function route() {
     if (link.dataset.area === area) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
+  if (area === 'ingest') loadSettings().catch((e) => showMessage(`settings: ${e.message}`));
   if (area === 'documents') loadDocuments().catch((e) => showMessage(e.message));
   if (area === 'memory') loadMemories().catch((e) => showMessage(e.message));
 }
@@ -141,7 +142,45 @@ function renderJob(card, label, job) {
     job.failures.length ? h('ul', { class: 'failures' }, job.failures.map((f) =>
       h('li', {}, `${f.source || f.documentId} — ${f.stage}: ${f.reason}`))) : null,
     job.warnings && job.warnings.length ? h('ul', {}, job.warnings.map((w) => h('li', {}, `${w.documentId}: ${w.message}`))) : null,
+    job.usage ? h('p', { class: 'usage' }, `LLM: ${job.usage.calls} calls, ${job.usage.inputTokens} tokens in`
+      + ` (${job.usage.cachedInputTokens} cached), ${job.usage.outputTokens} out, cost `
+      + (job.usage.cost === undefined ? 'unknown' : job.usage.cost.toFixed(4))) : null,
   ].filter((child) => child !== null));
+}
+
+// a collection's enrichment settings (ingest pipeline: /api/collections/{name}/settings)
+const ROLES = ['contextualizer', 'graph-extractor', 'summarizer'];
+
+async function loadSettings() {
+  const settings = await api(`${ingestUrl}/api/collections/${encodeURIComponent(collection())}/settings`);
+  $('#settings-contextualizer').value = settings.contextualizer;
+  $('#settings-graph').value = settings.graphExtractor;
+  $('#settings-summaries').value = settings.summaries;
+  for (const role of ROLES) {
+    const choice = settings.models && settings.models[role];
+    $(`#settings-model-${role}`).value = choice ? choice.provider + (choice.model ? `:${choice.model}` : '') : '';
+  }
+  $('#settings-max-tokens').value = settings.budget?.maxTokens ?? '';
+  $('#settings-max-cost').value = settings.budget?.maxCost ?? '';
+}
+
+async function saveSettings() {
+  const models = {};
+  for (const role of ROLES) {
+    const value = $(`#settings-model-${role}`).value.trim();
+    if (!value) continue;
+    const colon = value.indexOf(':');
+    models[role] = colon < 0 ? { provider: value } : { provider: value.slice(0, colon), model: value.slice(colon + 1) };
+  }
+  const maxTokens = $('#settings-max-tokens').value;
+  const maxCost = $('#settings-max-cost').value;
+  const body = {
+    contextualizer: $('#settings-contextualizer').value, graphExtractor: $('#settings-graph').value,
+    summaries: $('#settings-summaries').value, models,
+    budget: maxTokens || maxCost ? { maxTokens: maxTokens ? Number(maxTokens) : null, maxCost: maxCost ? Number(maxCost) : null } : null,
+  };
+  await api(`${ingestUrl}/api/collections/${encodeURIComponent(collection())}/settings`, json(body, 'PUT'));
+  showMessage(`settings saved for ${collection()}`, 'info');
 }
 
 async function uploadFiles(files) {
@@ -179,6 +218,7 @@ function setUpIngest() {
     watchJob(accepted.jobId, title);
     $('#paste-form').reset();
   }));
+  $('#settings-form').addEventListener('submit', guarded(saveSettings));
   $('#crawl-form').addEventListener('submit', guarded(async () => {
     const url = $('#crawl-url').value.trim();
     const started = await api(`${ingestUrl}/api/crawls`, json({ seedUrls: [url], collection: collection(),

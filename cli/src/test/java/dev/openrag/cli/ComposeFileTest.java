@@ -18,7 +18,7 @@ import org.yaml.snakeyaml.Yaml;
 class ComposeFileTest {
 
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
-    private static final List<String> ENGINES = List.of("kafka", "qdrant", "opensearch", "neo4j", "ollama");
+    private static final List<String> ENGINES = List.of("kafka", "qdrant", "opensearch", "neo4j", "ollama", "ollama-pull");
     private static final List<String> APPS = List.of("ingest-pipeline", "query-api", "mcp-memory");
 
     @SuppressWarnings("unchecked")
@@ -35,7 +35,8 @@ class ComposeFileTest {
         Map<String, Map<String, Object>> services = (Map<String, Map<String, Object>>) compose.get("services");
 
         assertThat(services).containsKeys(ENGINES.toArray(String[]::new)).containsKeys(APPS.toArray(String[]::new));
-        services.forEach((name, service) -> assertThat(service).as(name + " healthcheck").containsKey("healthcheck"));
+        services.forEach((name, service) -> assertThat(service).as(name + " healthcheck")
+                .containsKey(name.equals("ollama-pull") ? "entrypoint" : "healthcheck"));
         for (String stateful : List.of("kafka", "qdrant", "opensearch", "neo4j", "ollama")) {
             assertThat((List<String>) services.get(stateful).get("volumes")).as(stateful + " keeps its data").isNotEmpty();
         }
@@ -53,11 +54,95 @@ class ComposeFileTest {
                     .containsEntry("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092");
             Map<String, Map<String, String>> dependsOn = (Map<String, Map<String, String>>) service.get("depends_on");
             assertThat(dependsOn).containsKeys("kafka", "neo4j", "opensearch", "qdrant");
-            dependsOn.values().forEach(condition -> assertThat(condition).containsEntry("condition", "service_healthy"));
+            dependsOn.forEach((dependency, condition) -> assertThat(condition).as(app + " waits for " + dependency)
+                    .containsEntry("condition", switch (dependency) {
+                        case "ollama-pull" -> "service_completed_successfully"; // an init step: it exits
+                        case "query-api", "ingest-pipeline" -> "service_started"; // called when used, not at start
+                        default -> "service_healthy";
+                    }));
             Map<String, String> build = (Map<String, String>) service.get("build");
             assertThat(ROOT.resolve(build.get("context")).resolve(build.get("dockerfile"))).as(app + " Dockerfile").isRegularFile();
         }
         assertThat(((Map<String, String>) services.get("query-api").get("build")).get("dockerfile")).endsWith("Dockerfile.native");
+    }
+
+    /**
+     * The tools the engine images are known to contain (their images' documentation): a health
+     * check may use only these, so changing one to an unverified tool fails here.
+     */
+    private static final Map<String, String> ENGINE_HEALTH_TOOLS = Map.of(
+            "kafka", "/opt/kafka/bin/kafka-broker-api-versions.sh", // apache/kafka ships Kafka's scripts
+            "qdrant", "bash", // qdrant/qdrant is Debian-based
+            "opensearch", "curl", // opensearchproject/opensearch has curl
+            "neo4j", "cypher-shell", // neo4j ships its shell on the PATH
+            "ollama", "ollama");
+
+    @SuppressWarnings("unchecked")
+    private static String healthCommand(Map<String, Object> service) {
+        List<String> test = (List<String>) ((Map<String, Object>) service.get("healthcheck")).get("test");
+        return test.get(0).equals("CMD-SHELL") ? test.get(1).strip().split("\\s+")[0] : test.get(1);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyHealthCheckRunsWhatItsImageContains() throws IOException {
+        Map<String, Map<String, Object>> services = (Map<String, Map<String, Object>>) compose().get("services");
+        ENGINE_HEALTH_TOOLS.forEach((engine, tool) -> assertThat(healthCommand(services.get(engine))).as(engine).isEqualTo(tool));
+        for (String app : APPS) {
+            Map<String, Object> service = services.get(app);
+            String command = healthCommand(service);
+            Map<String, String> build = (Map<String, String>) service.get("build");
+            String dockerfile = Files.readString(ROOT.resolve(build.get("context")).resolve(build.get("dockerfile")));
+            assertThat(dockerfile).as(app + "'s Dockerfile installs " + command + ", which its health check runs")
+                    .containsPattern("(apt-get install|microdnf install)[^\\n]*\\s" + command + "(-minimal)?(\\s|$)");
+            assertThat(String.join(" ", (List<String>) ((Map<String, Object>) service.get("healthcheck")).get("test")))
+                    .contains("http://localhost:" + ((List<String>) service.get("ports")).get(0).split(":")[1] + "/q/health/ready");
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyEngineAddressAnAppReadsIsSetToAServiceOfTheFile() throws IOException {
+        Map<String, Map<String, Object>> services = (Map<String, Map<String, Object>>) compose().get("services");
+        for (String app : APPS) {
+            Map<String, Object> environment = (Map<String, Object>) services.get(app).get("environment");
+            for (String key : Deployments.loopbackAddresses(ROOT.resolve(app))) {
+                String variable = Deployments.envVar(key);
+                assertThat(environment).as(app + " reads " + key + " (127.0.0.1 by default): compose must set " + variable)
+                        .containsKey(variable);
+                String host = Deployments.host(String.valueOf(environment.get(variable)));
+                assertThat(services).as(app + ": " + variable + " points at " + host).containsKey(host);
+            }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyVariableTheAppsAreGivenIsOneTheyRead() throws IOException {
+        Map<String, Map<String, Object>> services = (Map<String, Map<String, Object>>) compose().get("services");
+        java.util.Set<String> read = Deployments.variablesTheAppsRead(ROOT, APPS);
+        for (String app : APPS) {
+            ((Map<String, Object>) services.get(app).get("environment")).keySet()
+                    .forEach(variable -> assertThat(read).as(app + " is given " + variable + ": does an app read it?").contains(variable));
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void dependenciesExistAndFormNoCycle() throws IOException {
+        Map<String, Map<String, Object>> services = (Map<String, Map<String, Object>>) compose().get("services");
+        Map<String, List<String>> edges = new java.util.HashMap<>();
+        services.forEach((name, service) -> {
+            Map<String, Object> dependsOn = (Map<String, Object>) service.getOrDefault("depends_on", Map.of());
+            edges.put(name, List.copyOf(dependsOn.keySet()));
+            dependsOn.keySet().forEach(dependency -> assertThat(services).as(name + " depends on").containsKey(dependency));
+        });
+        assertThat(Deployments.cycle(edges)).as("a dependency cycle blocks every service on it").isEmpty();
+        Map<String, Object> pull = services.get("ollama-pull");
+        assertThat((List<String>) pull.get("entrypoint")).containsExactly("ollama", "pull", "${OPENRAG_OLLAMA_MODEL:-llama3.2}");
+        assertThat((Map<String, Object>) services.get("query-api").get("environment"))
+                .containsEntry("OPENRAG_OLLAMA_MODEL", "${OPENRAG_OLLAMA_MODEL:-llama3.2}")
+                .containsEntry("OPENRAG_CHAT_PROVIDER", "${OPENRAG_LLM:-none}");
     }
 
     @Test

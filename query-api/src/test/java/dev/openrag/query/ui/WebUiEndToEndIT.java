@@ -40,8 +40,8 @@ import dev.openrag.localstack.test.TestStack;
 /**
  * The web UI in a real browser (Debian's Chromium through Playwright) against the packaged
  * query-api and ingest-pipeline on real engines: upload a document and watch its job, find it and
- * open a source, ask (extractive, no LLM), pin and forget a memory, render an entity's graph, and
- * the narrow layout. Screenshots go to target/ui-screenshots; any browser console error fails.
+ * open a source, ask (extractive, no LLM), pin and forget a memory, render an entity's graph, the
+ * narrow layout, and a collection's enrichment settings. Screenshots go to target/ui-screenshots; any browser console error fails.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebUiEndToEndIT {
@@ -243,6 +243,37 @@ class WebUiEndToEndIT {
         page.keyboard().press("Tab");
         assertThat(page.evaluate("document.activeElement.tagName")).as("keyboard focus reaches the page").isNotNull();
         page.setViewportSize(1280, 800);
+    }
+
+    @Test
+    @Order(9)
+    void aCollectionsEnrichmentSettingsAreSavedAndShownAgainAndBadOnesRefused() {
+        page.fill("#collection", "ui-settings");
+        area("ingest");
+        PlaywrightAssertions.assertThat(page.locator("#settings-contextualizer")).hasValue("structural");
+        page.selectOption("#settings-contextualizer", "llm");
+        page.fill("#settings-model-contextualizer", "ollama:qwen2.5");
+        page.selectOption("#settings-summaries", "off");
+        page.fill("#settings-max-tokens", "50000");
+        page.click("#settings-form button[type=submit]");
+        PlaywrightAssertions.assertThat(page.locator("#message")).containsText("settings saved for ui-settings");
+
+        page.fill("#collection", COLLECTION);
+        area("chat");
+        page.fill("#collection", "ui-settings");
+        area("ingest");
+        PlaywrightAssertions.assertThat(page.locator("#settings-contextualizer")).hasValue("llm");
+        PlaywrightAssertions.assertThat(page.locator("#settings-model-contextualizer")).hasValue("ollama:qwen2.5");
+        PlaywrightAssertions.assertThat(page.locator("#settings-summaries")).hasValue("off");
+        PlaywrightAssertions.assertThat(page.locator("#settings-max-tokens")).hasValue("50000");
+        screenshot("settings");
+
+        page.fill("#settings-model-contextualizer", "watson:x");
+        page.click("#settings-form button[type=submit]");
+        PlaywrightAssertions.assertThat(page.locator("#message")).containsText("must be one of [ollama, openai, anthropic, gemini]");
+        assertThat(consoleErrors).allMatch(error -> error.contains("status of 400"));
+        consoleErrors.clear();
+        page.fill("#collection", COLLECTION);
     }
 
     @Test

@@ -1,0 +1,137 @@
+package dev.openrag.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+
+/**
+ * deploy/kubernetes (kustomize) checked statically: no cluster runs here. Every app has a
+ * Deployment whose port is the app's own, readiness/liveness/startup probes on its health
+ * endpoints, resources, the shared endpoints ConfigMap and the admin key from a Secret; a Service
+ * on that port; an autoscaler for query-api; every engine address the apps read is set, and every
+ * variable set is one an app reads.
+ */
+@SuppressWarnings("unchecked")
+class KubernetesManifestsTest {
+
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Path DIR = ROOT.resolve("deploy/kubernetes");
+    private static final List<String> APPS = List.of("ingest-pipeline", "query-api", "mcp-memory");
+
+    private static Map<String, Object> kustomization;
+    private static final List<Map<String, Object>> RESOURCES = new ArrayList<>();
+
+    @BeforeAll
+    static void load() throws IOException {
+        LoaderOptions options = new LoaderOptions();
+        options.setAllowDuplicateKeys(false);
+        kustomization = new Yaml(options).load(Files.readString(DIR.resolve("kustomization.yaml")));
+        for (String file : (List<String>) kustomization.get("resources")) {
+            for (Object document : new Yaml(options).loadAll(Files.readString(DIR.resolve(file)))) {
+                RESOURCES.add((Map<String, Object>) document);
+            }
+        }
+    }
+
+    private static Map<String, Object> resource(String kind, String name) {
+        return RESOURCES.stream().filter(r -> kind.equals(r.get("kind")) && name.equals(((Map<String, Object>) r.get("metadata")).get("name")))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + kind + " " + name + " in deploy/kubernetes"));
+    }
+
+    private static Map<String, Object> container(String app) {
+        Map<String, Object> spec = (Map<String, Object>) resource("Deployment", app).get("spec");
+        Map<String, Object> pod = (Map<String, Object>) ((Map<String, Object>) spec.get("template")).get("spec");
+        return ((List<Map<String, Object>>) pod.get("containers")).get(0);
+    }
+
+    private static int appPort(String app) throws IOException {
+        Properties properties = new Properties();
+        try (Reader reader = Files.newBufferedReader(ROOT.resolve(app).resolve("src/main/resources/application.properties"))) {
+            properties.load(reader);
+        }
+        return Integer.parseInt(properties.getProperty("quarkus.http.port"));
+    }
+
+    private static Map<String, String> endpoints() {
+        return (Map<String, String>) resource("ConfigMap", "openrag-endpoints").get("data");
+    }
+
+    @Test
+    void everyAppRunsOnItsOwnPortWithHealthProbesResourcesAndItsSecrets() throws IOException {
+        for (String app : APPS) {
+            Map<String, Object> container = container(app);
+            List<Map<String, Object>> ports = (List<Map<String, Object>>) container.get("ports");
+            assertThat(ports).singleElement().satisfies(port -> {
+                assertThat(port).containsEntry("name", "http");
+                assertThat(port.get("containerPort")).as(app + " listens on quarkus.http.port").isEqualTo(appPort(app));
+            });
+            Map.of("readinessProbe", "/q/health/ready", "livenessProbe", "/q/health/live", "startupProbe", "/q/health/started")
+                    .forEach((probe, path) -> assertThat((Map<String, Object>) ((Map<String, Object>) container.get(probe)).get("httpGet"))
+                            .as(app + " " + probe).containsEntry("path", path).containsEntry("port", "http"));
+            Map<String, Map<String, String>> resources = (Map<String, Map<String, String>>) container.get("resources");
+            assertThat(resources.get("requests")).as(app + " requests").containsKeys("cpu", "memory");
+            assertThat(resources.get("limits")).as(app + " limits").containsKey("memory");
+            assertThat(String.valueOf(container.get("envFrom"))).contains("openrag-endpoints");
+            assertThat(String.valueOf(container.get("env"))).as(app + " takes the admin key from a Secret")
+                    .contains("OPENRAG_AUTH_ADMIN_KEY").contains("secretKeyRef");
+            assertThat(String.valueOf(kustomization.get("images"))).contains(String.valueOf(container.get("image")));
+
+            Map<String, Object> service = (Map<String, Object>) resource("Service", app).get("spec");
+            assertThat((List<Map<String, Object>>) service.get("ports")).singleElement().satisfies(port -> {
+                assertThat(port.get("port")).isEqualTo(appPort(app));
+                assertThat(port).containsEntry("targetPort", "http");
+            });
+            assertThat(String.valueOf(service.get("selector"))).isEqualTo(String.valueOf(
+                    ((Map<String, Object>) ((Map<String, Object>) resource("Deployment", app).get("spec")).get("selector")).get("matchLabels")));
+        }
+    }
+
+    @Test
+    void queryApiScalesOnCpuFromTwoReplicas() {
+        Map<String, Object> spec = (Map<String, Object>) resource("HorizontalPodAutoscaler", "query-api").get("spec");
+        assertThat((Map<String, Object>) spec.get("scaleTargetRef")).containsEntry("kind", "Deployment").containsEntry("name", "query-api");
+        resource("Deployment", "query-api");
+        assertThat((Integer) spec.get("minReplicas")).isGreaterThanOrEqualTo(2);
+        assertThat((Integer) spec.get("maxReplicas")).isGreaterThan((Integer) spec.get("minReplicas"));
+    }
+
+    @Test
+    void everyEngineAddressTheAppsReadIsSetAndNoneIsLoopback() throws IOException {
+        Map<String, String> endpoints = endpoints();
+        for (String app : APPS) {
+            for (String key : Deployments.loopbackAddresses(ROOT.resolve(app))) {
+                String variable = Deployments.envVar(key);
+                assertThat(endpoints).as(app + " reads " + key + ": the endpoints ConfigMap must set " + variable).containsKey(variable);
+                assertThat(endpoints.get(variable)).doesNotContain("127.0.0.1").doesNotContain("localhost");
+            }
+        }
+        for (String app : List.of("query-api", "ingest-pipeline")) {
+            String variable = app.equals("query-api") ? "OPENRAG_QUERY_API_URL" : "OPENRAG_INGEST_URL";
+            assertThat(Deployments.host(endpoints.get(variable))).as(variable + " names the app's Service").isEqualTo(app);
+        }
+    }
+
+    @Test
+    void everyVariableSetIsOneAnAppReads() throws IOException {
+        Set<String> read = Deployments.variablesTheAppsRead(ROOT, APPS);
+        assertThat(endpoints().keySet()).allSatisfy(variable -> assertThat(read).as("does an app read " + variable + "?").contains(variable));
+        for (String app : APPS) {
+            for (Map<String, Object> env : (List<Map<String, Object>>) container(app).get("env")) {
+                assertThat(read).as(app + " sets " + env.get("name")).contains(String.valueOf(env.get("name")));
+            }
+        }
+    }
+}
