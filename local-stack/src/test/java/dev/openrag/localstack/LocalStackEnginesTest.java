@@ -38,6 +38,26 @@ class LocalStackEnginesTest {
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
+    void topicPartitionsComeFromTheEnvironmentGrowButNeverShrink(StackConfig config) throws Exception {
+        String topic = "test.partitions." + System.nanoTime();
+        assertThat(KafkaTopics.ensure(config.kafkaBootstrapServers(), List.of(topic), t -> 2)).containsExactly(topic);
+        assertThat(KafkaTopics.ensure(config.kafkaBootstrapServers(), List.of(topic), t -> 6)).as("grown, not created").isEmpty();
+        KafkaTopics.ensure(config.kafkaBootstrapServers(), List.of(topic), t -> 3);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", config.kafkaBootstrapServers()))) {
+            assertThat(admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions())
+                    .as("grew to 6, and a smaller number later does not shrink it").hasSize(6);
+        }
+
+        Map<String, String> environment = Map.of("OPENRAG_KAFKA_PARTITIONS", "8", "OPENRAG_KAFKA_PARTITIONS_CHUNKS_CONTEXTUALIZED", "12");
+        assertThat(KafkaTopics.partitions(Topics.CHUNKS_CONTEXTUALIZED, environment::get)).isEqualTo(12);
+        assertThat(KafkaTopics.partitions(Topics.DOCUMENTS_ARRIVED, environment::get)).isEqualTo(8);
+        assertThat(KafkaTopics.partitions(Topics.DOCUMENTS_ARRIVED, variable -> null)).isEqualTo(KafkaTopics.DEFAULT_PARTITIONS);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> KafkaTopics.partitions(Topics.INGEST_DLQ,
+                        Map.of("OPENRAG_KAFKA_PARTITIONS_INGEST_DLQ", "0")::get))
+                .hasMessage("OPENRAG_KAFKA_PARTITIONS_INGEST_DLQ must be a number of partitions (1 or more), got '0'");
+    }
+
+    @Test
     void kafkaHasEveryTopicAndCarriesMessagesInOrder(StackConfig config) throws Exception {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", config.kafkaBootstrapServers()))) {
             Set<String> names = admin.listTopics().names().get(10, TimeUnit.SECONDS);

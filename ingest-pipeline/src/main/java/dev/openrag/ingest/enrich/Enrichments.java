@@ -201,10 +201,12 @@ public class Enrichments {
         return read.settings();
     }
 
+    /** Reads the store; a read that began before a newer save or read does not replace it. */
     private CollectionSettings load(String collection) {
+        long began = System.nanoTime();
         CollectionSettings settings = store.find(collection).orElse(CollectionSettings.DEFAULTS);
-        reads.put(collection, new Read(settings, System.nanoTime()));
-        return settings;
+        return reads.merge(collection, new Read(settings, began), (kept, read) -> read.atNanos() >= kept.atNanos() ? read : kept)
+                .settings();
     }
 
     private CollectionSettings mergedWithDefaults(CollectionSettings settings) {
