@@ -152,7 +152,9 @@ function renderJob(card, label, job) {
 const ROLES = ['contextualizer', 'graph-extractor', 'summarizer'];
 
 async function loadSettings() {
-  const settings = await api(`${ingestUrl}/api/collections/${encodeURIComponent(collection())}/settings`);
+  const name = collection();
+  delete $('#settings-form').dataset.collection;
+  const settings = await api(`${ingestUrl}/api/collections/${encodeURIComponent(name)}/settings`);
   $('#settings-contextualizer').value = settings.contextualizer;
   $('#settings-graph').value = settings.graphExtractor;
   $('#settings-summaries').value = settings.summaries;
@@ -162,6 +164,7 @@ async function loadSettings() {
   }
   $('#settings-max-tokens').value = settings.budget?.maxTokens ?? '';
   $('#settings-max-cost').value = settings.budget?.maxCost ?? '';
+  $('#settings-form').dataset.collection = name; // the form now shows this collection's settings
 }
 
 async function saveSettings() {

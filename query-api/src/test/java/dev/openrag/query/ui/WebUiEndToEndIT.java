@@ -250,6 +250,7 @@ class WebUiEndToEndIT {
     void aCollectionsEnrichmentSettingsAreSavedAndShownAgainAndBadOnesRefused() {
         page.fill("#collection", "ui-settings");
         area("ingest");
+        PlaywrightAssertions.assertThat(page.locator("#settings-form[data-collection=ui-settings]")).isAttached();
         PlaywrightAssertions.assertThat(page.locator("#settings-contextualizer")).hasValue("structural");
         page.selectOption("#settings-contextualizer", "llm");
         page.fill("#settings-model-contextualizer", "ollama:qwen2.5");
@@ -262,6 +263,7 @@ class WebUiEndToEndIT {
         area("chat");
         page.fill("#collection", "ui-settings");
         area("ingest");
+        PlaywrightAssertions.assertThat(page.locator("#settings-form[data-collection=ui-settings]")).isAttached();
         PlaywrightAssertions.assertThat(page.locator("#settings-contextualizer")).hasValue("llm");
         PlaywrightAssertions.assertThat(page.locator("#settings-model-contextualizer")).hasValue("ollama:qwen2.5");
         PlaywrightAssertions.assertThat(page.locator("#settings-summaries")).hasValue("off");
