@@ -9,7 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
@@ -75,6 +80,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
     /** How deep each list of a hybrid search is before fusion. */
     static final int FUSION_DEPTH = 50;
     private static final int RRF_K = 60;
+    /** Where a search's independent queries run, each waiting on Neo4j (virtual threads: waiting is cheap). */
+    private static final ExecutorService QUERIES = Executors.newVirtualThreadPerTaskExecutor();
 
     private final Driver driver;
     private final int exactScanLimit;
@@ -338,8 +345,67 @@ public final class Neo4jMemoryStore implements MemoryStore {
         int depth = lucene.isEmpty() ? k : Math.max(k, FUSION_DEPTH);
         params.put("k", depth);
         long scopeSize = read("MATCH (m:Memory {scope: $scope}) RETURN count(m) AS n", params).get(0).get("n").asLong();
-        List<Candidate> byVector = nearest(params, depth, scopeSize);
-        List<Candidate> messages = query.conversationId() == null ? List.of() : read("""
+        // the lists are independent queries: they run at once, each on its own session
+        CompletableFuture<List<Candidate>> byVector = async(() -> nearest(params, depth, scopeSize));
+        CompletableFuture<List<Candidate>> messages = query.conversationId() == null
+                ? CompletableFuture.completedFuture(List.of()) : async(() -> conversationMessages(params));
+        CompletableFuture<List<Candidate>> byText = null;
+        CompletableFuture<List<Candidate>> inPeriod = null;
+        CompletableFuture<List<Candidate>> bySpeaker = null;
+        if (!lucene.isEmpty()) {
+            Map<String, Object> words = new HashMap<>(params);
+            words.put("lucene", MemoryText.inScope(query.scope(), lucene));
+            byText = async(() -> candidates(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
+                    + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, words)));
+            if (!wordsOnly && query.period() != null) {
+                // what happened in the period the question names, nearest first
+                Map<String, Object> period = new HashMap<>(params);
+                period.put("after", query.after() == null ? query.period().from() : Math.max(query.after(), query.period().from()));
+                period.put("before", query.before() == null ? query.period().to() : Math.min(query.before(), query.period().to()));
+                inPeriod = async(() -> nearest(period, depth, scopeSize));
+            }
+            if (!wordsOnly && query.speaker() == null) {
+                // a question that names someone who speaks in the scope: their own memories, nearest first
+                bySpeaker = async(() -> {
+                    String named = namedSpeaker(query.scope(), query.text());
+                    if (named == null) {
+                        return null;
+                    }
+                    Map<String, Object> speaker = new HashMap<>(params);
+                    speaker.put("speaker", named);
+                    return nearest(speaker, depth, scopeSize);
+                });
+            }
+        }
+        // the conversation's messages compete with memories by similarity (plus the boost), as they always did
+        List<Candidate> bySimilarity = new ArrayList<>(join(byVector));
+        bySimilarity.addAll(join(messages));
+        bySimilarity.sort(Comparator.comparingDouble(Candidate::score).reversed());
+        if (byText == null) {
+            return results(bySimilarity.stream().limit(k).map(candidate -> new Fused(candidate, candidate.score(), null)).toList());
+        }
+        Map<String, List<Candidate>> lists = new LinkedHashMap<>();
+        if (!wordsOnly) {
+            lists.put("vector", bySimilarity);
+        }
+        lists.put("bm25", join(byText));
+        if (inPeriod != null) {
+            lists.put("time", join(inPeriod));
+        }
+        if (bySpeaker != null && join(bySpeaker) != null) {
+            lists.put("speaker", join(bySpeaker));
+        }
+        if (!wordsOnly && query.entityLinks()) {
+            List<Candidate> linked = linkedByEntities(params, query.text(), fuse(lists, ENTITY_SEEDS));
+            if (!linked.isEmpty()) {
+                lists.put("entity", linked);
+            }
+        }
+        return results(fuse(lists, k));
+    }
+
+    private List<Candidate> conversationMessages(Map<String, Object> params) {
+        return read("""
                 MATCH (c:Conversation {id: $conversationId, scope: $scope})-[:HAS_MESSAGE]->(msg:Message)
                 WITH c, msg, vector.similarity.cosine(msg.embedding, $vector) + $boost AS score
                 ORDER BY score DESC, msg.id LIMIT $k
@@ -349,44 +415,19 @@ public final class Neo4jMemoryStore implements MemoryStore {
                     return new Candidate("message", message.id(), row.get("score").asDouble(), message);
                 })
                 .toList();
-        // the conversation's messages compete with memories by similarity (plus the boost), as they always did
-        List<Candidate> bySimilarity = new ArrayList<>(byVector);
-        bySimilarity.addAll(messages);
-        bySimilarity.sort(Comparator.comparingDouble(Candidate::score).reversed());
-        if (lucene.isEmpty()) {
-            return results(bySimilarity.stream().limit(k).map(candidate -> new Fused(candidate, candidate.score(), null)).toList());
+    }
+
+    private static <T> CompletableFuture<T> async(Supplier<T> query) {
+        return CompletableFuture.supplyAsync(query, QUERIES);
+    }
+
+    /** The list, or the query's own exception (callers tell an outage by its type). */
+    private static <T> T join(CompletableFuture<T> list) {
+        try {
+            return list.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
-        params.put("lucene", MemoryText.inScope(query.scope(), lucene));
-        List<Candidate> byText = candidates(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
-                + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, params));
-        Map<String, List<Candidate>> lists = new LinkedHashMap<>();
-        if (!wordsOnly) {
-            lists.put("vector", bySimilarity);
-        }
-        lists.put("bm25", byText);
-        if (!wordsOnly && query.period() != null) {
-            // what happened in the period the question names, nearest first
-            Map<String, Object> inPeriod = new HashMap<>(params);
-            inPeriod.put("after", query.after() == null ? query.period().from() : Math.max(query.after(), query.period().from()));
-            inPeriod.put("before", query.before() == null ? query.period().to() : Math.min(query.before(), query.period().to()));
-            lists.put("time", nearest(inPeriod, depth, scopeSize));
-        }
-        if (!wordsOnly && query.speaker() == null) {
-            // a question that names someone who speaks in the scope: their own memories, nearest first, as a third list
-            String named = namedSpeaker(query.scope(), query.text());
-            if (named != null) {
-                Map<String, Object> bySpeaker = new HashMap<>(params);
-                bySpeaker.put("speaker", named);
-                lists.put("speaker", nearest(bySpeaker, depth, scopeSize));
-            }
-        }
-        if (!wordsOnly && query.entityLinks()) {
-            List<Candidate> linked = linkedByEntities(params, query.text(), fuse(lists, ENTITY_SEEDS));
-            if (!linked.isEmpty()) {
-                lists.put("entity", linked);
-            }
-        }
-        return results(fuse(lists, k));
     }
 
     /**
@@ -475,7 +516,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
      * the index, for its nearest {@code max(4 k, 50)} memories (room for forgotten and expired ones
      * to drop out), falling back to the exact scan when that still leaves fewer than k.
      */
-    private List<Candidate> nearest(Map<String, Object> params, int k, long scopeSize) {
+    private List<Candidate> nearest(Map<String, Object> query, int k, long scopeSize) {
+        Map<String, Object> params = new HashMap<>(query); // lists run at once: each gets its own parameters
         if (scopeSize > exactScanLimit) {
             params.put("candidates", Math.max(4 * k, 50));
             List<Candidate> approximate = candidates(read("CYPHER 25\nMATCH (m:Memory)\n  SEARCH m IN (VECTOR INDEX "
