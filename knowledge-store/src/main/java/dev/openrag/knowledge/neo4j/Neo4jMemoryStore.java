@@ -344,7 +344,10 @@ public final class Neo4jMemoryStore implements MemoryStore {
         int k = query.k();
         int depth = lucene.isEmpty() ? k : Math.max(k, FUSION_DEPTH);
         params.put("k", depth);
-        long scopeSize = read("MATCH (m:Memory {scope: $scope}) RETURN count(m) AS n", params).get(0).get("n").asLong();
+        // whether the scope is small enough to scan: counting past the limit would read the whole scope's index
+        // entries (9 ms at 10,000 memories, before anything else could start)
+        params.put("enough", exactScanLimit + 1);
+        long scopeSize = read("MATCH (m:Memory {scope: $scope}) WITH m LIMIT $enough RETURN count(m) AS n", params).get(0).get("n").asLong();
         // the lists are independent queries: they run at once, each on its own session
         CompletableFuture<List<Candidate>> byVector = async(() -> nearest(params, depth, scopeSize));
         CompletableFuture<List<Candidate>> messages = query.conversationId() == null
