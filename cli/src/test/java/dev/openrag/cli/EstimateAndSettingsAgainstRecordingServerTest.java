@@ -36,14 +36,6 @@ class EstimateAndSettingsAgainstRecordingServerTest {
         server.close();
     }
 
-    private String url() {
-        return server.url();
-    }
-
-    private static String run(String... args) {
-        return RecordingServer.run(args);
-    }
-
     @Test
     void theEstimatesLastLineSumsTheRolesAndPricesThem(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("a.md"), "# A\nOne.");
@@ -53,7 +45,7 @@ class EstimateAndSettingsAgainstRecordingServerTest {
                           "summarizer":{"model":"ollama:llama3.2","calls":2,"inputTokens":200,"cachedInputTokens":0,"outputTokens":160}},
                  "rejected":[]}""";
 
-        String printed = run("estimate", dir.toString(), "--collection", "notes", "--url", url());
+        String printed = RecordingServer.run("estimate", dir.toString(), "--collection", "notes", "--url", server.url());
 
         assertThat(requests).singleElement().asString().startsWith("POST /api/estimate").contains("name=\"collection\"").contains("notes");
         assertThat(printed).contains("contextualizer   openai:gpt-4o-mini           calls=3 tokens_in=5000 (cached 2048) tokens_out=240");
@@ -69,7 +61,7 @@ class EstimateAndSettingsAgainstRecordingServerTest {
                  "roles":{"contextualizer":{"model":"anthropic:claude","calls":1,"inputTokens":90,"cachedInputTokens":0,"outputTokens":80}},
                  "rejected":[{"name":"b.bin","reason":"unsupported document type"}]}""";
 
-        String printed = run("estimate", dir.toString(), "--url", url());
+        String printed = RecordingServer.run("estimate", dir.toString(), "--url", server.url());
 
         assertThat(printed).contains("skipped b.bin: unsupported document type")
                 .endsWith("estimate documents=1 chunks=1 tokens_in=90 tokens_out=80 cost=unknown" + System.lineSeparator());
@@ -77,9 +69,9 @@ class EstimateAndSettingsAgainstRecordingServerTest {
 
     @Test
     void settingsShowsOrReplacesTheCollectionsSettings() {
-        run("settings", "notes", "--url", url());
-        run("settings", "notes", "--contextualizer", "llm", "--model", "contextualizer=openai:gpt-4o-mini",
-                "--model", "graph-extractor=anthropic", "--max-tokens", "200000", "--url", url());
+        RecordingServer.run("settings", "notes", "--url", server.url());
+        RecordingServer.run("settings", "notes", "--contextualizer", "llm", "--model", "contextualizer=openai:gpt-4o-mini",
+                "--model", "graph-extractor=anthropic", "--max-tokens", "200000", "--url", server.url());
 
         assertThat(requests.get(0)).isEqualTo("GET /api/collections/notes/settings auth=null ");
         assertThat(requests.get(1)).startsWith("PUT /api/collections/notes/settings auth=null ")

@@ -34,17 +34,9 @@ class KeysCommandAgainstRecordingServerTest {
         server.close();
     }
 
-    private String url() {
-        return server.url();
-    }
-
-    private static String run(String... args) {
-        return RecordingServer.run(args);
-    }
-
     @Test
     void createSendsTheGrantsAndPrintsTheSecretOnce() {
-        String printed = run("keys", "create", "--name", "ci bot", "--role", "read", "--collections", "docs,code", "--query-url", url());
+        String printed = RecordingServer.run("keys", "create", "--name", "ci bot", "--role", "read", "--collections", "docs,code", "--query-url", server.url());
         assertThat(requests).singleElement().asString().startsWith("POST /api/keys")
                 .contains("\"role\":\"read\"").contains("\"collections\":[\"docs\",\"code\"]").contains("\"scopes\":[]");
         assertThat(printed).contains("key id=k-1 name=\"ci bot\" role=read collections=code,docs scopes=-")
@@ -53,11 +45,11 @@ class KeysCommandAgainstRecordingServerTest {
 
     @Test
     void theKeyTravelsAsABearerTokenAndA401SaysWhatToSet() {
-        new ApiClient(url(), "ork_admin").get("/api/keys");
+        new ApiClient(server.url(), "ork_admin").get("/api/keys");
         assertThat(requests).singleElement().asString().contains("auth=Bearer ork_admin");
         status = 401;
         try {
-            new ApiClient(url(), null).get("/api/keys");
+            new ApiClient(server.url(), null).get("/api/keys");
             throw new AssertionError("a 401 must fail");
         } catch (RuntimeException e) {
             assertThat(e.getMessage()).contains("HTTP 401").contains("set OPENRAG_API_KEY");
