@@ -91,21 +91,13 @@ public class Enrichments {
 
     /** The settings in force for a collection, every field filled in. */
     public CollectionSettings effective(String collection) {
-        CollectionSettings stored = stored(collection);
-        String legacy = ConfigProvider.getConfig()
-                .getOptionalValue("openrag.collections." + collection + ".contextualizer", String.class).map(Enrichments::modern)
-                .orElse(null);
-        return new CollectionSettings(
-                first(stored.contextualizer(), legacy, defaults.contextualizer()),
-                first(stored.graphExtractor(), defaults.graphExtractor()),
-                first(stored.summaries(), defaults.summaries()),
-                stored.models() == null ? Map.of() : stored.models(), stored.budget());
+        return withDefaults(collection, stored(collection));
     }
 
     /** Stores a collection's settings after checking them, and that every LLM they name can be built. */
     public CollectionSettings save(String collection, CollectionSettings settings) {
         CollectionSettings valid = settings.validated();
-        requireUsable(mergedWithDefaults(valid), valid.budget() != null && valid.budget().maxCost() != null);
+        requireUsable(withDefaults(collection, valid), valid.budget() != null && valid.budget().maxCost() != null);
         store.save(collection, valid);
         reads.put(collection, new Read(valid, System.nanoTime()));
         return effective(collection);
@@ -209,10 +201,16 @@ public class Enrichments {
                 .settings();
     }
 
-    private CollectionSettings mergedWithDefaults(CollectionSettings settings) {
-        return new CollectionSettings(first(settings.contextualizer(), defaults.contextualizer()),
-                first(settings.graphExtractor(), defaults.graphExtractor()), first(settings.summaries(), defaults.summaries()),
-                settings.models());
+    /** A collection's own settings over {@code openrag.collections.<name>.contextualizer}, over the app's defaults. */
+    private CollectionSettings withDefaults(String collection, CollectionSettings own) {
+        String legacy = ConfigProvider.getConfig()
+                .getOptionalValue("openrag.collections." + collection + ".contextualizer", String.class).map(Enrichments::modern)
+                .orElse(null);
+        return new CollectionSettings(
+                first(own.contextualizer(), legacy, defaults.contextualizer()),
+                first(own.graphExtractor(), defaults.graphExtractor()),
+                first(own.summaries(), defaults.summaries()),
+                own.models() == null ? Map.of() : own.models(), own.budget());
     }
 
     /**
