@@ -81,10 +81,13 @@ class CrashRecoveryIT {
             assertThat(crawl.path("request").path("schedule").asText()).isEqualTo("3s");
 
             assertThat(app.delete("/api/crawls/" + crawlId)).isEqualTo(200);
+            int runs = app.get("/api/crawls/" + crawlId).path("runs").asInt();
             app.close();
             app.start();
-            Thread.sleep(8000); // past the resume check (5 s after start)
-            assertThat(app.status("/api/crawls/" + crawlId)).as("a stopped crawl is not resumed").isEqualTo(404);
+            Thread.sleep(8000); // past the first claim of orphaned crawls (5 s after start)
+            JsonNode stopped = app.get("/api/crawls/" + crawlId);
+            assertThat(stopped.path("state").asText()).as("a stopped crawl stays stopped: " + stopped).isEqualTo("stopped");
+            assertThat(stopped.path("runs").asInt()).as("and is not resumed").isEqualTo(runs);
         }
     }
 }

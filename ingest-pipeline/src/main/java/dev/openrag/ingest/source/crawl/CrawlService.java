@@ -36,9 +36,10 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 
 /**
  * Starts, follows, reschedules and stops crawls. Each run has its own thread (one browser each);
- * pages go into the pipeline through {@link DocumentPublisher} as they are read. Crawls live in
- * this instance's memory while they run; their requests are kept in Neo4j ({@link CrawlStore}), so
- * a restart resumes running and scheduled crawls.
+ * pages go into the pipeline through {@link DocumentPublisher} as they are read. A crawl runs on
+ * the instance that started or claimed it; requests, owners (leases) and statuses are kept in
+ * Neo4j ({@link CrawlStore}), so a restart resumes running and scheduled crawls, another instance
+ * takes over those of an instance that died, and every instance shows and stops every crawl.
  */
 @ApplicationScoped
 public class CrawlService {
@@ -47,6 +48,7 @@ public class CrawlService {
 
     private static final int MAX_DEPTH = 10;
     private static final int MAX_PAGES = 100_000;
+    private static final int LISTED_FROM_STORE = 1000;
 
     private final Map<String, Crawl> crawls = new ConcurrentHashMap<>();
     private final ExecutorService runs = Executors.newCachedThreadPool(Thread.ofPlatform().name("crawl-", 0).daemon().factory());
@@ -57,7 +59,8 @@ public class CrawlService {
     private final Scheduler scheduler;
     private final CrawlStore store;
     private final SafeFetcher fetcher;
-    private volatile boolean resumed;
+    /** This instance, as the owner of the crawls it runs ({@link CrawlStore}). */
+    private final String instance = Ids.newEventId();
     private volatile boolean shuttingDown;
 
     public CrawlService(CrawlerSettings settings, DocumentPublisher publisher, StageRunner runner,
@@ -77,6 +80,11 @@ public class CrawlService {
         shuttingDown = true; // the crawls stopped here stay active in the store: the next start resumes them
         crawls.values().forEach(Crawl::stop);
         runs.shutdownNow();
+        try {
+            store.release(instance); // resumed at once by the next instance to look, not after the lease lapses
+        } catch (RuntimeException e) {
+            LOG.warnf("could not release this instance's crawls (%s): they are resumed when their leases lapse", e.getMessage());
+        }
     }
 
     public CrawlStatus start(CrawlRequest request) {
@@ -122,7 +130,7 @@ public class CrawlService {
         }
         if (!restored) {
             try {
-                store.save(crawlId, request);
+                store.save(crawlId, request, instance, crawl.status());
             } catch (RuntimeException e) {
                 scheduler.unscheduleJob(jobName(crawlId));
                 throw e; // Neo4j away: a 503 naming it, and no crawl that a restart would forget
@@ -134,29 +142,41 @@ public class CrawlService {
     }
 
     /**
-     * Resumes the crawls that were running or scheduled when the app last stopped (once, as soon
-     * as Neo4j answers): each runs again and keeps its schedule. Pages are deduplicated downstream
-     * by their deterministic ids, so a page read twice is not indexed twice.
+     * Keeps this instance's crawl leases and takes over orphaned crawls, every 10 s: renews the
+     * leases of the crawls running or scheduled here (storing their statuses for the other
+     * instances), stops here those stopped through another instance or taken over, then claims and
+     * resumes the active crawls nobody holds (running or scheduled when their instance stopped or
+     * died). Pages are deduplicated downstream by their deterministic ids, so a page read twice is
+     * not indexed twice.
      */
-    @Scheduled(every = "30s", delay = 5, delayUnit = java.util.concurrent.TimeUnit.SECONDS,
+    @Scheduled(every = "${openrag.crawler.lease-renewal:10s}", delay = 5, delayUnit = java.util.concurrent.TimeUnit.SECONDS,
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void resumeStoredCrawls() {
-        if (resumed) {
+    void keepLeases() {
+        if (shuttingDown) {
             return;
         }
-        List<CrawlStore.Stored> stored;
+        List<Crawl> live = crawls.values().stream().filter(this::live).toList();
+        List<CrawlStore.Stored> orphans;
         try {
-            stored = store.active();
+            Set<String> held = store.renew(instance, live.stream().map(Crawl::status).toList());
+            for (Crawl crawl : live) {
+                if (!held.contains(crawl.id)) {
+                    LOG.infof("crawl %s was stopped through another instance or taken over: stopping it here", crawl.id);
+                    crawl.stop();
+                    scheduler.unscheduleJob(jobName(crawl.id));
+                }
+            }
+            orphans = store.claimOrphans(instance);
         } catch (RuntimeException e) {
-            LOG.warnf("cannot read stored crawls yet (%s); trying again in 30 s", e.getMessage());
+            LOG.warnf("cannot reach the crawl store (%s); trying again in 10 s", e.getMessage());
             return;
         }
-        resumed = true;
-        for (CrawlStore.Stored crawl : stored) {
-            if (crawls.containsKey(crawl.id())) {
-                continue;
-            }
+        for (CrawlStore.Stored crawl : orphans) {
             try {
+                Crawl previous = crawls.get(crawl.id());
+                if (previous != null && live(previous)) {
+                    continue; // ours already (a lease renewed late)
+                }
                 start(crawl.id(), crawl.request());
                 LOG.infof("resumed crawl %s of %s", crawl.id(), crawl.request().seedUrls());
             } catch (RuntimeException e) {
@@ -165,22 +185,40 @@ public class CrawlService {
         }
     }
 
+    /** Running, or scheduled to run again: its lease must be kept. */
+    private boolean live(Crawl crawl) {
+        return crawl.isRunning() || scheduler.getScheduledJob(jobName(crawl.id)) != null;
+    }
+
+    /** A crawl run here, else its last status stored by the instance that runs or ran it. */
     public Optional<CrawlStatus> status(String id) {
-        return Optional.ofNullable(crawls.get(id)).map(Crawl::status);
+        Crawl crawl = crawls.get(id);
+        return crawl != null ? Optional.of(crawl.status()) : store.status(id);
     }
 
+    /** The crawls run here, and the most recent ones of every other instance. */
     public List<CrawlStatus> all() {
-        return crawls.values().stream().map(Crawl::status).toList();
+        Map<String, CrawlStatus> all = new java.util.LinkedHashMap<>();
+        crawls.values().forEach(crawl -> all.put(crawl.id, crawl.status()));
+        try {
+            store.statuses(LISTED_FROM_STORE).forEach(status -> all.putIfAbsent(status.crawlId(), status));
+        } catch (RuntimeException e) {
+            LOG.warnf("crawls of other instances not listed: the crawl store is unreachable (%s)", e.getMessage());
+        }
+        return List.copyOf(all.values());
     }
 
+    /** Stops a crawl run here at once; one run by another instance is marked finished, and its owner stops it within 10 s. */
     public Optional<CrawlStatus> stop(String id) {
         Crawl crawl = crawls.get(id);
         if (crawl == null) {
-            return Optional.empty();
+            Optional<CrawlStatus> elsewhere = store.status(id);
+            elsewhere.ifPresent(status -> store.finished(id, null));
+            return elsewhere.flatMap(status -> store.status(id));
         }
         crawl.stop();
         scheduler.unscheduleJob(jobName(id));
-        store.finished(id);
+        store.finished(id, crawl.status());
         return Optional.of(crawl.status());
     }
 
@@ -190,7 +228,7 @@ public class CrawlService {
             crawl.scheduled();
         } else if (!shuttingDown) {
             try {
-                store.finished(crawl.id); // a one-off crawl that ended is not resumed after a restart
+                store.finished(crawl.id, crawl.status()); // a one-off crawl that ended is not resumed after a restart
             } catch (RuntimeException e) {
                 LOG.warnf("crawl %s ended but could not be marked so (%s): a restart will run it again", crawl.id, e.getMessage());
             }

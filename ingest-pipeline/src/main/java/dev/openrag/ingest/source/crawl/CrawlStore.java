@@ -1,65 +1,161 @@
 package dev.openrag.ingest.source.crawl;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
 import org.neo4j.driver.Values;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * Crawl records in Neo4j ({@code (:Crawl {id, request, active})}), so that a restart forgets
- * neither a crawl that was running nor a schedule. Literal login values are not stored (only
- * {@code ${ENV_VAR}} references are): a secret never rests in the graph, and a crawl that used
- * literals logs in again only when it is started again.
+ * Crawl records in Neo4j ({@code (:Crawl {id, request, active, owner, leaseUntil, status})}), so
+ * that a restart forgets neither a crawl that was running nor a schedule, and so that several
+ * ingest instances share them:
+ * <ul>
+ *   <li>a crawl runs on exactly one instance, its {@code owner}, which renews a lease
+ *       ({@code openrag.crawler.lease}, 30 s) while it runs or waits for its next recrawl;</li>
+ *   <li>a crawl whose lease lapsed (its instance died) is claimed by another instance, one claim
+ *       winning even when two try at once ({@link #claimOrphans});</li>
+ *   <li>every renewal stores the crawl's status, so any instance can show it, and an instance
+ *       that is asked to stop a crawl it does not run marks it finished: its owner stops it at the
+ *       next renewal.</li>
+ * </ul>
+ * Literal login values are not stored (only {@code ${ENV_VAR}} references are): a secret never
+ * rests in the graph, and a crawl that used literals logs in again only when it is started again.
  */
 @ApplicationScoped
 public class CrawlStore {
 
-    /** A stored crawl: its id, the request it was started with, and whether it still runs or recrawls. */
+    /** A stored crawl: its id and the request it was started with. */
     public record Stored(String id, CrawlRequest request) {
     }
 
     private final Driver driver;
+    private final long leaseMillis;
     private final ObjectMapper json = new ObjectMapper();
 
-    public CrawlStore(Driver driver) {
+    @Inject
+    public CrawlStore(Driver driver, CrawlerSettings settings) {
+        this(driver, settings.lease());
+    }
+
+    public CrawlStore(Driver driver, Duration lease) {
         this.driver = driver;
+        this.leaseMillis = lease.toMillis();
     }
 
-    public void save(String id, CrawlRequest request) {
-        String body;
-        try {
-            body = json.writeValueAsString(request.redacted());
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a crawl request is not serialisable", e);
+    /** A new crawl, owned (and leased) by {@code owner}. */
+    public void save(String id, CrawlRequest request, String owner, CrawlStatus status) {
+        driver.executableQuery("""
+                        MERGE (c:Crawl {id: $id})
+                        SET c.request = $request, c.active = true, c.savedAt = timestamp(), c.status = $status,
+                            c.owner = $owner, c.leaseUntil = timestamp() + $lease""")
+                .withParameters(Map.of("id", id, "request", write(request.redacted()), "status", write(status),
+                        "owner", owner, "lease", leaseMillis)).execute();
+    }
+
+    /** The crawl ended for good (stopped, or a one-off run finished): not to be resumed by anyone. */
+    public void finished(String id, CrawlStatus status) {
+        driver.executableQuery("MATCH (c:Crawl {id: $id}) SET c.active = false, c.status = coalesce($status, c.status)")
+                .withParameters(Map.of("id", id, "status", status == null ? Values.NULL : Values.value(write(status)))).execute();
+    }
+
+    /**
+     * Renews the leases of the crawls {@code owner} runs and stores their statuses.
+     *
+     * @return the ids among them it still owns: a crawl missing from the answer was stopped
+     *         through another instance, or taken over after this instance's lease lapsed
+     */
+    public Set<String> renew(String owner, List<CrawlStatus> running) {
+        if (running.isEmpty()) {
+            return Set.of();
         }
-        driver.executableQuery("MERGE (c:Crawl {id: $id}) SET c.request = $request, c.active = true, c.savedAt = timestamp()")
-                .withParameters(Map.of("id", id, "request", body)).execute();
+        List<Map<String, Object>> rows = running.stream()
+                .map(status -> Map.<String, Object>of("id", status.crawlId(), "status", write(status))).toList();
+        return driver.executableQuery("""
+                        UNWIND $crawls AS crawl
+                        MATCH (c:Crawl {id: crawl.id}) WHERE c.active AND c.owner = $owner
+                        SET c.leaseUntil = timestamp() + $lease, c.status = crawl.status
+                        RETURN c.id AS id""")
+                .withParameters(Map.of("crawls", rows, "owner", owner, "lease", leaseMillis)).execute()
+                .records().stream().map(row -> row.get("id").asString()).collect(Collectors.toSet());
     }
 
-    /** The crawl ended for good (stopped, or a one-off run finished): not to be resumed after a restart. */
-    public void finished(String id) {
-        driver.executableQuery("MATCH (c:Crawl {id: $id}) SET c.active = false").withParameters(Map.of("id", id)).execute();
-    }
-
-    /** Crawls that were running or scheduled: to resume at start-up. */
-    public List<Stored> active() {
-        return driver.executableQuery("MATCH (c:Crawl {active: true}) RETURN c.id AS id, c.request AS request ORDER BY c.savedAt")
-                .execute().records().stream()
-                .map(row -> new Stored(row.get("id").asString(), read(row.get("request", Values.value("{}")).asString())))
+    /**
+     * Claims the active crawls nobody holds a lease on (never leased, released at shutdown, or
+     * their owner died). Each node is write-locked before its lease is read again, so of two
+     * instances claiming at once exactly one gets a crawl.
+     */
+    public List<Stored> claimOrphans(String owner) {
+        return driver.executableQuery("""
+                        MATCH (c:Crawl) WHERE c.active AND coalesce(c.leaseUntil, 0) < timestamp()
+                        SET c.claiming = true REMOVE c.claiming
+                        WITH c WHERE c.active AND coalesce(c.leaseUntil, 0) < timestamp()
+                        SET c.owner = $owner, c.leaseUntil = timestamp() + $lease
+                        RETURN c.id AS id, c.request AS request ORDER BY c.savedAt""")
+                .withParameters(Map.of("owner", owner, "lease", leaseMillis)).execute()
+                .records().stream()
+                .map(row -> new Stored(row.get("id").asString(), read(row.get("request", Values.value("{}")).asString(), CrawlRequest.class)))
                 .toList();
     }
 
-    private CrawlRequest read(String body) {
+    /** At a clean shutdown: the crawls {@code owner} ran may be claimed at once (by its restart or another instance). */
+    public void release(String owner) {
+        driver.executableQuery("MATCH (c:Crawl {owner: $owner}) WHERE c.active SET c.leaseUntil = 0")
+                .withParameters(Map.of("owner", owner)).execute();
+    }
+
+    /** The last stored status of a crawl, whichever instance runs or ran it. */
+    public Optional<CrawlStatus> status(String id) {
+        return driver.executableQuery("MATCH (c:Crawl {id: $id}) WHERE c.status IS NOT NULL RETURN c.status AS status, c.active AS active")
+                .withParameters(Map.of("id", id)).execute().records().stream().findFirst().map(CrawlStore::statusOf).map(this::parse);
+    }
+
+    /** The last stored statuses of the most recent crawls, whichever instances run them. */
+    public List<CrawlStatus> statuses(int limit) {
+        return driver.executableQuery("""
+                        MATCH (c:Crawl) WHERE c.status IS NOT NULL
+                        RETURN c.status AS status, c.active AS active ORDER BY c.savedAt DESC LIMIT $limit""")
+                .withParameters(Map.of("limit", limit)).execute().records().stream().map(CrawlStore::statusOf).map(this::parse).toList();
+    }
+
+    private static Map.Entry<String, Boolean> statusOf(Record row) {
+        return Map.entry(row.get("status").asString(), row.get("active").asBoolean(false));
+    }
+
+    /** A crawl stopped through another instance shows as stopped even before its owner's next renewal. */
+    private CrawlStatus parse(Map.Entry<String, Boolean> stored) {
+        CrawlStatus status = read(stored.getKey(), CrawlStatus.class);
+        boolean live = "running".equals(status.state()) || "scheduled".equals(status.state());
+        return live && !stored.getValue()
+                ? new CrawlStatus(status.crawlId(), status.jobId(), "stopped", status.pages(), status.failures(), status.runs(),
+                        status.startedAt(), status.finishedAt(), status.request())
+                : status;
+    }
+
+    private String write(Object value) {
         try {
-            return json.readValue(body, CrawlRequest.class);
+            return json.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a stored crawl request is unreadable: " + e.getOriginalMessage(), e);
+            throw new IllegalStateException("a crawl record is not serialisable", e);
+        }
+    }
+
+    private <T> T read(String body, Class<T> type) {
+        try {
+            return json.readValue(body, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored crawl record is unreadable: " + e.getOriginalMessage(), e);
         }
     }
 }

@@ -36,4 +36,12 @@ public interface CrawlerSettings {
     /** The User-Agent, also the name robots.txt rules are matched against. */
     @WithDefault("OpenRAG-crawler")
     String userAgent();
+
+    /** How long a crawl stays with its instance without a renewal: an instance that died loses its crawls after this. */
+    @WithDefault("PT30S")
+    Duration lease();
+
+    /** How often an instance renews its leases and claims orphaned crawls ({@code off} in tests that share Neo4j). */
+    @WithDefault("10s")
+    String leaseRenewal();
 }

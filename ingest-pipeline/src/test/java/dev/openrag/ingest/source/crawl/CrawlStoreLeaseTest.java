@@ -1,0 +1,136 @@
+package dev.openrag.ingest.source.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+
+import dev.openrag.localstack.Engine;
+import dev.openrag.localstack.test.TestStack;
+
+/**
+ * Crawl ownership across ingest instances, on the real Neo4j: a crawl has one owner while its
+ * lease is renewed, exactly one of two instances claiming an orphan at once gets it, a lapsed or
+ * released lease is taken over, and a crawl stopped through another instance is lost by its owner
+ * at its next renewal and shows as stopped everywhere.
+ */
+class CrawlStoreLeaseTest {
+
+    private static Driver driver;
+    private static int next;
+
+    @BeforeAll
+    static void neo4j() {
+        driver = GraphDatabase.driver(TestStack.ensure(EnumSet.of(Engine.NEO4J)).neo4jUri(), AuthTokens.none());
+        driver.executableQuery("MATCH (c:Crawl) DETACH DELETE c").execute();
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+    }
+
+    @Test
+    void aRenewedLeaseKeepsTheCrawlWithItsOwner() {
+        CrawlStore store = store(Duration.ofSeconds(30));
+        String id = save(store, "instance-a");
+
+        assertThat(store.claimOrphans("instance-b")).extracting(CrawlStore.Stored::id).doesNotContain(id);
+        assertThat(store.renew("instance-a", List.of(status(id, "running")))).containsExactly(id);
+        assertThat(store.renew("instance-b", List.of(status(id, "running")))).as("not the owner").isEmpty();
+        assertThat(store.status(id)).get().extracting(CrawlStatus::state).isEqualTo("running");
+    }
+
+    @Test
+    void ofTwoInstancesClaimingLapsedCrawlsAtOnceExactlyOneGetsEach() throws Exception {
+        CrawlStore store = store(Duration.ofMillis(300));
+        List<String> ids = IntStream.range(0, 20).mapToObj(i -> save(store, "instance-dead")).toList();
+        Thread.sleep(400); // the owner died: its leases lapse
+
+        CyclicBarrier together = new CyclicBarrier(2);
+        List<CompletableFuture<List<String>>> claims = new ArrayList<>();
+        for (String instance : List.of("instance-b", "instance-c")) {
+            claims.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    together.await();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                return store(Duration.ofSeconds(30)).claimOrphans(instance).stream().map(CrawlStore.Stored::id).toList();
+            }));
+        }
+        List<String> b = claims.get(0).get();
+        List<String> c = claims.get(1).get();
+
+        assertThat(b).noneMatch(c::contains);
+        List<String> claimed = new ArrayList<>(b);
+        claimed.addAll(c);
+        assertThat(claimed).containsAll(ids);
+        assertThat(store.renew("instance-dead", ids.stream().map(id -> status(id, "running")).toList()))
+                .as("the dead owner's late renewal finds its crawls taken over").isEmpty();
+        assertThat(store.claimOrphans("instance-d")).as("claimed crawls hold fresh leases").extracting(CrawlStore.Stored::id)
+                .doesNotContainAnyElementsOf(ids);
+    }
+
+    @Test
+    void aReleasedCrawlIsClaimedAtOnceWithItsRequest() {
+        CrawlStore store = store(Duration.ofSeconds(30));
+        String id = save(store, "instance-stopping");
+        store.release("instance-stopping");
+
+        List<CrawlStore.Stored> claimed = store.claimOrphans("instance-b");
+        assertThat(claimed).extracting(CrawlStore.Stored::id).contains(id);
+        assertThat(claimed.stream().filter(crawl -> crawl.id().equals(id)).findFirst().orElseThrow().request().seedUrls())
+                .containsExactly("https://example.org/" + id);
+    }
+
+    @Test
+    void aCrawlStoppedThroughAnotherInstanceIsLostByItsOwnerAndShowsStopped() {
+        CrawlStore store = store(Duration.ofSeconds(30));
+        String id = save(store, "instance-a");
+        store.renew("instance-a", List.of(status(id, "scheduled")));
+
+        store.finished(id, null); // DELETE /api/crawls/{id} answered by instance b
+
+        assertThat(store.renew("instance-a", List.of(status(id, "scheduled")))).isEmpty();
+        assertThat(store.status(id)).get().extracting(CrawlStatus::state).isEqualTo("stopped");
+        assertThat(store.statuses(1000)).extracting(CrawlStatus::crawlId).contains(id);
+        assertThat(store.claimOrphans("instance-b")).as("a finished crawl is nobody's to resume")
+                .extracting(CrawlStore.Stored::id).doesNotContain(id);
+    }
+
+    @Test
+    void anUnknownCrawlHasNoStatus() {
+        assertThat(store(Duration.ofSeconds(30)).status("no-such-crawl")).isEmpty();
+    }
+
+    private static CrawlStore store(Duration lease) {
+        return new CrawlStore(driver, lease);
+    }
+
+    private static synchronized String save(CrawlStore store, String owner) {
+        String id = "lease-" + System.nanoTime() + "-" + next++;
+        store.save(id, request(id), owner, status(id, "running"));
+        return id;
+    }
+
+    private static CrawlRequest request(String id) {
+        return new CrawlRequest(List.of("https://example.org/" + id), "crawls", 1, 10, null, null, null, null, null);
+    }
+
+    private static CrawlStatus status(String id, String state) {
+        return new CrawlStatus(id, "job-" + id, state, new CrawlStatus.Pages(1, 0, 0), List.of(), 1, null, null, request(id));
+    }
+}
