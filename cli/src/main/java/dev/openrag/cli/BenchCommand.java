@@ -92,13 +92,17 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--rate", defaultValue = "2", description = "for 'soak': documents a second (default ${DEFAULT-VALUE})")
     double rate;
 
+    @Option(names = "--cluster", description = "for 'ingest': on the cluster profile (up --cluster), the corpus through one ingest "
+            + "instance, then through two")
+    boolean cluster;
+
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
 
     @Override
     public Integer call() throws Exception {
         return switch (what) {
-            case "ingest" -> ingest();
+            case "ingest" -> cluster ? ingestOnCluster() : ingest();
             case "memory" -> memory();
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
@@ -179,6 +183,46 @@ class BenchCommand implements Callable<Integer> {
         System.out.printf("memory add_p50_ms=%.1f add_p99_ms=%.1f search_p50_ms=%.1f search_p99_ms=%.1f memories=%d%n",
                 adds.percentile(50), adds.percentile(99), finds.percentile(50), finds.percentile(99), memories);
         return 0;
+    }
+
+    /**
+     * The corpus on the cluster profile, first with the second ingest instance stopped, then with
+     * it running: on 2 cores the second instance cannot add CPU, so the pair of figures shows what
+     * replication (3 brokers, 2 OpenSearch nodes) and sharing the partitions cost.
+     */
+    private int ingestOnCluster() throws Exception {
+        Stack stack = new Stack();
+        if (!stack.cluster()) {
+            System.err.println("openrag: 'bench ingest --cluster' needs the cluster profile: ./openrag up --cluster (in a home of its own)");
+            return 2;
+        }
+        String json = Files.readString(corpus);
+        ApiClient ingest = new ApiClient(url);
+        Stack.Instance second = new Stack.Instance(Stack.App.INGEST_PIPELINE, 1);
+        System.out.println("one ingest instance (" + second.name() + " stopped) ...");
+        stack.engines.supervisor().stop(second.name(), Duration.ofSeconds(30));
+        JsonNode one = runCorpus(ingest, json);
+        System.out.println("two ingest instances ...");
+        stack.engines.supervisor().start(stack.appSpec(second));
+        JsonNode two = runCorpus(ingest, json);
+        System.out.printf("ingest cluster one_instance_chunks_per_s=%.1f two_instances_chunks_per_s=%.1f chunks=%d brokers=%d opensearch_nodes=%d%n",
+                one.path("rate").asDouble(), two.path("rate").asDouble(), two.path("chunks").asInt(),
+                stack.config.kafkaBrokers(), stack.config.openSearchNodes());
+        return "completed".equals(one.path("state").asText()) && "completed".equals(two.path("state").asText()) ? 0 : 1;
+    }
+
+    /** The corpus into a fresh collection, followed to the end: {rate, chunks, state}. */
+    private static JsonNode runCorpus(ApiClient ingest, String json) throws Exception {
+        String collection = "bench-" + System.currentTimeMillis();
+        long started = System.nanoTime();
+        JsonNode accepted = ingest.postJson("/api/corpus?collection=" + collection, json);
+        JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        int chunks = status.path("stages").path("sink-opensearch").path("chunks").asInt();
+        System.out.printf("  %d chunks in %.1f s = %.1f chunks/s (job %s, collection %s)%n", chunks, seconds, chunks / seconds,
+                status.path("state").asText(), collection);
+        return new ObjectMapper().createObjectNode().put("rate", chunks / seconds).put("chunks", chunks)
+                .put("state", status.path("state").asText());
     }
 
     private int ingest() throws Exception {

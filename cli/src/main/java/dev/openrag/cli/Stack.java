@@ -18,8 +18,18 @@ import dev.openrag.localstack.LocalStack;
 import dev.openrag.localstack.LocalStackException;
 import dev.openrag.localstack.StackConfig;
 
-/** Everything {@code openrag up} runs: the engines of local-stack plus the three Quarkus apps. */
+/**
+ * Everything {@code openrag up} runs: the engines of local-stack plus the three Quarkus apps. The
+ * cluster profile ({@code up --cluster}, remembered in the home's {@value #PROFILE_FILE} file)
+ * runs three Kafka brokers, two OpenSearch nodes and two instances of query-api and
+ * ingest-pipeline; the second instance of an app listens {@value #SECOND_INSTANCE_OFFSET} ports above the first.
+ */
 final class Stack {
+
+    static final String PROFILE_FILE = "profile";
+    static final String CLUSTER_PROFILE = "cluster";
+    static final int SECOND_INSTANCE_OFFSET = 10;
+
 
     /** The apps, their default ports (ARCHITECTURE §7) and the env var that overrides each port. */
     enum App {
@@ -41,26 +51,103 @@ final class Stack {
             String value = System.getenv(portVariable);
             return value == null || value.isBlank() ? defaultPort : Integer.parseInt(value.trim());
         }
+
+        /** Instances in the cluster profile: the stateless apps scale out; mcp-memory stays one. */
+        int instances(boolean cluster) {
+            return cluster && this != MCP_MEMORY ? 2 : 1;
+        }
+    }
+
+    /** One running copy of an app: {@code query-api}, {@code query-api-2}, ... */
+    record Instance(App app, int index) {
+        String name() {
+            return index == 0 ? app.module : app.module + "-" + (index + 1);
+        }
+
+        int port() {
+            return app.port() + SECOND_INSTANCE_OFFSET * index;
+        }
     }
 
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    final StackConfig config = StackConfig.defaults();
-    final LocalStack engines = new LocalStack(config, true);
+    final StackConfig config;
+    final LocalStack engines;
     final Path root = Path.of(System.getProperty("openrag.root", ".")).toAbsolutePath().normalize();
 
+    Stack() {
+        this(StackConfig.defaults());
+    }
+
+    /** The stack of {@code base}'s home, in the profile recorded there. */
+    Stack(StackConfig base) {
+        this.config = clusterProfile(base.home()) ? base.cluster() : base;
+        this.engines = new LocalStack(config, true);
+    }
+
+    static boolean clusterProfile(Path home) {
+        try {
+            Path profile = home.resolve(PROFILE_FILE);
+            return Files.exists(profile) && Files.readString(profile).strip().equals(CLUSTER_PROFILE);
+        } catch (java.io.IOException e) {
+            throw new LocalStackException("cannot read " + home.resolve(PROFILE_FILE) + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Records the cluster profile for this home. A home that already ran the single-node stack is
+     * refused: its data lives in one broker and one node, which the cluster would not see.
+     */
+    static void chooseCluster(Path home) {
+        if (clusterProfile(home)) {
+            return;
+        }
+        if (Files.exists(home.resolve("kafka")) || Files.exists(home.resolve("opensearch"))) {
+            throw new LocalStackException(home + " holds a single-node stack; the cluster profile needs a home of its own: "
+                    + "./openrag down, then OPENRAG_HOME=.openrag-cluster ./openrag up --cluster (or remove " + home + ")");
+        }
+        try {
+            Files.createDirectories(home);
+            Files.writeString(home.resolve(PROFILE_FILE), CLUSTER_PROFILE + "\n");
+        } catch (java.io.IOException e) {
+            throw new LocalStackException("cannot write " + home.resolve(PROFILE_FILE) + ": " + e.getMessage());
+        }
+    }
+
+    boolean cluster() {
+        return config.isCluster();
+    }
+
+    /** Every instance of every app, first instances first. */
+    List<Instance> instances() {
+        List<Instance> instances = new ArrayList<>();
+        for (int index = 0; index < 2; index++) {
+            for (App app : App.values()) {
+                if (index < app.instances(cluster())) {
+                    instances.add(new Instance(app, index));
+                }
+            }
+        }
+        return instances;
+    }
+
     ComponentSpec appSpec(App app) {
+        return appSpec(new Instance(app, 0));
+    }
+
+    ComponentSpec appSpec(Instance instance) {
+        App app = instance.app();
         Path jar = root.resolve(app.module).resolve("target/quarkus-app/quarkus-run.jar");
-        int port = app.port();
-        List<String> command = new ArrayList<>(List.of(JavaRuntime.javaBinary(), ComponentSpec.marker(app.module)));
+        int port = instance.port();
+        List<String> command = new ArrayList<>(List.of(JavaRuntime.javaBinary(), ComponentSpec.marker(instance.name())));
         command.addAll(JavaRuntime.commonOptions());
         command.addAll(List.of("-Xms64m", "-Xmx512m", "-jar", jar.toString()));
-        return new ComponentSpec(app.module, port, List.of(), command,
+        return new ComponentSpec(instance.name(), port, List.of(), command,
                 Map.of("QUARKUS_HTTP_PORT", Integer.toString(port),
                         "QUARKUS_HTTP_HOST", "127.0.0.1",
                         "KAFKA_BOOTSTRAP_SERVERS", config.kafkaBootstrapServers(),
                         "QUARKUS_NEO4J_URI", config.neo4jUri(),
-                        "OPENRAG_OPENSEARCH_URL", config.openSearchUrl(),
+                        "OPENRAG_OPENSEARCH_URL", config.openSearchUrls(),
                         "OPENRAG_QUERY_API_URL", "http://127.0.0.1:" + App.QUERY_API.port()),
                 logFile -> {
                     if (!Files.exists(jar)) {
@@ -75,16 +162,20 @@ final class Stack {
     List<ComponentSpec> allSpecs() {
         List<ComponentSpec> specs = new ArrayList<>();
         for (Engine engine : Engine.values()) {
-            specs.add(engine.spec(config));
+            specs.addAll(engine.specs(config));
         }
-        for (App app : App.values()) {
-            specs.add(appSpec(app));
+        for (Instance instance : instances()) {
+            specs.add(appSpec(instance));
         }
         return specs;
     }
 
     String url(App app) {
         return "http://127.0.0.1:" + app.port();
+    }
+
+    String url(Instance instance) {
+        return "http://127.0.0.1:" + instance.port();
     }
 
     private static boolean httpOk(String url) throws Exception {

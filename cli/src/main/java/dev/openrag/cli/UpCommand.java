@@ -48,10 +48,14 @@ class UpCommand implements Runnable {
         System.out.printf("%nOpenRAG is up in %.1f s%n", (System.nanoTime() - began) / 1e9);
         System.out.println("  query API        " + stack.url(Stack.App.QUERY_API) + "   (OpenAPI UI: /q/swagger-ui)");
         System.out.println("  ingest pipeline  " + stack.url(Stack.App.INGEST_PIPELINE));
+        if (stack.cluster()) {
+            System.out.println("  second instances " + stack.url(new Stack.Instance(Stack.App.QUERY_API, 1)) + " (query API), "
+                    + stack.url(new Stack.Instance(Stack.App.INGEST_PIPELINE, 1)) + " (ingest)");
+        }
         System.out.println("  MCP memory       " + stack.url(Stack.App.MCP_MEMORY) + "/mcp   (SSE: /mcp/sse)");
         System.out.println("  Kafka            " + stack.config.kafkaBootstrapServers());
         System.out.println("  Neo4j (Bolt)     " + stack.config.neo4jUri());
-        System.out.println("  OpenSearch       " + stack.config.openSearchUrl());
+        System.out.println("  OpenSearch       " + stack.config.openSearchUrls());
         boolean authOn = new ApiClient(stack.url(Stack.App.QUERY_API)).get("/api/auth").path("enabled").asBoolean();
         System.out.println("  auth             " + (authOn
                 ? "on: API keys required (OPENRAG_AUTH_ADMIN_KEY is the admin key; ./openrag keys create ...)"

@@ -28,6 +28,7 @@ import dev.openrag.knowledge.access.KeySecrets;
 import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.neo4j.Neo4jKeyStore;
 import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.PackagedIngestApp;
 import dev.openrag.localstack.test.TestStack;
 
 /**

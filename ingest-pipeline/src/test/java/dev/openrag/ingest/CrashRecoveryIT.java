@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.openrag.localstack.ComponentStatus;
+import dev.openrag.localstack.test.PackagedIngestApp;
 import dev.openrag.localstack.test.TestStack;
 
 /**

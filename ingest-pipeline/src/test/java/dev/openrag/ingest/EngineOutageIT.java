@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.LocalStack;
 import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.PackagedIngestApp;
 import dev.openrag.localstack.test.TestStack;
 
 /**

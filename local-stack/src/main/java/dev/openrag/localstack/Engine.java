@@ -29,26 +29,32 @@ public enum Engine {
 
     KAFKA("kafka") {
         @Override
-        public ComponentSpec spec(StackConfig config) {
-            Path dir = config.home().resolve("kafka");
+        int nodes(StackConfig config) {
+            return config.kafkaBrokers();
+        }
+
+        @Override
+        ComponentSpec spec(StackConfig config, int node) {
+            String component = nodeName(config, node);
+            Path dir = config.home().resolve(component);
             Path properties = dir.resolve("server.properties");
             Path dataDir = dir.resolve("data");
-            return new ComponentSpec(name, config.kafkaPort(), List.of(config.kafkaControllerPort()),
-                    javaCommand(this, List.of("-Xms256m", "-Xmx512m",
+            return new ComponentSpec(component, config.kafkaPort(node), List.of(config.kafkaControllerPort(node)),
+                    javaCommand(this, component, List.of("-Xms256m", "-Xmx512m",
                                     "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties")),
                             "kafka.Kafka", properties.toString()),
                     Map.of(),
-                    log -> prepareKafka(config, dir, properties, dataDir, log),
-                    () -> kafkaHealthy(config),
+                    log -> prepareKafka(config, node, dir, properties, dataDir, log),
+                    () -> kafkaHealthy(config.kafkaPort(node)),
                     Duration.ofSeconds(120));
         }
     },
 
     NEO4J("neo4j") {
         @Override
-        public ComponentSpec spec(StackConfig config) {
+        ComponentSpec spec(StackConfig config, int node) {
             return new ComponentSpec(name, config.neo4jBoltPort(), List.of(),
-                    javaCommand(this, List.of("-Xms256m", "-Xmx768m",
+                    javaCommand(this, name, List.of("-Xms256m", "-Xmx768m",
                                     "--add-opens=java.base/java.nio=ALL-UNNAMED",
                                     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
                                     "--add-opens=java.base/java.lang=ALL-UNNAMED",
@@ -64,18 +70,32 @@ public enum Engine {
 
     OPENSEARCH("opensearch") {
         @Override
-        public ComponentSpec spec(StackConfig config) {
-            return new ComponentSpec(name, config.openSearchPort(), List.of(config.openSearchTransportPort()),
-                    javaCommand(this, List.of("-Xms512m", "-Xmx1g",
+        int nodes(StackConfig config) {
+            return config.openSearchNodes();
+        }
+
+        @Override
+        ComponentSpec spec(StackConfig config, int node) {
+            String component = nodeName(config, node);
+            List<String> arguments = new ArrayList<>(List.of(config.home().resolve(component).toString(),
+                    Integer.toString(config.openSearchPort(node)), Integer.toString(config.openSearchTransportPort(node))));
+            if (config.openSearchNodes() > 1) { // the node's name, where its peers listen, who bootstraps the cluster
+                List<String> peers = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (int peer = 0; peer < config.openSearchNodes(); peer++) {
+                    peers.add("127.0.0.1:" + config.openSearchTransportPort(peer));
+                    names.add(nodeName(config, peer));
+                }
+                arguments.addAll(List.of(component, String.join(",", peers), String.join(",", names)));
+            }
+            return new ComponentSpec(component, config.openSearchPort(node), List.of(config.openSearchTransportPort(node)),
+                    javaCommand(this, component, List.of("-Xms512m", "-Xmx1g",
                                     "--enable-native-access=ALL-UNNAMED",
                                     "-Dopensearch.set.netty.runtime.available.processors=false"),
-                            "dev.openrag.localstack.engines.opensearch.OpenSearchLauncher",
-                            config.home().resolve("opensearch").toString(),
-                            Integer.toString(config.openSearchPort()),
-                            Integer.toString(config.openSearchTransportPort())),
+                            "dev.openrag.localstack.engines.opensearch.OpenSearchLauncher", arguments.toArray(String[]::new)),
                     Map.of(),
                     ComponentSpec.Preparation.NONE,
-                    () -> openSearchHealthy(config),
+                    () -> openSearchHealthy("http://127.0.0.1:" + config.openSearchPort(node)),
                     Duration.ofSeconds(180));
         }
     };
@@ -92,12 +112,33 @@ public enum Engine {
         return name;
     }
 
-    public abstract ComponentSpec spec(StackConfig config);
+    /** How many processes of this engine the stack runs (brokers, nodes). */
+    int nodes(StackConfig config) {
+        return 1;
+    }
 
-    private static List<String> javaCommand(Engine engine, List<String> jvmOptions, String mainClass, String... args) {
+    /** Node {@code node} (from 0) of this engine. */
+    abstract ComponentSpec spec(StackConfig config, int node);
+
+    /** Every process of this engine: one, or one per broker or node in the cluster profile. */
+    public List<ComponentSpec> specs(StackConfig config) {
+        return java.util.stream.IntStream.range(0, nodes(config)).mapToObj(node -> spec(config, node)).toList();
+    }
+
+    /** The first (or only) process: the one single-node tools and tests talk to. */
+    public ComponentSpec spec(StackConfig config) {
+        return spec(config, 0);
+    }
+
+    /** {@code kafka} alone, {@code kafka-1}, {@code kafka-2}, ... in the cluster profile (their data directories too). */
+    String nodeName(StackConfig config, int node) {
+        return nodes(config) == 1 ? name : name + "-" + (node + 1);
+    }
+
+    private static List<String> javaCommand(Engine engine, String component, List<String> jvmOptions, String mainClass, String... args) {
         List<String> command = new ArrayList<>();
         command.add(JavaRuntime.javaBinary());
-        command.add(ComponentSpec.marker(engine.name));
+        command.add(ComponentSpec.marker(component));
         command.addAll(JavaRuntime.commonOptions());
         command.addAll(jvmOptions);
         command.add("-cp");
@@ -108,26 +149,39 @@ public enum Engine {
         return command;
     }
 
-    /** Writes the KRaft config on every start (ports may change) and formats storage once. */
-    private static void prepareKafka(StackConfig config, Path dir, Path properties, Path dataDir, Path log)
+    /**
+     * Writes the KRaft config on every start (ports may change) and formats storage once. Every
+     * broker is also a controller; in the cluster profile the three form the quorum, share one
+     * cluster id, and every topic, internal ones included, has three replicas of which two must
+     * have a write ({@link KafkaTopics#replication}).
+     */
+    private static void prepareKafka(StackConfig config, int node, Path dir, Path properties, Path dataDir, Path log)
             throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
+        List<String> voters = new ArrayList<>();
+        for (int voter = 0; voter < config.kafkaBrokers(); voter++) {
+            voters.add((voter + 1) + "@127.0.0.1:" + config.kafkaControllerPort(voter));
+        }
+        int replicas = KafkaTopics.replication(config.kafkaBrokers());
+        int minInSync = KafkaTopics.minInSyncReplicas(config.kafkaBrokers());
         Files.writeString(properties, String.join("\n",
                 "process.roles=broker,controller",
-                "node.id=1",
-                "controller.quorum.voters=1@127.0.0.1:" + config.kafkaControllerPort(),
-                "listeners=PLAINTEXT://127.0.0.1:" + config.kafkaPort() + ",CONTROLLER://127.0.0.1:" + config.kafkaControllerPort(),
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + config.kafkaPort(),
+                "node.id=" + (node + 1),
+                "controller.quorum.voters=" + String.join(",", voters),
+                "listeners=PLAINTEXT://127.0.0.1:" + config.kafkaPort(node) + ",CONTROLLER://127.0.0.1:" + config.kafkaControllerPort(node),
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + config.kafkaPort(node),
                 "controller.listener.names=CONTROLLER",
                 "inter.broker.listener.name=PLAINTEXT",
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
                 "log.dirs=" + dataDir,
                 "num.partitions=" + KafkaTopics.DEFAULT_PARTITIONS,
-                "offsets.topic.replication.factor=1",
-                "transaction.state.log.replication.factor=1",
-                "transaction.state.log.min.isr=1",
-                "share.coordinator.state.topic.replication.factor=1",
-                "share.coordinator.state.topic.min.isr=1",
+                "default.replication.factor=" + replicas,
+                "min.insync.replicas=" + minInSync,
+                "offsets.topic.replication.factor=" + replicas,
+                "transaction.state.log.replication.factor=" + replicas,
+                "transaction.state.log.min.isr=" + minInSync,
+                "share.coordinator.state.topic.replication.factor=" + replicas,
+                "share.coordinator.state.topic.min.isr=" + minInSync,
                 "group.initial.rebalance.delay.ms=0",
                 "auto.create.topics.enable=false",
                 // whole documents travel inline in events
@@ -149,10 +203,9 @@ public enum Engine {
         if (Files.exists(dataDir.resolve("meta.properties"))) {
             return;
         }
-        List<String> format = new ArrayList<>(javaCommand(KAFKA, List.of("-Xmx256m",
+        List<String> format = new ArrayList<>(javaCommand(KAFKA, "kafka-format", List.of("-Xmx256m",
                         "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties")),
-                "kafka.tools.StorageTool", "format", "-t", randomClusterId(), "-c", properties.toString()));
-        format.set(1, ComponentSpec.marker("kafka-format"));
+                "kafka.tools.StorageTool", "format", "-t", clusterId(config), "-c", properties.toString()));
         Process process = new ProcessBuilder(format)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -161,6 +214,19 @@ public enum Engine {
             process.destroyForcibly();
             throw new LocalStackException("formatting Kafka storage in " + dataDir + " failed");
         }
+    }
+
+    /** A fresh id for one broker; the brokers of a cluster share one, kept in the home beside their directories. */
+    private static synchronized String clusterId(StackConfig config) throws IOException {
+        if (config.kafkaBrokers() == 1) {
+            return randomClusterId();
+        }
+        Path shared = config.home().resolve("kafka-cluster.id");
+        if (!Files.exists(shared)) {
+            Files.createDirectories(shared.getParent());
+            Files.writeString(shared, randomClusterId());
+        }
+        return Files.readString(shared).strip();
     }
 
     /** Same shape as Kafka's own Uuid.randomUuid(): 16 random bytes, url-safe base64, no leading '-'. */
@@ -175,12 +241,13 @@ public enum Engine {
         return id;
     }
 
-    private static boolean kafkaHealthy(StackConfig config) throws Exception {
+    /** The broker on {@code port} answers, and knows of at least one broker (itself, once the quorum has formed). */
+    private static boolean kafkaHealthy(int port) throws Exception {
         Properties properties = new Properties();
-        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers());
+        properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + port);
         properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000);
         properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3000);
-        if (!Ports.inUse(config.kafkaPort())) {
+        if (!Ports.inUse(port)) {
             return false;
         }
         try (Admin admin = Admin.create(properties)) {
@@ -203,12 +270,12 @@ public enum Engine {
         }
     }
 
-    private static boolean openSearchHealthy(StackConfig config) throws Exception {
-        if (!Ports.inUse(config.openSearchPort())) {
+    private static boolean openSearchHealthy(String url) throws Exception {
+        if (!Ports.inUse(URI.create(url).getPort())) {
             return false;
         }
         HttpResponse<String> response = HTTP.send(
-                HttpRequest.newBuilder(URI.create(config.openSearchUrl() + "/_cluster/health"))
+                HttpRequest.newBuilder(URI.create(url + "/_cluster/health"))
                         .timeout(Duration.ofSeconds(3)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         return response.statusCode() == 200 && !response.body().contains("\"status\":\"red\"");

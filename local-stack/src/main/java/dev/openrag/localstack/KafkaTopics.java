@@ -45,8 +45,9 @@ public final class KafkaTopics {
     private KafkaTopics() {
     }
 
-    private static Map<String, String> configs(String topic) {
-        Map<String, String> configs = new java.util.HashMap<>(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_MESSAGE_BYTES)));
+    private static Map<String, String> configs(String topic, int brokers) {
+        Map<String, String> configs = new java.util.HashMap<>(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(MAX_MESSAGE_BYTES),
+                TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(minInSyncReplicas(brokers))));
         if (KEPT_FOREVER.contains(topic)) {
             configs.put(TopicConfig.RETENTION_MS_CONFIG, "-1");
             configs.put(TopicConfig.RETENTION_BYTES_CONFIG, "-1");
@@ -74,20 +75,40 @@ public final class KafkaTopics {
         return DEFAULT_PARTITIONS;
     }
 
-    /** @return the topics that were missing and got created */
-    public static List<String> ensure(String bootstrapServers) {
-        return ensure(bootstrapServers, Topics.ALL, topic -> partitions(topic, System::getenv));
+    /** Replicas of every topic: one per broker, at most three. */
+    public static int replication(int brokers) {
+        return Math.min(3, brokers);
     }
 
-    /** The same for any topics, with their partitions. */
+    /** Replicas that must have a write before it is acknowledged ({@code acks=all}): two of three, so one broker may be lost. */
+    public static int minInSyncReplicas(int brokers) {
+        return replication(brokers) >= 3 ? 2 : 1;
+    }
+
+    /** @return the topics that were missing and got created */
+    public static List<String> ensure(String bootstrapServers) {
+        return ensure(bootstrapServers, 1);
+    }
+
+    /** The same on a cluster of {@code brokers} brokers: replicated as {@link #replication} says. */
+    public static List<String> ensure(String bootstrapServers, int brokers) {
+        return ensure(bootstrapServers, Topics.ALL, topic -> partitions(topic, System::getenv), brokers);
+    }
+
+    /** The same for any topics, with their partitions, on one broker. */
     public static List<String> ensure(String bootstrapServers, List<String> topics, ToIntFunction<String> partitions) {
+        return ensure(bootstrapServers, topics, partitions, 1);
+    }
+
+    private static List<String> ensure(String bootstrapServers, List<String> topics, ToIntFunction<String> partitions, int brokers) {
         Properties properties = new Properties();
         properties.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (Admin admin = Admin.create(properties)) {
             Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = topics.stream()
                     .filter(topic -> !existing.contains(topic))
-                    .map(topic -> new NewTopic(topic, partitions.applyAsInt(topic), (short) 1).configs(configs(topic)))
+                    .map(topic -> new NewTopic(topic, partitions.applyAsInt(topic), (short) replication(brokers))
+                            .configs(configs(topic, brokers)))
                     .toList();
             if (!missing.isEmpty()) {
                 admin.createTopics(missing).all().get(60, TimeUnit.SECONDS);

@@ -42,16 +42,18 @@ public final class LocalStack {
         // one thread per engine: the common pool has a single worker on a 2-core machine
         var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
         for (Engine engine : engines) {
-            starts.add(CompletableFuture.runAsync(() -> {
+            // the brokers (nodes) of one engine start together: a KRaft quorum or an OpenSearch cluster forms only then
+            List<CompletableFuture<Void>> nodes = engine.specs(config).stream().map(spec -> CompletableFuture.runAsync(() -> {
                 long began = System.nanoTime();
-                boolean started = supervisor.start(engine.spec(config));
-                if (engine == Engine.KAFKA) {
-                    KafkaTopics.ensure(config.kafkaBootstrapServers());
-                }
-                progress.accept(String.format("%-10s %s on 127.0.0.1:%d%s", engine.componentName(),
-                        started ? "ready" : "already running", engine.spec(config).port(),
+                boolean started = supervisor.start(spec);
+                progress.accept(String.format("%-12s %s on 127.0.0.1:%d%s", spec.name(),
+                        started ? "ready" : "already running", spec.port(),
                         started ? String.format(" (%.1f s)", (System.nanoTime() - began) / 1e9) : ""));
-            }, executor));
+            }, executor)).toList();
+            CompletableFuture<Void> all = CompletableFuture.allOf(nodes.toArray(CompletableFuture[]::new));
+            starts.add(engine == Engine.KAFKA
+                    ? all.thenRunAsync(() -> KafkaTopics.ensure(config.kafkaBootstrapServers(), config.kafkaBrokers()), executor)
+                    : all);
         }
         try {
             CompletableFuture.allOf(starts.toArray(CompletableFuture[]::new)).join();
@@ -66,9 +68,11 @@ public final class LocalStack {
     }
 
     public void stop(Collection<Engine> engines) {
-        engines.stream().parallel().forEach(engine -> supervisor.stop(engine.componentName(), STOP_GRACE));
+        engines.stream().flatMap(engine -> engine.specs(config).stream()).parallel()
+                .forEach(spec -> supervisor.stop(spec.name(), STOP_GRACE));
     }
 
+    /** The first (or only) process of an engine. */
     public ComponentStatus status(Engine engine) {
         return supervisor.status(engine.spec(config));
     }

@@ -33,6 +33,17 @@ public final class Ports {
         }
     }
 
+    /** The first of {@code count} consecutive ports that are all free right now. */
+    public static int freeRun(int count) {
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int first = free();
+            if (first + count <= 65535 && java.util.stream.IntStream.range(1, count).allMatch(offset -> canBind(first + offset))) {
+                return first;
+            }
+        }
+        throw new IllegalStateException("no run of " + count + " free ports found on the loopback interface");
+    }
+
     private static boolean canBind(int port) {
         try (ServerSocket socket = new ServerSocket()) {
             socket.setReuseAddress(true);

@@ -13,6 +13,8 @@ import dev.openrag.schemas.CollectionNames;
  * The per-collection chunk index {@code openrag-chunks-<collection>} (ARCHITECTURE §4).
  * {@code text} and {@code context} use the English analyzer for BM25; a {@code .code} sub-field
  * also splits identifiers (camelCase, snake_case, digits) so "parseHttpHeader" matches "http header".
+ * One shard; one replica as soon as the cluster has a second node ({@code auto_expand_replicas 0-1}),
+ * none on a single node, where a replica could never be assigned and would keep the index yellow.
  */
 public final class ChunkIndex {
 
@@ -22,7 +24,7 @@ public final class ChunkIndex {
             {
               "settings": {
                 "number_of_shards": 1,
-                "number_of_replicas": 0,
+                "auto_expand_replicas": "0-1",
                 "analysis": {
                   "filter": {
                     "identifier_parts": {

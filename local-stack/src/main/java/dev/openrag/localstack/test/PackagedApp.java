@@ -33,7 +33,7 @@ public final class PackagedApp {
                 "QUARKUS_HTTP_PORT", Integer.toString(port),
                 "KAFKA_BOOTSTRAP_SERVERS", stack.kafkaBootstrapServers(),
                 "QUARKUS_NEO4J_URI", stack.neo4jUri(),
-                "OPENRAG_OPENSEARCH_URL", stack.openSearchUrl()));
+                "OPENRAG_OPENSEARCH_URL", stack.openSearchUrls()));
         env.putAll(extraEnv);
         return new ComponentSpec(name, port, List.of(), command, Map.copyOf(env), ComponentSpec.Preparation.NONE,
                 () -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))

@@ -5,9 +5,12 @@ import java.util.concurrent.CountDownLatch;
 import org.codelibs.opensearch.runner.OpenSearchRunner;
 
 /**
- * Runs a single real OpenSearch node (HTTP layer included) as a standalone process:
- * {@code OpenSearchLauncher <baseDir> <httpPort> <transportPort>}. Binds to 127.0.0.1 only,
- * with exact ports (the runner would otherwise hunt for a free one, hiding a port conflict).
+ * Runs one real OpenSearch node (HTTP layer included) as a standalone process:
+ * {@code OpenSearchLauncher <baseDir> <httpPort> <transportPort> [<nodeName> <peerTransports> <managerNodes>]}.
+ * Alone it is a single-node cluster; with the last three arguments it joins the nodes listening on
+ * {@code peerTransports} (comma-separated host:port), the first start bootstrapping the cluster
+ * from the comma-separated {@code managerNodes}. Binds to 127.0.0.1 only, with exact ports (the
+ * runner would otherwise hunt for a free one, hiding a port conflict).
  */
 public final class OpenSearchLauncher {
 
@@ -15,10 +18,11 @@ public final class OpenSearchLauncher {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            System.err.println("usage: OpenSearchLauncher <baseDir> <httpPort> <transportPort>");
+        if (args.length != 3 && args.length != 6) {
+            System.err.println("usage: OpenSearchLauncher <baseDir> <httpPort> <transportPort> [<nodeName> <peerTransports> <managerNodes>]");
             System.exit(2);
         }
+        boolean clustered = args.length == 6;
         String baseDir = args[0];
         int httpPort = Integer.parseInt(args[1]);
         int transportPort = Integer.parseInt(args[2]);
@@ -31,6 +35,12 @@ public final class OpenSearchLauncher {
             settings.put("network.host", "127.0.0.1");
             // a nearly full disk must not turn a dev node read-only or red
             settings.put("cluster.routing.allocation.disk.threshold_enabled", false);
+            if (clustered) {
+                settings.put("node.name", args[3]);
+                settings.put("discovery.type", "zen"); // the runner would make a lone node single-node
+                settings.putList("discovery.seed_hosts", args[4].split(","));
+                settings.putList("cluster.initial_cluster_manager_nodes", args[5].split(","));
+            }
         });
         runner.build(OpenSearchRunner.newConfigs()
                 .basePath(baseDir)

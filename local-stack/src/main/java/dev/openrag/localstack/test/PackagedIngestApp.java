@@ -1,4 +1,4 @@
-package dev.openrag.ingest;
+package dev.openrag.localstack.test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,24 +19,32 @@ import dev.openrag.localstack.ComponentSpec;
 import dev.openrag.localstack.Ports;
 import dev.openrag.localstack.ProcessSupervisor;
 import dev.openrag.localstack.StackConfig;
-import dev.openrag.localstack.test.PackagedApp;
 
 /** The packaged ingest app as its own process against the test engines, and a client for its API. */
-final class PackagedIngestApp implements AutoCloseable {
+public final class PackagedIngestApp implements AutoCloseable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ProcessSupervisor supervisor;
     private final ComponentSpec spec;
-    final String base;
+    public final String base;
 
-    PackagedIngestApp(String name, StackConfig stack) {
+    /** Where the ingest module's tests find its package. */
+    public static final Path OWN_JAR = Path.of("target/quarkus-app/quarkus-run.jar");
+    /** Where the modules built after ingest-pipeline find it. */
+    public static final Path SIBLING_JAR = Path.of("../ingest-pipeline/target/quarkus-app/quarkus-run.jar");
+
+    public PackagedIngestApp(String name, StackConfig stack) {
         this(name, stack, Map.of());
     }
 
     /** @param extraEnv more settings of the app, e.g. {@code OPENRAG_AUTH_ADMIN_KEY} */
-    PackagedIngestApp(String name, StackConfig stack, Map<String, String> extraEnv) {
+    public PackagedIngestApp(String name, StackConfig stack, Map<String, String> extraEnv) {
+        this(name, OWN_JAR, stack, extraEnv);
+    }
+
+    public PackagedIngestApp(String name, Path jar, StackConfig stack, Map<String, String> extraEnv) {
         int port = Ports.free();
         this.supervisor = new ProcessSupervisor(stack.home(), false);
         Map<String, String> env = new HashMap<>(Map.of(
@@ -47,32 +55,32 @@ final class PackagedIngestApp implements AutoCloseable {
                 "KAFKA_SESSION_TIMEOUT_MS", "8000",
                 "KAFKA_HEARTBEAT_INTERVAL_MS", "2000"));
         env.putAll(extraEnv);
-        this.spec = PackagedApp.spec(name, Path.of("target/quarkus-app/quarkus-run.jar"), port, stack, env);
+        this.spec = PackagedApp.spec(name, jar, port, stack, env);
         this.base = "http://127.0.0.1:" + port;
     }
 
-    void start() {
+    public void start() {
         supervisor.start(spec);
     }
 
-    long pid() {
+    public long pid() {
         return supervisor.status(spec).pid();
     }
 
-    ProcessSupervisor supervisor() {
+    public ProcessSupervisor supervisor() {
         return supervisor;
     }
 
-    ComponentSpec spec() {
+    public ComponentSpec spec() {
         return spec;
     }
 
-    JsonNode postCorpus(String collection, String corpus) throws Exception {
+    public JsonNode postCorpus(String collection, String corpus) throws Exception {
         return postJson("/api/corpus?collection=" + collection, corpus);
     }
 
     /** POSTs JSON and expects 202 Accepted; returns the answer. */
-    JsonNode postJson(String path, String json) throws Exception {
+    public JsonNode postJson(String path, String json) throws Exception {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base + path))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -80,17 +88,17 @@ final class PackagedIngestApp implements AutoCloseable {
         return JSON.readTree(response.body());
     }
 
-    int delete(String path) throws Exception {
+    public int delete(String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(base + path)).DELETE().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
-    JsonNode get(String path) throws Exception {
+    public JsonNode get(String path) throws Exception {
         return JSON.readTree(http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).build(),
                 HttpResponse.BodyHandlers.ofString()).body());
     }
 
     /** The HTTP status of {@code path}, or -1 while nothing answers within 5 s. */
-    int status(String path) {
+    public int status(String path) {
         try {
             return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -103,7 +111,7 @@ final class PackagedIngestApp implements AutoCloseable {
     }
 
     /** Polls the job until a stage reports {@code chunks} chunks done. */
-    void awaitChunks(String jobId, String stage, int chunks, Duration timeout) throws Exception {
+    public void awaitChunks(String jobId, String stage, int chunks, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         JsonNode job;
         do {
@@ -114,7 +122,7 @@ final class PackagedIngestApp implements AutoCloseable {
     }
 
     /** Polls the job until it has finished (a job not known yet, e.g. during a restart's replay, is waited for too). */
-    JsonNode awaitFinished(String jobId, Duration timeout) throws Exception {
+    public JsonNode awaitFinished(String jobId, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         JsonNode job;
         do {
