@@ -15,12 +15,12 @@ class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Stack stack = new Stack();
-        System.out.printf("%-16s %-10s %-8s %-6s%n", "COMPONENT", "STATE", "PID", "PORT");
+        System.out.printf("%-18s %-10s %-8s %-6s%n", "COMPONENT", "STATE", "PID", "PORT");
         boolean failed = false;
         StringBuilder tails = new StringBuilder();
         for (ComponentSpec spec : stack.allSpecs()) {
             ComponentStatus status = stack.engines.supervisor().status(spec);
-            System.out.printf("%-16s %-10s %-8s %-6d%n", status.name(), status.state().name().toLowerCase(),
+            System.out.printf("%-18s %-10s %-8s %-6d%n", status.name(), status.state().name().toLowerCase(),
                     status.pid() == null ? "-" : status.pid(), status.port());
             if (status.state() == ComponentStatus.State.FAILED || status.state() == ComponentStatus.State.UNHEALTHY) {
                 failed |= status.state() == ComponentStatus.State.FAILED;

@@ -19,27 +19,39 @@ class UpCommand implements Runnable {
     @picocli.CommandLine.Option(names = "--no-sample", description = "do not ingest the sample documents")
     boolean noSample;
 
+    @picocli.CommandLine.Option(names = "--cluster", description = "three Kafka brokers (replication 3, min in-sync 2), two OpenSearch "
+            + "nodes (one replica), two instances of query-api and ingest-pipeline; remembered for this home")
+    boolean cluster;
+
     @Override
     public void run() {
+        if (cluster) {
+            Stack.chooseCluster(dev.openrag.localstack.StackConfig.defaults().home());
+        }
         Stack stack = new Stack();
         long began = System.nanoTime();
-        System.out.println("OpenRAG home: " + stack.config.home());
+        System.out.println("OpenRAG home: " + stack.config.home() + (stack.cluster() ? " (cluster profile)" : ""));
+        System.out.println(MemoryPlan.describe(stack.allSpecs()));
         System.out.println("starting engines (kafka, neo4j, opensearch) ...");
         stack.engines.start(List.of(Engine.values()), line -> System.out.println("  " + line));
 
         System.out.println("starting apps (query-api, ingest-pipeline, mcp-memory) ...");
-        List<CompletableFuture<Void>> apps = java.util.Arrays.stream(Stack.App.values())
-                .map(app -> CompletableFuture.runAsync(() -> {
+        // a virtual thread each: the common pool has a single worker on a 2-core machine
+        var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();
+        List<CompletableFuture<Void>> apps = stack.instances().stream()
+                .map(instance -> CompletableFuture.runAsync(() -> {
                     long appBegan = System.nanoTime();
-                    boolean started = stack.engines.supervisor().start(stack.appSpec(app));
-                    System.out.printf("  %-16s %s on %s%s%n", app.module, started ? "ready" : "already running",
-                            stack.url(app), started ? String.format(" (%.1f s)", (System.nanoTime() - appBegan) / 1e9) : "");
-                }))
+                    boolean started = stack.engines.supervisor().start(stack.appSpec(instance));
+                    System.out.printf("  %-18s %s on %s%s%n", instance.name(), started ? "ready" : "already running",
+                            stack.url(instance), started ? String.format(" (%.1f s)", (System.nanoTime() - appBegan) / 1e9) : "");
+                }, executor))
                 .toList();
         try {
             CompletableFuture.allOf(apps.toArray(CompletableFuture[]::new)).join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof LocalStackException problem ? problem : new LocalStackException(e.getCause().toString());
+        } finally {
+            executor.shutdown();
         }
 
         if (!noSample) {

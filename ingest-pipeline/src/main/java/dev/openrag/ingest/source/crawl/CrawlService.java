@@ -150,7 +150,8 @@ public class CrawlService {
      * not indexed twice.
      */
     @Scheduled(every = "${openrag.crawler.lease-renewal:10s}", delay = 5, delayUnit = java.util.concurrent.TimeUnit.SECONDS,
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class) // a slow start has not wired the Kafka emitters yet
     void keepLeases() {
         if (shuttingDown) {
             return;
