@@ -14,6 +14,7 @@ import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.junit.jupiter.api.AfterAll;
@@ -23,6 +24,10 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -38,8 +43,9 @@ import dev.openrag.localstack.test.PackagedIngestApp;
 /**
  * The cluster profile on real engines: three Kafka brokers in KRaft mode (replication 3, min
  * in-sync 2, producers acks=all with idempotence), two OpenSearch nodes (chunk indexes with one
- * replica), Neo4j, two packaged ingest-pipeline instances in the same consumer groups and one
- * packaged query-api. Each scenario kills one process with SIGKILL mid-work:
+ * replica), Neo4j, two packaged ingest-pipeline instances in the same consumer groups (each
+ * stage's partitions shared between them, checked) and one packaged query-api. Each scenario kills
+ * one process with SIGKILL mid-work:
  * <ol>
  *   <li>a broker, while the shared corpus streams through both ingest instances;</li>
  *   <li>the ingest instance that accepted the corpus (its partitions move to the other one, which
@@ -109,6 +115,7 @@ class ClusterFailoverIT {
     void aBrokerKilledMidCorpusLosesAndDuplicatesNothing() throws Exception {
         String jobId = first.postCorpus("cluster-broker", Files.readString(CORPUS)).path("jobId").asText();
         first.awaitChunks(jobId, "sink-neo4j", 100, Duration.ofMinutes(4));
+        assertEveryStageSharedByBothInstances();
 
         kill("kafka-2");
         JsonNode job = first.awaitFinished(jobId, Duration.ofMinutes(6));
@@ -187,6 +194,28 @@ class ClusterFailoverIT {
         } catch (Exception e) {
             return false;
         }
+    }
+
+    /** Every stage's consumer group has a member on each instance, each holding some of the topic's partitions. */
+    private void assertEveryStageSharedByBothInstances() throws Exception {
+        List<String> stages = List.of("openrag-parse", "openrag-chunk", "openrag-contextualize", "openrag-embed", "openrag-extract-graph",
+                "openrag-sink-opensearch", "openrag-sink-neo4j", "openrag-sink-graph");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.kafkaBootstrapServers()))) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            Map<String, ConsumerGroupDescription> groups;
+            do {
+                groups = admin.describeConsumerGroups(stages).all().get(30, TimeUnit.SECONDS);
+                if (groups.values().stream().allMatch(ClusterFailoverIT::sharedByTwo)) {
+                    return;
+                }
+                Thread.sleep(1000); // a rebalance may still be under way
+            } while (System.nanoTime() < deadline);
+            assertThat(groups.values()).as("every stage's group: two members, each with partitions").allMatch(ClusterFailoverIT::sharedByTwo);
+        }
+    }
+
+    private static boolean sharedByTwo(ConsumerGroupDescription group) {
+        return group.members().size() == 2 && group.members().stream().allMatch(member -> !member.assignment().topicPartitions().isEmpty());
     }
 
     private void assertCorpusComplete(JsonNode job, String collection, PackagedIngestApp reader) throws Exception {
