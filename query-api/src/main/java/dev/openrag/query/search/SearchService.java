@@ -150,11 +150,27 @@ public class SearchService {
         String requestedMode = mode;
         QueryRouter.Route route = null;
         Map<String, Double> fusionWeights = weights;
+        if (request.weights() != null && !request.weights().isEmpty()) {
+            fusionWeights = new HashMap<>(weights);
+            for (Map.Entry<String, Double> weight : request.weights().entrySet()) {
+                if (!weights.containsKey(weight.getKey())) {
+                    throw ApiException.badRequest("field 'weights' names an unknown retriever '" + weight.getKey() + "'; use vector, bm25 or graph");
+                }
+                if (weight.getValue() == null || !(weight.getValue() >= 0 && weight.getValue() <= 10)) {
+                    throw ApiException.badRequest("field 'weights." + weight.getKey() + "' must be between 0 and 10, got " + weight.getValue());
+                }
+                fusionWeights.put(weight.getKey(), weight.getValue());
+            }
+        }
+        int fusionK = request.rrfK() == null ? rrfK : request.rrfK();
+        if (fusionK < 1 || fusionK > 1000) {
+            throw ApiException.badRequest("field 'rrfK' must be between 1 and 1000, got " + fusionK);
+        }
         if (mode.equals("automatic")) {
             route = router.route(query);
             mode = route.mode();
             if (route.weights() != null) {
-                fusionWeights = new HashMap<>(weights);
+                fusionWeights = new HashMap<>(fusionWeights);
                 fusionWeights.putAll(route.weights());
             }
         }
@@ -225,7 +241,7 @@ public class SearchService {
         }
         long fusing = System.nanoTime();
         // a single retriever keeps its own order, whatever its fusion weight
-        List<RankFusion.Fused> ranked = RankFusion.fuse(hits, hybrid ? fusionWeights : Map.of(mode, 1.0), rrfK);
+        List<RankFusion.Fused> ranked = RankFusion.fuse(hits, hybrid ? fusionWeights : Map.of(mode, 1.0), fusionK);
         timings.put("fusion", Math.round((System.nanoTime() - fusing) / 1e4) / 100.0);
         if (mode.equals(HYBRID_EXPANDED) && !ranked.isEmpty()) {
             List<RankFusion.Fused> candidatesToBoost = ranked;

@@ -203,7 +203,24 @@ class SearchApiTest extends FixtureTest {
     }
 
     @Test
+    void aRequestSetsTheFusionsKAndWeights() {
+        JsonPath even = post(Map.of("query", "which consumers share topic partitions", "k", 4, "collection", COLLECTION,
+                "rerank", false, "expand", 0, "explain", true)).statusCode(200).extract().jsonPath();
+        JsonPath bm25Only = post(Map.of("query", "which consumers share topic partitions", "k", 4, "collection", COLLECTION,
+                "rerank", false, "expand", 0, "explain", true, "rrfK", 1, "weights", Map.of("vector", 0.0))).statusCode(200).extract().jsonPath();
+        // with k=1 the first BM25 hit scores 1/(1+1); with the vector retriever weighed 0 nothing else adds to it
+        assertThat(bm25Only.getDouble("results[0].score")).isCloseTo(0.5, org.assertj.core.api.Assertions.within(1e-9));
+        assertThat(bm25Only.getInt("results[0].ranks.bm25")).isEqualTo(1);
+        assertThat(even.getDouble("results[0].score")).isLessThan(0.05); // k 60: at most 2/61
+    }
+
+    @Test
     void badRequestsNameTheProblem() {
+        post(Map.of("query", "x", "rrfK", 0, "collection", COLLECTION)).statusCode(400).body("message", containsString("'rrfK' must be between 1 and 1000"));
+        post(Map.of("query", "x", "weights", Map.of("colbert", 1.0), "collection", COLLECTION)).statusCode(400)
+                .body("message", containsString("unknown retriever 'colbert'"));
+        post(Map.of("query", "x", "weights", Map.of("bm25", -1.0), "collection", COLLECTION)).statusCode(400)
+                .body("message", containsString("'weights.bm25' must be between 0 and 10"));
         post(Map.of("query", " ", "collection", COLLECTION)).statusCode(400).body("message", containsString("'query'"));
         post(Map.of("query", "x", "k", 0, "collection", COLLECTION)).statusCode(400).body("message", containsString("'k' must be between 1 and 100"));
         post(Map.of("query", "x", "k", 101, "collection", COLLECTION)).statusCode(400);
