@@ -83,8 +83,22 @@ public final class Neo4jMemoryStore implements MemoryStore {
     /** Where a search's independent queries run, each waiting on Neo4j (virtual threads: waiting is cheap). */
     private static final ExecutorService QUERIES = Executors.newVirtualThreadPerTaskExecutor();
 
+    /** How long a scope's size and speakers are reused before they are read again. */
+    static final long SCOPE_FACTS_TTL_MS = 5000;
+
     private final Driver driver;
     private final int exactScanLimit;
+    /**
+     * Per scope: its size (up to the exact-scan limit) and who speaks in it, read once every
+     * {@value #SCOPE_FACTS_TTL_MS} ms instead of in every search (two round trips, 10 ms at 10,000
+     * memories). A stale size only picks the exact scan or the index, both correct; a speaker added
+     * through this store drops the scope's entry at once, one added through another instance is
+     * recognised in questions within the TTL.
+     */
+    private final Map<String, ScopeFacts> scopeFacts = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record ScopeFacts(long size, Map<String, String> speakersByKey, long readAt) {
+    }
 
     public Neo4jMemoryStore(Driver driver) {
         this(driver, EXACT_SCAN_LIMIT);
@@ -112,6 +126,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("speaker", memory.speaker());
         params.put("speakerKey", MemoryText.key(memory.speaker()));
         params.put("entities", entities(memory.text()));
+        noteSpeaker(memory.scope(), memory.speaker());
         write("""
                 CREATE (m:Memory {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
                                   createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
@@ -184,6 +199,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("speaker", memory.speaker());
             row.put("speakerKey", MemoryText.key(memory.speaker()));
             row.put("entities", entities(memory.text()));
+            noteSpeaker(scope, memory.speaker());
             row.put("embedding", Neo4jGraphStore.toList(embeddings.get(i)));
             rows.add(row);
         }
@@ -346,8 +362,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("k", depth);
         // whether the scope is small enough to scan: counting past the limit would read the whole scope's index
         // entries (9 ms at 10,000 memories, before anything else could start)
-        params.put("enough", exactScanLimit + 1);
-        long scopeSize = read("MATCH (m:Memory {scope: $scope}) WITH m LIMIT $enough RETURN count(m) AS n", params).get(0).get("n").asLong();
+        ScopeFacts facts = scopeFacts(query.scope());
+        long scopeSize = facts.size();
         // the lists are independent queries: they run at once, each on its own session
         CompletableFuture<List<Candidate>> byVector = async(() -> nearest(params, depth, scopeSize));
         CompletableFuture<List<Candidate>> messages = query.conversationId() == null
@@ -369,15 +385,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
             }
             if (!wordsOnly && query.speaker() == null) {
                 // a question that names someone who speaks in the scope: their own memories, nearest first
-                bySpeaker = async(() -> {
-                    String named = namedSpeaker(query.scope(), query.text());
-                    if (named == null) {
-                        return null;
-                    }
+                String named = namedSpeaker(facts, query.text());
+                if (named != null) {
                     Map<String, Object> speaker = new HashMap<>(params);
                     speaker.put("speaker", named);
-                    return nearest(speaker, depth, scopeSize);
-                });
+                    bySpeaker = async(() -> nearest(speaker, depth, scopeSize));
+                }
             }
         }
         // the conversation's messages compete with memories by similarity (plus the boost), as they always did
@@ -463,15 +476,43 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 """ + FILTER, linked));
     }
 
-    /**
-     * The speaker of the scope the query names (a word or two of it, any case), or null: one
-     * index seek on (scope, speakerKey) for the query's words and word pairs.
-     */
-    private String namedSpeaker(String scope, String text) {
-        List<Record> rows = read("""
-                MATCH (m:Memory) WHERE m.scope = $scope AND m.speakerKey IN $names
-                RETURN m.speaker AS speaker LIMIT 1""", Map.of("scope", scope, "names", MemoryText.nameCandidates(text)));
-        return rows.isEmpty() ? null : rows.get(0).get("speaker").asString();
+    /** The speaker of the scope the query names (a word or two of it, any case), or null. */
+    private static String namedSpeaker(ScopeFacts facts, String text) {
+        for (String name : MemoryText.nameCandidates(text)) {
+            String speaker = facts.speakersByKey().get(name);
+            if (speaker != null) {
+                return speaker;
+            }
+        }
+        return null;
+    }
+
+    /** The scope's size (counted up to the exact-scan limit) and speakers, read at most once every {@value #SCOPE_FACTS_TTL_MS} ms. */
+    private ScopeFacts scopeFacts(String scope) {
+        long now = System.currentTimeMillis();
+        ScopeFacts known = scopeFacts.get(scope);
+        if (known != null && now - known.readAt() < SCOPE_FACTS_TTL_MS) {
+            return known;
+        }
+        Record row = read("""
+                CALL () { MATCH (m:Memory {scope: $scope}) WITH m LIMIT $enough RETURN count(m) AS size }
+                CALL () { MATCH (m:Memory) WHERE m.scope = $scope AND m.speakerKey IS NOT NULL
+                          RETURN collect(DISTINCT [m.speakerKey, m.speaker]) AS speakers }
+                RETURN size, speakers""", Map.of("scope", scope, "enough", exactScanLimit + 1)).get(0);
+        Map<String, String> speakers = new HashMap<>();
+        row.get("speakers").asList(value -> value.asList(org.neo4j.driver.Value::asString))
+                .forEach(pair -> speakers.putIfAbsent(pair.get(0), pair.get(1)));
+        ScopeFacts read = new ScopeFacts(row.get("size").asLong(), Map.copyOf(speakers), now);
+        scopeFacts.put(scope, read);
+        return read;
+    }
+
+    /** A memory of a speaker the scope's cached facts do not know: read them again at the next search. */
+    private void noteSpeaker(String scope, String speaker) {
+        ScopeFacts known = scopeFacts.get(scope);
+        if (known != null && speaker != null && !known.speakersByKey().containsKey(MemoryText.key(speaker))) {
+            scopeFacts.remove(scope);
+        }
     }
 
     /** Reciprocal rank fusion (k = 60, as in query-api's chunk search) of ranked lists; ranks kept per list. */
