@@ -113,4 +113,28 @@ class Neo4jMemoryStoreTest {
                     .list(row -> row.get("key").asString());
         }
     }
+
+    @Test
+    void aSpeakerNamedInTheQuestionIsFoundRightAfterTheirFirstMemoryThoughTheScopesFactsAreCached() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver);
+        String scope = "speakers-" + System.nanoTime();
+        store.add(speaking(scope, "c1", "Caroline went to a support group", "Caroline"), new float[] {1, 0, 0, 0});
+        assertThat(speakerRank(store, scope, "what did Melanie paint")).as("nobody called Melanie speaks yet").isNull();
+
+        store.add(speaking(scope, "m1", "I painted a sunrise over the lake", "Melanie"), new float[] {0, 1, 0, 0});
+
+        assertThat(speakerRank(store, scope, "what did Melanie paint")).as("the new speaker, within the cache's lifetime").isEqualTo(1);
+        assertThat(speakerRank(store, scope, "what did caroline say")).as("names match in any case").isEqualTo(1);
+    }
+
+    private static Memory speaking(String scope, String id, String text, String speaker) {
+        return new Memory(scope + "-" + id, scope, text, List.of(), false, 1, 1, null, null, null, List.of(), List.of(), 1L, speaker);
+    }
+
+    /** The rank of the first hit in the list of memories by the speaker the question names, or null when there is no such list. */
+    private static Integer speakerRank(Neo4jMemoryStore store, String scope, String question) {
+        return store.search(new MemoryQuery(scope, question, new float[] {0.5f, 0.5f, 0, 0}, 5, null, 0, false, null, null, null, 2))
+                .stream().map(hit -> hit.ranks() == null ? null : hit.ranks().get("speaker")).filter(java.util.Objects::nonNull)
+                .min(Integer::compare).orElse(null);
+    }
 }
