@@ -165,6 +165,7 @@ public class CrawlService {
                     LOG.infof("crawl %s was stopped through another instance or taken over: stopping it here", crawl.id);
                     crawl.stop();
                     scheduler.unscheduleJob(jobName(crawl.id));
+                    crawls.remove(crawl.id); // its status is now the store's (its owner's, or stopped)
                 }
             }
             orphans = store.claimOrphans(instance);
