@@ -85,6 +85,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     /** How long a scope's size and speakers are reused before they are read again. */
     static final long SCOPE_FACTS_TTL_MS = 5000;
+    /** Past this many scopes in the cache, the stale entries are dropped (a server may see many short-lived scopes). */
+    static final int MAX_CACHED_SCOPES = 10_000;
 
     private final Driver driver;
     private final int exactScanLimit;
@@ -503,6 +505,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
         row.get("speakers").asList(value -> value.asList(org.neo4j.driver.Value::asString))
                 .forEach(pair -> speakers.putIfAbsent(pair.get(0), pair.get(1)));
         ScopeFacts read = new ScopeFacts(row.get("size").asLong(), Map.copyOf(speakers), now);
+        if (scopeFacts.size() >= MAX_CACHED_SCOPES) {
+            scopeFacts.values().removeIf(stale -> now - stale.readAt() >= SCOPE_FACTS_TTL_MS);
+        }
         scopeFacts.put(scope, read);
         return read;
     }
