@@ -1,6 +1,7 @@
 package dev.openrag.knowledge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ class Neo4jMemoryStoreTest {
 
     @Test
     void bigScopesUseTheVectorIndexSmallOnesAnExactScanAndScopesNeverMix() {
-        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 50);
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 50, 0); // no in-memory copy: Neo4j answers every search
         long run = System.nanoTime();
         String big = "big-" + run;
         String small = "small-" + run;
@@ -76,6 +77,30 @@ class Neo4jMemoryStoreTest {
                     Map.of("name", Neo4jSchema.MEMORY_VECTOR_INDEX)).single().get("properties").asList(org.neo4j.driver.Value::asString);
             assertThat(properties).as("big scopes are searched with the scope as the index's filter").contains("embedding", "scope");
         }
+    }
+
+    @Test
+    void theDefaultFusionLetsOneListsFirstHitAheadOfMemoriesBothListsRankMiddling() {
+        String scope = "fusion-" + System.nanoTime();
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver);
+        // the shortest text naming the word: BM25's first hit; orthogonal to the query: vectors' last
+        store.add(new Memory(scope + "-x", scope, "zephyr", List.of(), false, 1, 1, null, null, null, List.of(), List.of()),
+                new float[] {0, 0, 0, 1});
+        for (int i = 1; i <= 6; i++) { // BM25 rank i + 1 (longer and longer), vector rank i
+            store.add(new Memory(scope + "-m" + i, scope, "zephyr" + " word".repeat(i), List.of(), false, 1, 1, null, null, null,
+                    List.of(), List.of()), new float[] {1, 0.1f * i, 0, 0});
+        }
+        MemoryQuery query = new MemoryQuery(scope, "zephyr", new float[] {1, 0, 0, 0}, 7, null, 0, false, null, null, null, 2);
+
+        assertThat(rankOf(store.search(query), scope + "-x")).as("rrfK %d", Neo4jMemoryStore.DEFAULT_RRF_K).isEqualTo(3);
+        assertThat(rankOf(new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, 60).search(query), scope + "-x"))
+                .as("rrfK 60: behind m1, m2 and m3, which both lists rank near the top").isEqualTo(4);
+        assertThatThrownBy(() -> new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, 0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
+    }
+
+    private static int rankOf(List<MemoryHit> hits, String id) {
+        return hits.stream().map(MemoryHit::id).toList().indexOf(id) + 1;
     }
 
     @Test

@@ -77,9 +77,18 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     /** Scopes up to this many memories are searched by an exact scan (about 20 ms on 2 cores). */
     public static final int EXACT_SCAN_LIMIT = 1000;
+    /** 50,000 memories of 384 dimensions take about 80 MB of heap. */
+    public static final long DEFAULT_MAX_COPIED = 50_000;
     /** How deep each list of a hybrid search is before fusion. */
     static final int FUSION_DEPTH = 50;
-    private static final int RRF_K = 60;
+    /**
+     * RRF's constant. Small, unlike chunk search's 60: a memory search's lists (vectors, BM25, a named
+     * speaker's, a named period's) are complementary, and a small constant lets each list's first hits
+     * into the top ten instead of memories every list ranks middling. Chosen among 1, 3, 5, 10, 20 and 60
+     * on LoCoMo's tune conversations (recall@10 0.6930 at 60, 0.7563 at 3) and checked on the others
+     * (0.6676 to 0.7124; docs/benchmarks.md).
+     */
+    public static final int DEFAULT_RRF_K = 3;
     /** Where a search's independent queries run, each waiting on Neo4j (virtual threads: waiting is cheap). */
     private static final ExecutorService QUERIES = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -90,6 +99,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     private final Driver driver;
     private final int exactScanLimit;
+    private final MemoryScopeCopies copies;
+    private final int rrfK;
     /**
      * Per scope: its size (up to the exact-scan limit) and who speaks in it, read once every
      * {@value #SCOPE_FACTS_TTL_MS} ms instead of in every search (two round trips, 10 ms at 10,000
@@ -103,12 +114,27 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     public Neo4jMemoryStore(Driver driver) {
-        this(driver, EXACT_SCAN_LIMIT);
+        this(driver, EXACT_SCAN_LIMIT, DEFAULT_MAX_COPIED);
     }
 
-    public Neo4jMemoryStore(Driver driver, int exactScanLimit) {
+    /**
+     * @param exactScanLimit the largest scope Neo4j scans exactly; bigger ones ask its vector index
+     * @param maxCopied      how many memories the in-memory copies of scopes may hold in all (0: none,
+     *                       every search asks Neo4j; see {@link MemoryScopeCopies})
+     */
+    public Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied) {
+        this(driver, exactScanLimit, maxCopied, DEFAULT_RRF_K);
+    }
+
+    /** @param rrfK the constant of the reciprocal rank fusion of a hybrid search's lists */
+    public Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied, int rrfK) {
+        if (rrfK < 1) {
+            throw new IllegalArgumentException("the memory search's RRF constant must be at least 1, not " + rrfK);
+        }
         this.driver = driver;
         this.exactScanLimit = exactScanLimit;
+        this.copies = new MemoryScopeCopies(driver, maxCopied);
+        this.rrfK = rrfK;
     }
 
     @Override
@@ -148,7 +174,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 WITH m
                 OPTIONAL MATCH (c:Conversation {id: $conversationId, scope: $scope})
                 FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (c)-[:HAS_MEMORY]->(m))""", params,
-                supersessions(List.of(memory)));
+                supersessions(List.of(memory)), memory.scope());
         return get(memory.id()).orElseThrow();
     }
 
@@ -227,6 +253,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         RETURN m.id AS id""", Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
                 // only the memories this call added: a batch sent again changes nothing
                 supersede(tx, supersessions(memories.stream().filter(memory -> added.contains(memory.id())).toList()));
+                if (!added.isEmpty()) {
+                    MemoryScopeCopies.bump(tx, scope);
+                }
                 return added;
             });
         }
@@ -281,14 +310,17 @@ public final class Neo4jMemoryStore implements MemoryStore {
                   UNWIND coalesce($entities, []) AS entity
                 """ + MENTION + """
                 }
-                """ + DELETE_UNMENTIONED, params);
+                """ + DELETE_UNMENTIONED, params, id);
         return get(id).orElseThrow();
     }
 
     @Override
     public void link(String fromId, String toId, String type) {
         if (Memory.SUPERSEDES.equals(type)) {
-            write(tx -> supersede(tx, List.of(Map.of("id", fromId, "old", toId))));
+            write(tx -> {
+                supersede(tx, List.of(Map.of("id", fromId, "old", toId)));
+                MemoryScopeCopies.bumpScopeOf(tx, fromId);
+            });
             return;
         }
         write("""
@@ -307,19 +339,22 @@ public final class Neo4jMemoryStore implements MemoryStore {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id);
         params.put("at", forgottenAt);
-        write("MATCH (m:Memory {id: $id}) SET m.forgottenAt = $at", params);
+        write("MATCH (m:Memory {id: $id}) SET m.forgottenAt = $at", params, id);
     }
 
     @Override
     public boolean delete(String id) {
         try (Session session = driver.session()) {
-            return session.executeWrite(tx -> tx.run("""
+            return session.executeWrite(tx -> {
+                MemoryScopeCopies.bumpScopeOf(tx, id);
+                return tx.run("""
                     MATCH (m:Memory {id: $id})
                     WITH m, [(m)-[:MENTIONS]->(e:MemoryEntity) | e] AS before
                     DETACH DELETE m
                     WITH before
                     """ + DELETE_UNMENTIONED + """
-                    RETURN count(*) AS n""", Map.of("id", id)).single().get("n").asLong()) > 0;
+                    RETURN count(*) AS n""", Map.of("id", id)).single().get("n").asLong();
+            }) > 0;
         }
     }
 
@@ -366,24 +401,29 @@ public final class Neo4jMemoryStore implements MemoryStore {
         // entries (9 ms at 10,000 memories, before anything else could start)
         ScopeFacts facts = scopeFacts(query.scope());
         long scopeSize = facts.size();
-        // the lists are independent queries: they run at once, each on its own session
-        CompletableFuture<List<Candidate>> byVector = async(() -> nearest(params, depth, scopeSize));
-        CompletableFuture<List<Candidate>> messages = query.conversationId() == null
-                ? CompletableFuture.completedFuture(List.of()) : async(() -> conversationMessages(params));
+        // the lists are independent queries: they run at once, each on its own session; BM25 starts first, as it
+        // needs neither the vector nor the scope's copy
         CompletableFuture<List<Candidate>> byText = null;
-        CompletableFuture<List<Candidate>> inPeriod = null;
-        CompletableFuture<List<Candidate>> bySpeaker = null;
         if (!lucene.isEmpty()) {
             Map<String, Object> words = new HashMap<>(params);
             words.put("lucene", MemoryText.inScope(query.scope(), lucene));
             byText = async(() -> candidates(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
                     + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, words)));
+        }
+        MemoryScopeCopies.Copy copy = wordsOnly ? null : copies.current(query.scope());
+        double[] similarities = copy == null ? null : copy.similarities(query.vector());
+        CompletableFuture<List<Candidate>> byVector = nearest(params, depth, scopeSize, copy, similarities);
+        CompletableFuture<List<Candidate>> messages = query.conversationId() == null
+                ? CompletableFuture.completedFuture(List.of()) : async(() -> conversationMessages(params));
+        CompletableFuture<List<Candidate>> inPeriod = null;
+        CompletableFuture<List<Candidate>> bySpeaker = null;
+        if (!lucene.isEmpty()) {
             if (!wordsOnly && query.period() != null) {
                 // what happened in the period the question names, nearest first
                 Map<String, Object> period = new HashMap<>(params);
                 period.put("after", query.after() == null ? query.period().from() : Math.max(query.after(), query.period().from()));
                 period.put("before", query.before() == null ? query.period().to() : Math.min(query.before(), query.period().to()));
-                inPeriod = async(() -> nearest(period, depth, scopeSize));
+                inPeriod = nearest(period, depth, scopeSize, copy, similarities);
             }
             if (!wordsOnly && query.speaker() == null) {
                 // a question that names someone who speaks in the scope: their own memories, nearest first
@@ -391,7 +431,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 if (named != null) {
                     Map<String, Object> speaker = new HashMap<>(params);
                     speaker.put("speaker", named);
-                    bySpeaker = async(() -> nearest(speaker, depth, scopeSize));
+                    bySpeaker = nearest(speaker, depth, scopeSize, copy, similarities);
                 }
             }
         }
@@ -420,6 +460,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
             }
         }
         return results(fuse(lists, k));
+    }
+
+    /** Whether a search of the scope now would take its vector lists from memory (reads the scope's version; starts a copy if none). */
+    public boolean servesFromMemory(String scope) {
+        return copies.current(scope) != null;
     }
 
     private List<Candidate> conversationMessages(Map<String, Object> params) {
@@ -520,8 +565,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         }
     }
 
-    /** Reciprocal rank fusion (k = 60, as in query-api's chunk search) of ranked lists; ranks kept per list. */
-    private static List<Fused> fuse(Map<String, List<Candidate>> lists, int k) {
+    /** Reciprocal rank fusion (constant {@code rrfK}) of ranked lists; ranks kept per list. */
+    private List<Fused> fuse(Map<String, List<Candidate>> lists, int k) {
         Map<String, Candidate> byKey = new HashMap<>();
         Map<String, Double> scores = new HashMap<>();
         Map<String, Map<String, Integer>> ranks = new HashMap<>();
@@ -529,7 +574,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             for (int i = 0; i < candidates.size(); i++) {
                 Candidate candidate = candidates.get(i);
                 byKey.putIfAbsent(candidate.key(), candidate);
-                scores.merge(candidate.key(), 1.0 / (RRF_K + i + 1), Double::sum);
+                scores.merge(candidate.key(), 1.0 / (rrfK + i + 1), Double::sum);
                 ranks.computeIfAbsent(candidate.key(), x -> new LinkedHashMap<>()).put(list, i + 1);
             }
         });
@@ -558,6 +603,20 @@ public final class Neo4jMemoryStore implements MemoryStore {
             }
         }
         return hits;
+    }
+
+    /**
+     * The nearest memories passing the query's filters: from the scope's in-memory copy when it is
+     * current ({@code copy} not null, its {@code similarities} to the query computed once per search),
+     * else from Neo4j on a session of its own (see the next method).
+     */
+    private CompletableFuture<List<Candidate>> nearest(Map<String, Object> query, int k, long scopeSize,
+                                                       MemoryScopeCopies.Copy copy, double[] similarities) {
+        if (copy == null) {
+            return async(() -> nearest(query, k, scopeSize));
+        }
+        return CompletableFuture.completedFuture(copy.nearest(similarities, MemoryScopeCopies.Filter.of(query), k).stream()
+                .map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList());
     }
 
     /**
@@ -604,11 +663,16 @@ public final class Neo4jMemoryStore implements MemoryStore {
     @Override
     public int sweep(long now, long forgottenBefore) {
         try (Session session = driver.session()) {
-            return session.executeWrite(tx -> tx.run("""
-                    MATCH (m:Memory)
-                    WHERE m.expiresAt <= $now OR m.forgottenAt <= $forgottenBefore
-                    DETACH DELETE m RETURN count(*) AS n""", Map.of("now", now, "forgottenBefore", forgottenBefore))
-                    .single().get("n").asInt());
+            return session.executeWrite(tx -> {
+                Record swept = tx.run("""
+                        MATCH (m:Memory)
+                        WHERE m.expiresAt <= $now OR m.forgottenAt <= $forgottenBefore
+                        WITH collect(m) AS gone, collect(DISTINCT m.scope) AS scopes
+                        FOREACH (m IN gone | DETACH DELETE m)
+                        RETURN size(gone) AS n, scopes""", Map.of("now", now, "forgottenBefore", forgottenBefore)).single();
+                swept.get("scopes").asList(Value::asString).forEach(scope -> MemoryScopeCopies.bump(tx, scope));
+                return swept.get("n").asInt();
+            });
         } finally {
             write("MATCH (e:MemoryEntity) WHERE NOT EXISTS { (e)<-[:MENTIONS]-(:Memory) } DELETE e", Map.of());
         }
@@ -737,11 +801,20 @@ public final class Neo4jMemoryStore implements MemoryStore {
         write(tx -> tx.run(cypher, params).consume());
     }
 
-    /** {@code cypher}, then the supersessions, in one transaction. */
-    private void write(String cypher, Map<String, Object> params, List<Map<String, Object>> supersessions) {
+    /** {@code cypher}, which changes the memory {@code id}, and a new version for its scope, in one transaction. */
+    private void write(String cypher, Map<String, Object> params, String id) {
+        write(tx -> {
+            tx.run(cypher, params).consume();
+            MemoryScopeCopies.bumpScopeOf(tx, id);
+        });
+    }
+
+    /** {@code cypher}, then the supersessions, then a new version for the scope, in one transaction. */
+    private void write(String cypher, Map<String, Object> params, List<Map<String, Object>> supersessions, String scope) {
         write(tx -> {
             tx.run(cypher, params).consume();
             supersede(tx, supersessions);
+            MemoryScopeCopies.bump(tx, scope);
         });
     }
 

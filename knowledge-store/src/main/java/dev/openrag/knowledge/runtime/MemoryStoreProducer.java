@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.neo4j.driver.Driver;
 
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
@@ -13,9 +14,20 @@ import dev.openrag.knowledge.port.MemoryStore;
 @ApplicationScoped
 public class MemoryStoreProducer {
 
+    /**
+     * How many memories searches may keep in in-memory copies of their scopes (0: none; every vector
+     * list is then a Neo4j query). 50,000 memories of 384 dimensions take about 80 MB of heap.
+     */
+    @ConfigProperty(name = "openrag.memory.copies.max-memories", defaultValue = "50000")
+    long maxCopied;
+
+    /** The constant of the reciprocal rank fusion of a hybrid memory search's lists (docs/benchmarks.md, LoCoMo). */
+    @ConfigProperty(name = "openrag.memory.rrf-k", defaultValue = "" + Neo4jMemoryStore.DEFAULT_RRF_K)
+    int rrfK;
+
     @Produces
     @Singleton
     MemoryStore memoryStore(Driver driver) {
-        return new Neo4jMemoryStore(driver);
+        return new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, maxCopied, rrfK);
     }
 }

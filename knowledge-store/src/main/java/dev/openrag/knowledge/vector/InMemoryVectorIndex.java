@@ -189,35 +189,24 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
         private final Version version;
         private final IndexedChunk[] chunks;
         private final Map<ChunkKey, IndexedChunk> byKey = new HashMap<>();
-        private final float[] unitVectors;
-        private final int dimension;
+        private final UnitVectors unitVectors;
         private volatile long lastUsed = System.nanoTime();
 
-        private Copy(Version version, IndexedChunk[] chunks, float[] unitVectors, int dimension) {
+        private Copy(Version version, IndexedChunk[] chunks, UnitVectors unitVectors) {
             this.version = version;
             this.chunks = chunks;
             for (IndexedChunk chunk : chunks) {
                 byKey.put(new ChunkKey(chunk.documentId(), chunk.chunkIndex()), chunk);
             }
             this.unitVectors = unitVectors;
-            this.dimension = dimension;
         }
 
         /** The chunks without their vectors (kept once, normalised, in one array); vectors of another size are left out. */
         static Copy of(Version version, List<IndexedChunk> read) {
             int dimension = read.isEmpty() ? 0 : read.get(0).vector().length;
             List<IndexedChunk> usable = read.stream().filter(chunk -> chunk.vector().length == dimension).toList();
-            IndexedChunk[] chunks = new IndexedChunk[usable.size()];
-            float[] unitVectors = new float[usable.size() * dimension];
-            for (int i = 0; i < chunks.length; i++) {
-                IndexedChunk chunk = usable.get(i);
-                chunks[i] = chunk.withVector(null);
-                double norm = Math.sqrt(dot(chunk.vector(), 0, chunk.vector()));
-                for (int d = 0; d < dimension; d++) {
-                    unitVectors[i * dimension + d] = norm == 0 ? 0 : (float) (chunk.vector()[d] / norm);
-                }
-            }
-            return new Copy(version, chunks, unitVectors, dimension);
+            IndexedChunk[] chunks = usable.stream().map(chunk -> chunk.withVector(null)).toArray(IndexedChunk[]::new);
+            return new Copy(version, chunks, UnitVectors.of(usable.stream().map(IndexedChunk::vector).toArray(float[][]::new), dimension));
         }
 
         Version version() {
@@ -239,11 +228,8 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
         /** The k chunks of highest cosine to the query, best first (ties: the earlier chunk first). */
         List<ScoredChunk> nearest(float[] query, int k) {
             lastUsed = System.nanoTime();
-            if (chunks.length > 0 && query.length != dimension) {
-                throw new IllegalArgumentException("the query vector has " + query.length
-                        + " dimensions, the collection's vectors " + dimension);
-            }
-            double queryNorm = Math.sqrt(dot(query, 0, query));
+            unitVectors.checkDimension(query, "the collection's vectors");
+            double queryNorm = UnitVectors.norm(query);
             int size = Math.min(k, chunks.length);
             if (size <= 0) {
                 return List.of();
@@ -252,7 +238,7 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
             int[] best = new int[size];
             int found = 0;
             for (int i = 0; i < chunks.length; i++) {
-                double cosine = queryNorm == 0 ? 0 : dot(unitVectors, i * dimension, query) / queryNorm;
+                double cosine = unitVectors.cosine(i, query, queryNorm);
                 if (found == size && cosine <= bestScores[size - 1]) {
                     continue;
                 }
@@ -271,25 +257,6 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
                 hits[rank] = new ScoredChunk(chunks[best[rank]], rank + 1, (1 + bestScores[rank]) / 2);
             }
             return List.of(hits);
-        }
-
-        /** The dot product of {@code query} with the vector at {@code offset} of {@code vectors}, four sums at a time. */
-        private static double dot(float[] vectors, int offset, float[] query) {
-            float s0 = 0;
-            float s1 = 0;
-            float s2 = 0;
-            float s3 = 0;
-            int d = 0;
-            for (; d + 3 < query.length; d += 4) {
-                s0 += vectors[offset + d] * query[d];
-                s1 += vectors[offset + d + 1] * query[d + 1];
-                s2 += vectors[offset + d + 2] * query[d + 2];
-                s3 += vectors[offset + d + 3] * query[d + 3];
-            }
-            for (; d < query.length; d++) {
-                s0 += vectors[offset + d] * query[d];
-            }
-            return (double) s0 + s1 + s2 + s3;
         }
     }
 }

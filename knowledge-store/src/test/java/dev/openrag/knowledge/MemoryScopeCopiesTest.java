@@ -1,0 +1,194 @@
+package dev.openrag.knowledge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.BooleanSupplier;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+
+import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.MemoryQuery;
+import dev.openrag.knowledge.memory.TimeExpressions;
+import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.knowledge.neo4j.Neo4jSchema;
+import dev.openrag.localstack.Engine;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
+
+/**
+ * The in-memory copies of memory scopes on real Neo4j: a current copy ranks exactly as Neo4j does
+ * under every filter, and a write through another store instance (another mcp-memory) is seen by
+ * the very next search, because every write gives the scope a new version.
+ */
+@WithEngines(Engine.NEO4J)
+class MemoryScopeCopiesTest {
+
+    private static final int DIMENSIONS = 4; // as the other memory tests: the test JVM shares one Neo4j
+    private static final long NOW = 1_000_000;
+
+    private static Driver driver;
+
+    @BeforeAll
+    static void connect(StackConfig config) {
+        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
+        Neo4jSchema.bootstrap(driver, DIMENSIONS);
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+    }
+
+    @Test
+    void aCurrentCopyRanksAsNeo4jDoesUnderEveryFilter() {
+        Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
+        Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0);
+        String scope = "copies-" + System.nanoTime();
+        String conversation = copied.createConversation(scope, "planning", NOW).id();
+        Random random = new Random(7);
+        for (int i = 0; i < 60; i++) {
+            Long expiresAt = i % 13 == 5 ? Long.valueOf(NOW - 1) : i % 13 == 6 ? Long.valueOf(NOW + 1) : null;
+            copied.add(new Memory(scope + "-" + i, scope, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), List.of(),
+                    false, i, i, expiresAt, null, i % 7 == 3 ? conversation : null, List.of(), List.of(), 1000L * i,
+                    i % 3 == 0 ? "Ada" : "Bo"), randomVector(random));
+        }
+        for (int i = 0; i < 60; i += 11) {
+            copied.setForgotten(scope + "-" + i, NOW - 10);
+        }
+        for (int i = 17; i < 60; i += 17) {
+            copied.link(scope + "-" + i, scope + "-" + (i - 1), Memory.SUPERSEDES);
+        }
+        awaitTrue(() -> copied.servesFromMemory(scope), "the scope is copied into memory");
+
+        for (int q = 0; q < 5; q++) {
+            float[] vector = randomVector(random);
+            List<MemoryQuery> queries = List.of(
+                    new MemoryQuery(scope, null, vector, 10, null, 0, false, null, null, null, NOW),
+                    new MemoryQuery(scope, null, vector, 10, null, 0, true, null, null, null, NOW),
+                    new MemoryQuery(scope, null, vector, 10, null, 0, false, "Ada", null, null, NOW),
+                    new MemoryQuery(scope, null, vector, 10, null, 0, false, null, 10_000L, 40_000L, NOW),
+                    new MemoryQuery(scope, null, vector, 10, conversation, 0.3, false, null, null, null, NOW),
+                    new MemoryQuery(scope, null, vector, 10, null, 0, false, null, null, null, NOW, MemoryQuery.VECTOR, null, 16_500L, false),
+                    new MemoryQuery(scope, "the garden", vector, 10, null, 0, false, null, null, null, NOW, MemoryQuery.HYBRID,
+                            new TimeExpressions.Window(20_000, 50_000), null, false));
+            for (MemoryQuery query : queries) {
+                List<MemoryHit> fromMemory = copied.search(query);
+                List<MemoryHit> fromNeo4j = neo4jOnly.search(query);
+                assertThat(ids(fromMemory)).as("%s", query).isEqualTo(ids(fromNeo4j)).isNotEmpty();
+                for (int i = 0; i < fromMemory.size(); i++) {
+                    assertThat(fromMemory.get(i).score()).isCloseTo(fromNeo4j.get(i).score(), within(1e-5));
+                    assertThat(fromMemory.get(i).ranks()).isEqualTo(fromNeo4j.get(i).ranks());
+                }
+            }
+        }
+        assertThat(copied.servesFromMemory(scope)).as("searching does not change the scope's version").isTrue();
+    }
+
+    @Test
+    void aWriteThroughAnotherInstanceIsSeenByTheNextSearch() {
+        Neo4jMemoryStore searching = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
+        Neo4jMemoryStore writing = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
+        String scope = "stale-" + System.nanoTime();
+        Random random = new Random(11);
+        for (int i = 0; i < 20; i++) {
+            writing.add(plain(scope, "old-" + i), randomVector(random));
+        }
+        float[] query = randomVector(random);
+        awaitTrue(() -> searching.servesFromMemory(scope), "the scope is copied into memory");
+
+        writing.add(plain(scope, "exact"), query);
+        assertThat(top(searching, scope, query)).as("a memory added elsewhere").isEqualTo(scope + "-exact");
+
+        awaitTrue(() -> searching.servesFromMemory(scope), "the copy catches up");
+        writing.setForgotten(scope + "-exact", NOW - 1);
+        assertThat(top(searching, scope, query)).as("a memory forgotten elsewhere").isNotEqualTo(scope + "-exact");
+
+        awaitTrue(() -> searching.servesFromMemory(scope), "the copy catches up");
+        String next = top(searching, scope, query);
+        writing.add(plain(scope, "newer"), randomVector(random));
+        writing.link(scope + "-newer", next, Memory.SUPERSEDES);
+        assertThat(top(searching, scope, query)).as("a memory superseded elsewhere").isNotEqualTo(next);
+
+        awaitTrue(() -> searching.servesFromMemory(scope), "the copy catches up");
+        String third = top(searching, scope, query);
+        assertThat(writing.delete(third)).isTrue();
+        assertThat(top(searching, scope, query)).as("a memory deleted elsewhere").isNotEqualTo(third);
+
+        awaitTrue(() -> searching.servesFromMemory(scope), "the copy catches up");
+        String fourth = top(searching, scope, query);
+        writing.update(fourth, "moved away", negated(query), null, NOW);
+        assertThat(top(searching, scope, query)).as("a memory whose vector changed elsewhere").isNotEqualTo(fourth);
+    }
+
+    @Test
+    void aScopeOverTheBudgetIsNeverCopiedAndStillSearched() throws InterruptedException {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10);
+        String scope = "too-big-" + System.nanoTime();
+        Random random = new Random(13);
+        for (int i = 0; i < 11; i++) {
+            store.add(plain(scope, "m" + i), randomVector(random));
+        }
+        store.add(plain(scope, "exact"), new float[] {1, 0, 0, 0});
+        assertThat(store.servesFromMemory(scope)).isFalse();
+        Thread.sleep(1500); // the background read has found it too big
+        assertThat(store.servesFromMemory(scope)).isFalse();
+        assertThat(top(store, scope, new float[] {1, 0, 0, 0})).isEqualTo(scope + "-exact");
+    }
+
+    private static Memory plain(String scope, String id) {
+        return new Memory(scope + "-" + id, scope, "memory " + id, List.of(), false, 1, 1, null, null, null, List.of(), List.of());
+    }
+
+    private static String top(Neo4jMemoryStore store, String scope, float[] query) {
+        return store.search(new MemoryQuery(scope, null, query, 1, null, 0, false, null, null, null, NOW)).get(0).id();
+    }
+
+    private static List<String> ids(List<MemoryHit> hits) {
+        return hits.stream().map(MemoryHit::id).toList();
+    }
+
+    private static float[] randomVector(Random random) {
+        float[] vector = new float[DIMENSIONS];
+        for (int d = 0; d < DIMENSIONS; d++) {
+            vector[d] = (float) random.nextGaussian();
+        }
+        return vector;
+    }
+
+    private static float[] negated(float[] vector) {
+        float[] negated = new float[vector.length];
+        for (int d = 0; d < vector.length; d++) {
+            negated[d] = -vector[d];
+        }
+        return negated;
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + 15_000_000_000L;
+        List<Boolean> tries = new ArrayList<>();
+        while (System.nanoTime() < deadline) {
+            boolean met = condition.getAsBoolean();
+            tries.add(met);
+            if (met) {
+                return;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        throw new AssertionError("not within 15 s: " + what + " (" + tries.size() + " tries)");
+    }
+}
