@@ -15,6 +15,7 @@ import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
 
+import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
@@ -123,6 +124,12 @@ class MemoryScopeCopiesTest {
         String third = top(searching, scope, query);
         assertThat(writing.delete(third)).isTrue();
         assertThat(top(searching, scope, query)).as("a memory deleted elsewhere").isNotEqualTo(third);
+
+        awaitTrue(() -> searching.servesFromMemory(scope), "the copy catches up");
+        String corrected = top(searching, scope, query);
+        writing.addCorrection(new Correction("fix-" + scope, scope, "that was wrong", null, null, corrected, NOW - 1, null),
+                new float[] {0, 0, 0, 1});
+        assertThat(top(searching, scope, query)).as("a memory corrected elsewhere").isNotEqualTo(corrected);
 
         awaitTrue(() -> searching.servesFromMemory(scope), "the copy catches up");
         String fourth = top(searching, scope, query);

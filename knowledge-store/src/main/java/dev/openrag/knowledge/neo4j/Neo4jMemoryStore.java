@@ -689,7 +689,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("memoryId", correction.memoryId());
         params.put("createdAt", correction.createdAt());
         params.put("embedding", Neo4jGraphStore.toList(embedding));
-        write("""
+        String cypher = """
                 CREATE (c:Correction {id: $id, scope: $scope, text: $text, query: $query, chunkId: $chunkId,
                                       memoryId: $memoryId, createdAt: $createdAt, embedding: $embedding})
                 WITH c
@@ -697,7 +697,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 OPTIONAL MATCH (m:Memory {id: $memoryId})
                 FOREACH (target IN [x IN [ch, m] WHERE x IS NOT NULL] | MERGE (c)-[:CORRECTS]->(target))
                 // a corrected memory is no longer true from now on, as a superseded one
-                FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END | SET m.validTo = coalesce(m.validTo, $createdAt))""", params);
+                FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END | SET m.validTo = coalesce(m.validTo, $createdAt))""";
+        if (correction.memoryId() == null) {
+            write(cypher, params);
+        } else {
+            write(cypher, params, correction.memoryId());
+        }
         return correction;
     }
 
