@@ -26,9 +26,9 @@ import dev.openrag.knowledge.vector.UnitVectors;
  * memory instead of one Neo4j vector query each. At 10,000 memories in a scope Neo4j's
  * scope-filtered vector index needed 13 ms of the search's ~32 ms; a scan of the copy takes about 2.
  *
- * <p>Every write of a memory (add, update, supersede, forget, delete, sweep) sets a new random
- * {@code version} on the scope's {@code (:MemoryScope {scope})} node in the same transaction
- * ({@link #BUMP}). A search reads that version first and uses the copy only when the copy was read
+ * <p>Every write of a memory (add, update, supersede, correct, forget, delete, sweep) sets a new
+ * random {@code version} on the scope's {@code (:MemoryScope {scope})} node in the same transaction
+ * ({@link #bump}). A search reads that version first and uses the copy only when the copy was read
  * at it, so it sees exactly what Neo4j holds, whichever instance wrote it; otherwise Neo4j answers
  * as before and the scope is read again in the background: one read per scope at a time, and no
  * sooner than 20 times the last read's duration (at least a second), so a scope that changes all
@@ -38,6 +38,10 @@ import dev.openrag.knowledge.vector.UnitVectors;
 final class MemoryScopeCopies {
 
     private static final Logger LOG = Logger.getLogger(MemoryScopeCopies.class);
+    private static final long MIN_RELOAD_INTERVAL_NANOS = 1_000_000_000L;
+    private static final int RELOAD_COST_FACTOR = 20;
+    /** Past this many scopes with a reload time, the times already passed are dropped. */
+    private static final int MAX_THROTTLED_SCOPES = 10_000;
 
     /** In a write of the scope's memories: gives the scope a new version (the write's last statement, so it locks last). */
     static void bump(TransactionContext tx, String scope) {
@@ -49,9 +53,6 @@ final class MemoryScopeCopies {
         tx.run("MATCH (m:Memory {id: $id}) MERGE (s:MemoryScope {scope: m.scope}) SET s.version = randomUUID()",
                 Map.of("id", id)).consume();
     }
-
-    private static final long MIN_RELOAD_INTERVAL_NANOS = 1_000_000_000L;
-    private static final int RELOAD_COST_FACTOR = 20;
 
     private final Driver driver;
     private final long maxMemories;
@@ -100,6 +101,9 @@ final class MemoryScopeCopies {
         Long allowed = nextLoadAllowed.get(scope);
         if (allowed != null && now < allowed || !loading.add(scope)) {
             return;
+        }
+        if (nextLoadAllowed.size() >= MAX_THROTTLED_SCOPES) {
+            nextLoadAllowed.values().removeIf(time -> time <= now);
         }
         nextLoadAllowed.put(scope, now + MIN_RELOAD_INTERVAL_NANOS);
         background.execute(() -> {
