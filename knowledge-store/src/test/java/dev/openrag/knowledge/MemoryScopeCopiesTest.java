@@ -80,7 +80,8 @@ class MemoryScopeCopiesTest {
                     new MemoryQuery(scope, null, vector, 10, null, 0, false, null, 10_000L, 40_000L, NOW),
                     new MemoryQuery(scope, null, vector, 10, conversation, 0.3, false, null, null, null, NOW),
                     new MemoryQuery(scope, null, vector, 10, null, 0, false, null, null, null, NOW, MemoryQuery.VECTOR, null, 16_500L, false),
-                    new MemoryQuery(scope, "the garden", vector, 10, null, 0, false, null, null, null, NOW, MemoryQuery.HYBRID,
+                    // "qqq" is in no memory: no BM25 list, so the period's list is the vector lists' copy against Neo4j
+                    new MemoryQuery(scope, "qqq", vector, 10, null, 0, false, null, null, null, NOW, MemoryQuery.HYBRID,
                             new TimeExpressions.Window(20_000, 50_000), null, false));
             for (MemoryQuery query : queries) {
                 List<MemoryHit> fromMemory = copied.search(query);
@@ -93,6 +94,35 @@ class MemoryScopeCopiesTest {
             }
         }
         assertThat(copied.servesFromMemory(scope)).as("searching does not change the scope's version").isTrue();
+    }
+
+    @Test
+    void bm25OfACopiedScopeCountsThatScopesWordsAlone() {
+        Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
+        Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0);
+        long run = System.nanoTime();
+        String scope = "words-" + run;
+        String crowd = "crowd-" + run;
+        // another scope says "zephyr" all the time: across the whole index the word is common
+        List<Memory> crowded = new ArrayList<>();
+        List<float[]> vectors = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            crowded.add(plain(crowd, "z" + i));
+            vectors.add(new float[] {0, 0, 1, 0});
+        }
+        copied.addAll(crowded.stream().map(m -> new Memory(m.id(), crowd, "zephyr again " + m.id(), List.of(), false, 1, 1, null, null,
+                null, List.of(), List.of())).toList(), vectors);
+        // in this scope both words are said once; the shorter memory says more per word
+        copied.add(new Memory(scope + "-wind", scope, "a zephyr blew", List.of(), false, 1, 1, null, null, null, List.of(), List.of()),
+                new float[] {0, 1, 0, 0});
+        copied.add(new Memory(scope + "-bed", scope, "we planted the long garden bed by the old shed", List.of(), false, 1, 1, null,
+                null, null, List.of(), List.of()), new float[] {0, 0, 0, 1});
+        awaitTrue(() -> copied.servesFromMemory(scope), "the scope is copied into memory");
+
+        MemoryQuery query = new MemoryQuery(scope, "zephyr garden", new float[] {1, 0, 0, 0}, 2, null, 0, false, null, null, null, NOW,
+                MemoryQuery.BM25, null, null, false);
+        assertThat(ids(copied.search(query))).as("the scope's own statistics").containsExactly(scope + "-wind", scope + "-bed");
+        assertThat(ids(neo4jOnly.search(query))).as("Neo4j's, over every scope").containsExactly(scope + "-bed", scope + "-wind");
     }
 
     @Test

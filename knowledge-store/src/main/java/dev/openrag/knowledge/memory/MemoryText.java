@@ -44,7 +44,7 @@ public final class MemoryText {
         return candidates;
     }
 
-    private static String[] words(String text) {
+    static String[] words(String text) {
         return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip().split(" ");
     }
 
@@ -58,12 +58,17 @@ public final class MemoryText {
 
     /** The Lucene query for {@code text}; empty when it has no word worth searching. */
     public static String luceneQuery(String text) {
+        return String.join(" OR ", queryTerms(text));
+    }
+
+    /** The words of {@code text} worth searching: no function words, each once, at most 32. */
+    public static List<String> queryTerms(String text) {
         Set<String> terms = new LinkedHashSet<>();
         for (String word : words(text)) {
             if (!word.isEmpty() && !STOP_WORDS.contains(word) && terms.size() < MAX_TERMS) {
                 terms.add(word);
             }
         }
-        return String.join(" OR ", terms);
+        return List.copyOf(terms);
     }
 }

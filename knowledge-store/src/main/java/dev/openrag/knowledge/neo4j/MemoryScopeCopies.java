@@ -18,6 +18,7 @@ import org.neo4j.driver.Session;
 import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
 
+import dev.openrag.knowledge.memory.ScopeWords;
 import dev.openrag.knowledge.vector.UnitVectors;
 
 /**
@@ -140,7 +141,7 @@ final class MemoryScopeCopies {
                 }
                 return Copy.of(readAt, tx.run("""
                         MATCH (m:Memory {scope: $scope})
-                        RETURN m.id AS id, m.embedding AS embedding, m.speaker AS speaker,
+                        RETURN m.id AS id, m.text AS text, m.embedding AS embedding, m.speaker AS speaker,
                                coalesce(m.occurredAt, m.createdAt) AS happened, m.forgottenAt AS forgottenAt,
                                m.expiresAt AS expiresAt, m.validTo AS validTo,
                                [(c:Conversation)-[:HAS_MEMORY]->(m) | c.id] AS conversations""", Map.of("scope", scope)).list());
@@ -195,10 +196,11 @@ final class MemoryScopeCopies {
         private final long[] expiresAt;
         private final long[] validTo;
         private final List<List<String>> conversations;
+        private final ScopeWords words;
         private volatile long lastUsed = System.nanoTime();
 
         private Copy(String version, String[] ids, UnitVectors vectors, String[] speakers, long[] happened, long[] forgottenAt,
-                     long[] expiresAt, long[] validTo, List<List<String>> conversations) {
+                     long[] expiresAt, long[] validTo, List<List<String>> conversations, ScopeWords words) {
             this.version = version;
             this.ids = ids;
             this.vectors = vectors;
@@ -208,6 +210,7 @@ final class MemoryScopeCopies {
             this.expiresAt = expiresAt;
             this.validTo = validTo;
             this.conversations = conversations;
+            this.words = words;
         }
 
         static Copy of(String version, List<Record> rows) {
@@ -220,10 +223,12 @@ final class MemoryScopeCopies {
             long[] expiresAt = new long[n];
             long[] validTo = new long[n];
             List<List<String>> conversations = new ArrayList<>(n);
+            List<String> texts = new ArrayList<>(n);
             int dimension = 0;
             for (int i = 0; i < n; i++) {
                 Record row = rows.get(i);
                 ids[i] = row.get("id").asString();
+                texts.add(row.get("text").asString(""));
                 List<Double> embedding = row.get("embedding").asList(Value::asDouble);
                 embeddings[i] = new float[embedding.size()];
                 for (int d = 0; d < embeddings[i].length; d++) {
@@ -243,7 +248,7 @@ final class MemoryScopeCopies {
                 }
             }
             return new Copy(version, ids, UnitVectors.of(embeddings, dimension), speakers, happened, forgottenAt, expiresAt,
-                    validTo, conversations);
+                    validTo, conversations, ScopeWords.of(texts));
         }
 
         private static long orNone(Value value) {
@@ -269,12 +274,21 @@ final class MemoryScopeCopies {
 
         /** The {@code k} best memories passing the filter: similarity plus the conversation boost, ties by id. */
         List<Scored> nearest(double[] similarities, Filter filter, int k) {
+            return best(similarities, filter, k, false);
+        }
+
+        /** The {@code k} best memories by BM25 over the scope's own texts ({@link ScopeWords}), as {@link #nearest}; only those holding a term. */
+        List<Scored> bestByWords(List<String> terms, Filter filter, int k) {
+            return best(words.scores(terms), filter, k, true);
+        }
+
+        private List<Scored> best(double[] scores, Filter filter, int k, boolean matchedOnly) {
             Comparator<Scored> better = Comparator.comparingDouble(Scored::score).reversed().thenComparing(Scored::id);
             PriorityQueue<Scored> best = new PriorityQueue<>(better.reversed()); // the worst kept one on top
             for (int i = 0; i < ids.length && k > 0; i++) {
-                if (passes(i, filter)) {
+                if ((!matchedOnly || scores[i] > 0) && passes(i, filter)) {
                     double boost = filter.conversationId() != null && conversations.get(i).contains(filter.conversationId()) ? filter.boost() : 0;
-                    Scored scored = new Scored(ids[i], similarities[i] + boost);
+                    Scored scored = new Scored(ids[i], scores[i] + boost);
                     if (best.size() < k) {
                         best.add(scored);
                     } else if (better.compare(scored, best.peek()) < 0) {
@@ -283,9 +297,9 @@ final class MemoryScopeCopies {
                     }
                 }
             }
-            List<Scored> nearest = new ArrayList<>(best);
-            nearest.sort(better);
-            return nearest;
+            List<Scored> sorted = new ArrayList<>(best);
+            sorted.sort(better);
+            return sorted;
         }
 
         private boolean passes(int i, Filter filter) {

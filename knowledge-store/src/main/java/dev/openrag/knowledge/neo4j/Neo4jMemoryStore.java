@@ -42,7 +42,9 @@ import dev.openrag.knowledge.port.MemoryStore;
  * <p>
  * Memory search scans a small scope exactly (indexed by {@code Memory.scope}) and asks the shared
  * {@code memory_embedding} vector index for a big one (see {@link #nearest}); the index ranks
- * all scopes together, so a small scope next to a big one could get no hits from it alone.
+ * all scopes together, so a small scope next to a big one could get no hits from it alone. Once a
+ * scope has an in-memory copy that is current ({@link MemoryScopeCopies}), its lists come from the
+ * copy instead: exact vector scans, and BM25 with the scope's own word statistics.
  */
 public final class Neo4jMemoryStore implements MemoryStore {
 
@@ -403,14 +405,20 @@ public final class Neo4jMemoryStore implements MemoryStore {
         long scopeSize = facts.size();
         // the lists are independent queries: they run at once, each on its own session; BM25 starts first, as it
         // needs neither the vector nor the scope's copy
+        MemoryScopeCopies.Copy copy = copies.current(query.scope());
         CompletableFuture<List<Candidate>> byText = null;
         if (!lucene.isEmpty()) {
-            Map<String, Object> words = new HashMap<>(params);
-            words.put("lucene", MemoryText.inScope(query.scope(), lucene));
-            byText = async(() -> candidates(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
-                    + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, words)));
+            if (copy != null) { // BM25 with the scope's own statistics
+                byText = CompletableFuture.completedFuture(copy.bestByWords(MemoryText.queryTerms(query.text()),
+                        MemoryScopeCopies.Filter.of(params), depth).stream()
+                        .map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList());
+            } else {
+                Map<String, Object> words = new HashMap<>(params);
+                words.put("lucene", MemoryText.inScope(query.scope(), lucene));
+                byText = async(() -> candidates(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
+                        + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, words)));
+            }
         }
-        MemoryScopeCopies.Copy copy = wordsOnly ? null : copies.current(query.scope());
         double[] similarities = copy == null ? null : copy.similarities(query.vector());
         CompletableFuture<List<Candidate>> byVector = nearest(params, depth, scopeSize, copy, similarities);
         CompletableFuture<List<Candidate>> messages = query.conversationId() == null

@@ -1,0 +1,81 @@
+package dev.openrag.knowledge.memory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * BM25 over one scope's memory texts, with that scope's statistics alone (document frequencies and
+ * mean length). Neo4j's fulltext index scores a scope with statistics over every scope it holds,
+ * so what other agents remember moved a scope's ranking (docs/benchmarks.md, LoCoMo on a shared
+ * and on a fresh stack). Words are {@link MemoryText}'s: lower-cased letter and digit runs, so
+ * "Caroline's" holds "caroline"; the query's are {@link MemoryText#queryTerms}. Scores are
+ * Lucene's BM25 ({@code k1} 1.2, {@code b} 0.75), without its lossy length encoding.
+ */
+public final class ScopeWords {
+
+    private static final double K1 = 1.2;
+    private static final double B = 0.75;
+
+    private final Map<String, int[][]> postings; // word -> {memory positions, counts}
+    private final int[] lengths;
+    private final double meanLength;
+
+    private ScopeWords(Map<String, int[][]> postings, int[] lengths) {
+        this.postings = postings;
+        this.lengths = lengths;
+        long total = 0;
+        for (int length : lengths) {
+            total += length;
+        }
+        this.meanLength = lengths.length == 0 ? 1 : Math.max(1, (double) total / lengths.length);
+    }
+
+    /** The words of each text, in order: text i is memory i of the scope. */
+    public static ScopeWords of(List<String> texts) {
+        Map<String, List<int[]>> building = new HashMap<>();
+        int[] lengths = new int[texts.size()];
+        for (int i = 0; i < texts.size(); i++) {
+            Map<String, Integer> counts = new HashMap<>();
+            for (String word : MemoryText.words(texts.get(i))) {
+                if (!word.isEmpty()) {
+                    counts.merge(word, 1, Integer::sum);
+                    lengths[i]++;
+                }
+            }
+            int memory = i;
+            counts.forEach((word, count) -> building.computeIfAbsent(word, w -> new ArrayList<>()).add(new int[] {memory, count}));
+        }
+        Map<String, int[][]> postings = new HashMap<>();
+        building.forEach((word, list) -> {
+            int[][] pair = new int[2][list.size()];
+            for (int j = 0; j < list.size(); j++) {
+                pair[0][j] = list.get(j)[0];
+                pair[1][j] = list.get(j)[1];
+            }
+            postings.put(word, pair);
+        });
+        return new ScopeWords(postings, lengths);
+    }
+
+    /** Every memory's BM25 score for the query terms (0 where none occurs), by position. */
+    public double[] scores(List<String> terms) {
+        double[] scores = new double[lengths.length];
+        int n = lengths.length;
+        for (String term : terms) {
+            int[][] posting = postings.get(term);
+            if (posting == null) {
+                continue;
+            }
+            int df = posting[0].length;
+            double idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+            for (int j = 0; j < df; j++) {
+                int memory = posting[0][j];
+                int tf = posting[1][j];
+                scores[memory] += idf * tf / (tf + K1 * (1 - B + B * lengths[memory] / meanLength));
+            }
+        }
+        return scores;
+    }
+}
