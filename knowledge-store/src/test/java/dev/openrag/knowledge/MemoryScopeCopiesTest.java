@@ -21,6 +21,7 @@ import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.TimeExpressions;
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.knowledge.neo4j.Neo4jMemoryStore.SearchTuning;
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.StackConfig;
@@ -37,6 +38,8 @@ class MemoryScopeCopiesTest {
     private static final int DIMENSIONS = 4; // as the other memory tests: the test JVM shares one Neo4j
     private static final long NOW = 1_000_000;
 
+    private static final SearchTuning NO_FEEDBACK = new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0);
+
     private static Driver driver;
 
     @BeforeAll
@@ -52,7 +55,8 @@ class MemoryScopeCopiesTest {
 
     @Test
     void aCurrentCopyRanksAsNeo4jDoesUnderEveryFilter() {
-        Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
+        // the feedback list needs a copy, so the comparison with Neo4j leaves it out
+        Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, NO_FEEDBACK);
         Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0);
         String scope = "copies-" + System.nanoTime();
         String conversation = copied.createConversation(scope, "planning", NOW).id();
@@ -123,6 +127,29 @@ class MemoryScopeCopiesTest {
                 MemoryQuery.BM25, null, null, false);
         assertThat(ids(copied.search(query))).as("the scope's own statistics").containsExactly(scope + "-wind", scope + "-bed");
         assertThat(ids(neo4jOnly.search(query))).as("Neo4j's, over every scope").containsExactly(scope + "-bed", scope + "-wind");
+    }
+
+    @Test
+    void feedbackFindsAMemorySharingWordsWithTheFirstHitsAndNoneWithTheQuestion() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
+        Neo4jMemoryStore withoutFeedback = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, NO_FEEDBACK);
+        String scope = "feedback-" + System.nanoTime();
+        for (int i = 1; i <= 20; i++) { // nearer to the question than either trip, and about something else
+            store.add(new Memory(scope + "-pizza" + i, scope, "pizza night number " + i, List.of(), false, 1, 1, null, null, null,
+                    List.of(), List.of()), new float[] {1, 0.05f * i, 0, 0});
+        }
+        store.add(new Memory(scope + "-seattle", scope, "John visited Seattle: the harbour ferry was lovely", List.of(), false, 1, 1,
+                null, null, null, List.of(), List.of()), new float[] {0, 1, 0, 0});
+        store.add(new Memory(scope + "-chicago", scope, "the harbour ferry in Chicago was lovely too", List.of(), false, 1, 1, null,
+                null, null, List.of(), List.of()), new float[] {0, 0, 0, 1});
+        awaitTrue(() -> store.servesFromMemory(scope) && withoutFeedback.servesFromMemory(scope), "the scope is copied into memory");
+        MemoryQuery query = new MemoryQuery(scope, "which cities has John visited", new float[] {1, 0, 0, 0}, 10, null, 0, false,
+                null, null, null, NOW);
+
+        List<MemoryHit> hits = store.search(query);
+        assertThat(ids(hits)).as("the other trip, found through the first trip's words").contains(scope + "-chicago");
+        assertThat(hits.get(ids(hits).indexOf(scope + "-chicago")).ranks()).containsKey("feedback").doesNotContainKey("bm25");
+        assertThat(ids(withoutFeedback.search(query))).as("vectors rank it last, BM25 not at all").doesNotContain(scope + "-chicago");
     }
 
     @Test

@@ -19,6 +19,7 @@ import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.knowledge.neo4j.Neo4jMemoryStore.SearchTuning;
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.StackConfig;
@@ -82,7 +83,8 @@ class Neo4jMemoryStoreTest {
     @Test
     void theDefaultFusionLetsOneListsFirstHitAheadOfMemoriesBothListsRankMiddling() {
         String scope = "fusion-" + System.nanoTime();
-        Neo4jMemoryStore store = new Neo4jMemoryStore(driver);
+        // no copies, so no feedback list: the two lists alone
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
         // the shortest text naming the word: BM25's first hit; orthogonal to the query: vectors' last
         store.add(new Memory(scope + "-x", scope, "zephyr", List.of(), false, 1, 1, null, null, null, List.of(), List.of()),
                 new float[] {0, 0, 0, 1});
@@ -92,11 +94,11 @@ class Neo4jMemoryStoreTest {
         }
         MemoryQuery query = new MemoryQuery(scope, "zephyr", new float[] {1, 0, 0, 0}, 7, null, 0, false, null, null, null, 2);
 
-        assertThat(rankOf(store.search(query), scope + "-x")).as("rrfK %d", Neo4jMemoryStore.DEFAULT_RRF_K).isEqualTo(3);
-        assertThat(rankOf(new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, 60).search(query), scope + "-x"))
+        assertThat(rankOf(store.search(query), scope + "-x")).as("rrfK %d", SearchTuning.DEFAULT.rrfK()).isEqualTo(3);
+        assertThat(rankOf(new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, new SearchTuning(60, 0, 0)).search(query), scope + "-x"))
                 .as("rrfK 60: behind m1, m2 and m3, which both lists rank near the top").isEqualTo(4);
-        assertThatThrownBy(() -> new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> new SearchTuning(0, 10, 10)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> new SearchTuning(3, -1, 10)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
     }
 
     private static int rankOf(List<MemoryHit> hits, String id) {

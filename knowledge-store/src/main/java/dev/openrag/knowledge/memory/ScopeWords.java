@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.memory;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +20,13 @@ public final class ScopeWords {
     private static final double B = 0.75;
 
     private final Map<String, int[][]> postings; // word -> {memory positions, counts}
+    private final List<String> texts; // by position, read again for feedback terms (cheaper than a forward index)
     private final int[] lengths;
     private final double meanLength;
 
-    private ScopeWords(Map<String, int[][]> postings, int[] lengths) {
+    private ScopeWords(Map<String, int[][]> postings, List<String> texts, int[] lengths) {
         this.postings = postings;
+        this.texts = texts;
         this.lengths = lengths;
         long total = 0;
         for (int length : lengths) {
@@ -56,7 +59,7 @@ public final class ScopeWords {
             }
             postings.put(word, pair);
         });
-        return new ScopeWords(postings, lengths);
+        return new ScopeWords(postings, List.copyOf(texts), lengths);
     }
 
     /** Every memory's BM25 score for the query terms (0 where none occurs), by position. */
@@ -77,5 +80,29 @@ public final class ScopeWords {
             }
         }
         return scores;
+    }
+
+    /**
+     * Pseudo-relevance feedback: the {@code count} words that best characterise the memories at
+     * {@code positions}, by the sum over those memories of each word's count times its idf in the
+     * scope. Left out: the {@code known} words (the query's), stop words, words of one or two
+     * letters, numbers, and words no other memory holds (they cannot lead anywhere).
+     */
+    public List<String> feedbackTerms(List<Integer> positions, int count, Collection<String> known) {
+        Map<String, Double> weights = new HashMap<>();
+        int n = lengths.length;
+        for (int position : positions) {
+            for (String word : MemoryText.words(texts.get(position))) {
+                int[][] posting = postings.get(word);
+                if (posting != null && posting[0].length > 1 && word.length() > 2 && !known.contains(word)
+                        && !MemoryText.STOP_WORDS.contains(word) && !word.chars().allMatch(Character::isDigit)) {
+                    int df = posting[0].length;
+                    weights.merge(word, Math.log(1 + (n - df + 0.5) / (df + 0.5)), Double::sum);
+                }
+            }
+        }
+        return weights.entrySet().stream()
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(count).map(Map.Entry::getKey).toList();
     }
 }

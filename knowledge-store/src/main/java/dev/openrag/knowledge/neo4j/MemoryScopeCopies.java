@@ -2,6 +2,7 @@ package dev.openrag.knowledge.neo4j;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -197,6 +198,7 @@ final class MemoryScopeCopies {
         private final long[] validTo;
         private final List<List<String>> conversations;
         private final ScopeWords words;
+        private final Map<String, Integer> positions = new HashMap<>();
         private volatile long lastUsed = System.nanoTime();
 
         private Copy(String version, String[] ids, UnitVectors vectors, String[] speakers, long[] happened, long[] forgottenAt,
@@ -211,6 +213,9 @@ final class MemoryScopeCopies {
             this.validTo = validTo;
             this.conversations = conversations;
             this.words = words;
+            for (int i = 0; i < ids.length; i++) {
+                positions.put(ids[i], i);
+            }
         }
 
         static Copy of(String version, List<Record> rows) {
@@ -275,6 +280,23 @@ final class MemoryScopeCopies {
         /** The {@code k} best memories passing the filter: similarity plus the conversation boost, ties by id. */
         List<Scored> nearest(double[] similarities, Filter filter, int k) {
             return best(similarities, filter, k, false);
+        }
+
+        /** Positions of the given ids in this copy (ids not in it are skipped). */
+        List<Integer> positions(List<String> wanted) {
+            List<Integer> found = new ArrayList<>();
+            for (String id : wanted) {
+                Integer position = positions.get(id);
+                if (position != null) {
+                    found.add(position);
+                }
+            }
+            return found;
+        }
+
+        /** What the memories at {@code positions} are about beyond the {@code known} words ({@link ScopeWords#feedbackTerms}). */
+        List<String> feedbackTerms(List<Integer> positions, int count, List<String> known) {
+            return words.feedbackTerms(positions, count, known);
         }
 
         /** The {@code k} best memories by BM25 over the scope's own texts ({@link ScopeWords}), as {@link #nearest}; only those holding a term. */

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -84,13 +85,34 @@ public final class Neo4jMemoryStore implements MemoryStore {
     /** How deep each list of a hybrid search is before fusion. */
     static final int FUSION_DEPTH = 50;
     /**
-     * RRF's constant. Small, unlike chunk search's 60: a memory search's lists (vectors, BM25, a named
-     * speaker's, a named period's) are complementary, and a small constant lets each list's first hits
-     * into the top ten instead of memories every list ranks middling. Chosen among 1, 3, 5, 10, 20 and 60
-     * on LoCoMo's tune conversations (recall@10 0.6930 at 60, 0.7563 at 3) and checked on the others
-     * (0.6676 to 0.7124; docs/benchmarks.md).
+     * How a hybrid search fuses its lists.
+     *
+     * @param rrfK          RRF's constant. Small, unlike chunk search's 60: a memory search's lists
+     *                      (vectors, BM25, a named speaker's, a named period's) are complementary, and a
+     *                      small constant lets each list's first hits into the top ten instead of memories
+     *                      every list ranks middling. 3 was chosen among 1, 3, 5, 10, 20 and 60 on LoCoMo's
+     *                      tune conversations (recall@10 0.6930 at 60, 0.7563 at 3) and checked on the
+     *                      others (0.6676 to 0.7124; docs/benchmarks.md).
+     * @param feedbackHits  how many of the first fused hits lend their words to the feedback list (0: no
+     *                      feedback list)
+     * @param feedbackTerms how many of their words join the query's in the feedback list. 10 and 10 were
+     *                      chosen among 3, 5, 10 hits by 5, 10, 20 words on the tune conversations (recall@10
+     *                      0.7731 without, 0.7796-0.7939 with) and checked on the others (0.7202 to 0.7319)
      */
-    public static final int DEFAULT_RRF_K = 3;
+    public record SearchTuning(int rrfK, int feedbackHits, int feedbackTerms) {
+
+        public static final SearchTuning DEFAULT = new SearchTuning(3, 10, 10);
+
+        public SearchTuning {
+            if (rrfK < 1) {
+                throw new IllegalArgumentException("the memory search's RRF constant must be at least 1, not " + rrfK);
+            }
+            if (feedbackHits < 0 || feedbackTerms < 0) {
+                throw new IllegalArgumentException("the memory search's feedback hits and terms must not be negative, not "
+                        + feedbackHits + " and " + feedbackTerms);
+            }
+        }
+    }
     /** Where a search's independent queries run, each waiting on Neo4j (virtual threads: waiting is cheap). */
     private static final ExecutorService QUERIES = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -102,7 +124,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private final Driver driver;
     private final int exactScanLimit;
     private final MemoryScopeCopies copies;
-    private final int rrfK;
+    private final SearchTuning tuning;
     /**
      * Per scope: its size (up to the exact-scan limit) and who speaks in it, read once every
      * {@value #SCOPE_FACTS_TTL_MS} ms instead of in every search (two round trips, 10 ms at 10,000
@@ -125,18 +147,15 @@ public final class Neo4jMemoryStore implements MemoryStore {
      *                       every search asks Neo4j; see {@link MemoryScopeCopies})
      */
     public Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied) {
-        this(driver, exactScanLimit, maxCopied, DEFAULT_RRF_K);
+        this(driver, exactScanLimit, maxCopied, SearchTuning.DEFAULT);
     }
 
-    /** @param rrfK the constant of the reciprocal rank fusion of a hybrid search's lists */
-    public Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied, int rrfK) {
-        if (rrfK < 1) {
-            throw new IllegalArgumentException("the memory search's RRF constant must be at least 1, not " + rrfK);
-        }
+    /** @param tuning how a hybrid search's lists are fused ({@link SearchTuning}) */
+    public Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied, SearchTuning tuning) {
         this.driver = driver;
         this.exactScanLimit = exactScanLimit;
         this.copies = new MemoryScopeCopies(driver, maxCopied);
-        this.rrfK = rrfK;
+        this.tuning = Objects.requireNonNull(tuning);
     }
 
     @Override
@@ -461,6 +480,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
         if (bySpeaker != null && join(bySpeaker) != null) {
             lists.put("speaker", join(bySpeaker));
         }
+        if (copy != null && !wordsOnly && tuning.feedbackHits() > 0 && tuning.feedbackTerms() > 0) {
+            List<Candidate> expanded = expandedByFeedback(copy, lists, query.text(), MemoryScopeCopies.Filter.of(params), depth);
+            if (!expanded.isEmpty()) {
+                lists.put("feedback", expanded);
+            }
+        }
         if (!wordsOnly && query.entityLinks()) {
             List<Candidate> linked = linkedByEntities(params, query.text(), fuse(lists, ENTITY_SEEDS));
             if (!linked.isEmpty()) {
@@ -468,6 +493,27 @@ public final class Neo4jMemoryStore implements MemoryStore {
             }
         }
         return results(fuse(lists, k));
+    }
+
+    /**
+     * Pseudo-relevance feedback (RM3's idea, over the scope's copy): the words that best characterise
+     * the first fused hits join the query's, and BM25 ranks the scope again with them. It reaches
+     * evidence that shares no word with the question but shares them with what the question found
+     * first: "which cities has John been to" finds a trip, and the trip's words find the other trips.
+     * Only with a current copy: it needs the scope's own word statistics.
+     */
+    private List<Candidate> expandedByFeedback(MemoryScopeCopies.Copy copy, Map<String, List<Candidate>> lists, String text,
+                                               MemoryScopeCopies.Filter filter, int depth) {
+        List<String> seeds = fuse(lists, tuning.feedbackHits()).stream().map(Fused::candidate)
+                .filter(candidate -> candidate.message() == null).map(Candidate::id).toList();
+        List<Integer> positions = copy.positions(seeds);
+        if (positions.isEmpty()) {
+            return List.of();
+        }
+        List<String> terms = new ArrayList<>(MemoryText.queryTerms(text));
+        terms.addAll(copy.feedbackTerms(positions, tuning.feedbackTerms(), terms));
+        return copy.bestByWords(terms, filter, depth).stream()
+                .map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList();
     }
 
     /** Whether a search of the scope now would take its vector lists from memory (reads the scope's version; starts a copy if none). */
@@ -573,7 +619,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         }
     }
 
-    /** Reciprocal rank fusion (constant {@code rrfK}) of ranked lists; ranks kept per list. */
+    /** Reciprocal rank fusion (constant {@code tuning.rrfK()}) of ranked lists; ranks kept per list. */
     private List<Fused> fuse(Map<String, List<Candidate>> lists, int k) {
         Map<String, Candidate> byKey = new HashMap<>();
         Map<String, Double> scores = new HashMap<>();
@@ -582,7 +628,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             for (int i = 0; i < candidates.size(); i++) {
                 Candidate candidate = candidates.get(i);
                 byKey.putIfAbsent(candidate.key(), candidate);
-                scores.merge(candidate.key(), 1.0 / (rrfK + i + 1), Double::sum);
+                scores.merge(candidate.key(), 1.0 / (tuning.rrfK() + i + 1), Double::sum);
                 ranks.computeIfAbsent(candidate.key(), x -> new LinkedHashMap<>()).put(list, i + 1);
             }
         });

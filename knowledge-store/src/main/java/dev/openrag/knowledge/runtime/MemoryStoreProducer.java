@@ -22,12 +22,21 @@ public class MemoryStoreProducer {
     long maxCopied;
 
     /** The constant of the reciprocal rank fusion of a hybrid memory search's lists (docs/benchmarks.md, LoCoMo). */
-    @ConfigProperty(name = "openrag.memory.rrf-k", defaultValue = "" + Neo4jMemoryStore.DEFAULT_RRF_K)
+    @ConfigProperty(name = "openrag.memory.rrf-k", defaultValue = "3")
     int rrfK;
+
+    /** How many first hits lend their words to a hybrid memory search's feedback list (0: no feedback list). */
+    @ConfigProperty(name = "openrag.memory.feedback.hits", defaultValue = "10")
+    int feedbackHits;
+
+    /** How many of their words join the query's in the feedback list (0: no feedback list). */
+    @ConfigProperty(name = "openrag.memory.feedback.terms", defaultValue = "10")
+    int feedbackTerms;
 
     @Produces
     @Singleton
     MemoryStore memoryStore(Driver driver) {
-        return new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, maxCopied, rrfK);
+        return new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, maxCopied,
+                new Neo4jMemoryStore.SearchTuning(rrfK, feedbackHits, feedbackTerms));
     }
 }

@@ -32,4 +32,22 @@ class ScopeWordsTest {
         assertThat(ScopeWords.of(List.of()).scores(List.of("zephyr"))).isEmpty();
         assertThat(ScopeWords.of(List.of("zephyr")).scores(List.of())).containsExactly(0.0);
     }
+
+    @Test
+    void feedbackTermsAreTheSeedsTellingWordsThatLeadSomewhere() {
+        ScopeWords words = ScopeWords.of(List.of(
+                "John visited Seattle: the harbour ferry was lovely", // 0: the seed
+                "the harbour ferry in Chicago was lovely too", // 1: shares the seed's words, none of the query's
+                "John ate pizza", "John ate pasta", "a quiet evening at home", "rain again in the evening"));
+
+        List<String> terms = words.feedbackTerms(List.of(0), 3, MemoryText.queryTerms("which cities has John visited"));
+
+        assertThat(terms).as("the seed's words another memory holds").containsExactlyInAnyOrder("harbour", "ferry", "lovely");
+        assertThat(words.feedbackTerms(List.of(0), 10, List.of("john", "visited")))
+                .as("never the query's words, a word no other memory holds, a stop word or a short one")
+                .doesNotContain("john", "visited", "seattle", "the", "was");
+        assertThat(words.feedbackTerms(List.of(2, 3), 5, List.of())).as("idf summed over the seeds: the rarer shared word first")
+                .containsExactly("ate", "john");
+        assertThat(words.feedbackTerms(List.of(), 5, List.of())).isEmpty();
+    }
 }
