@@ -45,7 +45,8 @@ import dev.openrag.knowledge.port.MemoryStore;
  * {@code memory_embedding} vector index for a big one (see {@link #nearest}); the index ranks
  * all scopes together, so a small scope next to a big one could get no hits from it alone. Once a
  * scope has an in-memory copy that is current ({@link MemoryScopeCopies}), its lists come from the
- * copy instead: exact vector scans, and BM25 with the scope's own word statistics.
+ * copy instead: exact vector scans, and BM25 with the scope's own word statistics; the copy also
+ * gives a hybrid search its feedback list ({@link #expandedByFeedback}).
  */
 public final class Neo4jMemoryStore implements MemoryStore {
 
