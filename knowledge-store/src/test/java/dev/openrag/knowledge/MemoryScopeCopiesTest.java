@@ -150,6 +150,10 @@ class MemoryScopeCopiesTest {
         assertThat(ids(hits)).as("the other trip, found through the first trip's words").contains(scope + "-chicago");
         assertThat(hits.get(ids(hits).indexOf(scope + "-chicago")).ranks()).containsKey("feedback").doesNotContainKey("bm25");
         assertThat(ids(withoutFeedback.search(query))).as("vectors rank it last, BM25 not at all").doesNotContain(scope + "-chicago");
+        List<MemoryHit> noWordFound = store.search(new MemoryQuery(scope, "qqq zzz", new float[] {1, 0, 0, 0}, 10, null, 0, false,
+                null, null, null, NOW));
+        assertThat(noWordFound).as("nothing found by words: nothing to expand").isNotEmpty()
+                .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey("feedback"));
     }
 
     @Test

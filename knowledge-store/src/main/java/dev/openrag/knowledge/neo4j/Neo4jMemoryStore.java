@@ -481,7 +481,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
         if (bySpeaker != null && join(bySpeaker) != null) {
             lists.put("speaker", join(bySpeaker));
         }
-        if (copy != null && !wordsOnly && tuning.feedbackHits() > 0 && tuning.feedbackTerms() > 0) {
+        // feedback expands what the query's words found: none found, nothing to expand (the first hits are then
+        // only near in meaning, and their words would lend the memories a vote over the conversation's messages)
+        if (copy != null && !wordsOnly && tuning.feedbackHits() > 0 && tuning.feedbackTerms() > 0 && !lists.get("bm25").isEmpty()) {
             List<Candidate> expanded = expandedByFeedback(copy, lists, query.text(), MemoryScopeCopies.Filter.of(params), depth);
             if (!expanded.isEmpty()) {
                 lists.put("feedback", expanded);
