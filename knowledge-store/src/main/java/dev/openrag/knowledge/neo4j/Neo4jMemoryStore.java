@@ -102,7 +102,10 @@ public final class Neo4jMemoryStore implements MemoryStore {
      */
     public record SearchTuning(int rrfK, int feedbackHits, int feedbackTerms) {
 
-        public static final SearchTuning DEFAULT = new SearchTuning(3, 10, 10);
+        public static final int DEFAULT_RRF_K = 3;
+        public static final int DEFAULT_FEEDBACK_HITS = 10;
+        public static final int DEFAULT_FEEDBACK_TERMS = 10;
+        public static final SearchTuning DEFAULT = new SearchTuning(DEFAULT_RRF_K, DEFAULT_FEEDBACK_HITS, DEFAULT_FEEDBACK_TERMS);
 
         public SearchTuning {
             if (rrfK < 1) {

@@ -8,6 +8,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.neo4j.driver.Driver;
 
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.knowledge.neo4j.Neo4jMemoryStore.SearchTuning;
 import dev.openrag.knowledge.port.MemoryStore;
 
 /** Agents' memory lives in Neo4j: mcp-memory writes it, query-api reads pinned memories and corrections. */
@@ -22,21 +23,21 @@ public class MemoryStoreProducer {
     long maxCopied;
 
     /** The constant of the reciprocal rank fusion of a hybrid memory search's lists (docs/benchmarks.md, LoCoMo). */
-    @ConfigProperty(name = "openrag.memory.rrf-k", defaultValue = "3")
+    @ConfigProperty(name = "openrag.memory.rrf-k", defaultValue = "" + SearchTuning.DEFAULT_RRF_K)
     int rrfK;
 
     /** How many first hits lend their words to a hybrid memory search's feedback list (0: no feedback list). */
-    @ConfigProperty(name = "openrag.memory.feedback.hits", defaultValue = "10")
+    @ConfigProperty(name = "openrag.memory.feedback.hits", defaultValue = "" + SearchTuning.DEFAULT_FEEDBACK_HITS)
     int feedbackHits;
 
     /** How many of their words join the query's in the feedback list (0: no feedback list). */
-    @ConfigProperty(name = "openrag.memory.feedback.terms", defaultValue = "10")
+    @ConfigProperty(name = "openrag.memory.feedback.terms", defaultValue = "" + SearchTuning.DEFAULT_FEEDBACK_TERMS)
     int feedbackTerms;
 
     @Produces
     @Singleton
     MemoryStore memoryStore(Driver driver) {
         return new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, maxCopied,
-                new Neo4jMemoryStore.SearchTuning(rrfK, feedbackHits, feedbackTerms));
+                new SearchTuning(rrfK, feedbackHits, feedbackTerms));
     }
 }
