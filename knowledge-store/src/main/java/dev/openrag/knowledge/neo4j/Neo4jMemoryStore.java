@@ -81,7 +81,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     /** Scopes up to this many memories are searched by an exact scan (about 20 ms on 2 cores). */
     public static final int EXACT_SCAN_LIMIT = 1000;
-    /** 50,000 memories of 384 dimensions take about 80 MB of heap. */
+    /** The vectors of 50,000 memories of 384 dimensions take about 80 MB of heap (texts and word index come on top). */
     public static final long DEFAULT_MAX_COPIED = 50_000;
     /** How deep each list of a hybrid search is before fusion. */
     static final int FUSION_DEPTH = 50;

@@ -17,7 +17,8 @@ public class MemoryStoreProducer {
 
     /**
      * How many memories searches may keep in in-memory copies of their scopes (0: none; every vector
-     * list is then a Neo4j query). 50,000 memories of 384 dimensions take about 80 MB of heap.
+     * list is then a Neo4j query). The vectors of 50,000 memories of 384 dimensions take
+     * about 80 MB of heap; their texts and word index (BM25, feedback) add in proportion to the texts' length.
      */
     @ConfigProperty(name = "openrag.memory.copies.max-memories", defaultValue = "50000")
     long maxCopied;
