@@ -1,6 +1,7 @@
 package dev.openrag.knowledge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
@@ -154,6 +155,49 @@ class MemoryScopeCopiesTest {
                 null, null, null, NOW));
         assertThat(noWordFound).as("nothing found by words: nothing to expand").isNotEmpty()
                 .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey("feedback"));
+    }
+
+    @Test
+    void aQuestionNamingOneSpeakerFavoursWhatThatSpeakerSaid() {
+        Neo4jMemoryStore focused = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
+                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 0.25, false));
+        Neo4jMemoryStore unfocused = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
+                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false));
+        String scope = "speakers-" + System.nanoTime();
+        // Bo talks about planting in the question's words; Ada's own answer shares none of them
+        focused.add(said(scope, "bo-1", "we planted tomatoes in the garden", "Bo"), new float[] {1, 0, 0, 0});
+        focused.add(said(scope, "bo-2", "the garden looks planted and tidy", "Bo"), new float[] {0.9f, 0.1f, 0, 0});
+        focused.add(said(scope, "ada-1", "I put seeds in the soil this morning", "Ada"), new float[] {0.2f, 1, 0, 0});
+        focused.add(said(scope, "note", "the shed needs paint", null), new float[] {0.5f, 0, 1, 0});
+        awaitTrue(() -> focused.servesFromMemory(scope) && unfocused.servesFromMemory(scope), "the scope is copied into memory");
+        float[] vector = {1, 0, 0, 0};
+
+        List<MemoryHit> plain = unfocused.search(query(scope, "What did Ada plant in the garden?", vector));
+        List<MemoryHit> favoured = focused.search(query(scope, "What did Ada plant in the garden?", vector));
+
+        assertThat(ids(plain).get(0)).as("without focus, Bo's words win").isEqualTo(scope + "-bo-1");
+        assertThat(ids(favoured).get(0)).as("what the named speaker said comes first").isEqualTo(scope + "-ada-1");
+        assertThat(score(favoured, scope + "-bo-1")).as("another speaker's memory keeps a quarter of its score")
+                .isCloseTo(score(plain, scope + "-bo-1") * 0.25, within(1e-9));
+        assertThat(score(favoured, scope + "-note")).as("a memory without a speaker keeps its score")
+                .isCloseTo(score(plain, scope + "-note"), within(1e-9));
+        assertThat(ids(focused.search(query(scope, "What did Ada and Bo plant in the garden?", vector))))
+                .as("a question naming both speakers favours neither")
+                .isEqualTo(ids(unfocused.search(query(scope, "What did Ada and Bo plant in the garden?", vector))));
+        assertThatThrownBy(() -> new SearchTuning(3, 0, 0, 1.5, false)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("between 0 and 1");
+    }
+
+    private static Memory said(String scope, String id, String text, String speaker) {
+        return new Memory(scope + "-" + id, scope, text, List.of(), false, 1, 1, null, null, null, List.of(), List.of(), 1L, speaker);
+    }
+
+    private static MemoryQuery query(String scope, String text, float[] vector) {
+        return new MemoryQuery(scope, text, vector, 10, null, 0, false, null, null, null, NOW);
+    }
+
+    private static double score(List<MemoryHit> hits, String id) {
+        return hits.stream().filter(hit -> hit.memory() != null && hit.memory().id().equals(id)).findFirst().orElseThrow().score();
     }
 
     @Test

@@ -3,16 +3,25 @@ package dev.openrag.knowledge.memory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+
+import org.tartarus.snowball.ext.EnglishStemmer;
 
 /**
  * BM25 over one scope's memory texts, with that scope's statistics alone (document frequencies and
  * mean length). Neo4j's fulltext index scores a scope with statistics over every scope it holds,
  * so what other agents remember moved a scope's ranking (docs/benchmarks.md, LoCoMo on a shared
  * and on a fresh stack). Words are {@link MemoryText}'s: lower-cased letter and digit runs, so
- * "Caroline's" holds "caroline"; the query's are {@link MemoryText#queryTerms}. Scores are
- * Lucene's BM25 ({@code k1} 1.2, {@code b} 0.75), without its lossy length encoding.
+ * "Caroline's" holds "caroline"; the query's are {@link MemoryText#queryTerms}. With stemming
+ * ({@code openrag.memory.stemming}, off by default: on LoCoMo it lifted recall@5 and @20 and the check
+ * conversations but cost two tune questions at @10, docs/benchmarks.md), both sides are matched by
+ * their Snowball English stems ({@link Stems}): a question asks "which books" or "games won" of
+ * memories that say "a book" or "winning". Scores are Lucene's BM25 ({@code k1} 1.2,
+ * {@code b} 0.75), without its lossy length encoding.
  */
 public final class ScopeWords {
 
@@ -23,8 +32,10 @@ public final class ScopeWords {
     private final List<String> texts; // by position, read again for feedback terms (cheaper than a forward index)
     private final int[] lengths;
     private final double meanLength;
+    private final boolean stemming;
 
-    private ScopeWords(Map<String, int[][]> postings, List<String> texts, int[] lengths) {
+    private ScopeWords(Map<String, int[][]> postings, List<String> texts, int[] lengths, boolean stemming) {
+        this.stemming = stemming;
         this.postings = postings;
         this.texts = texts;
         this.lengths = lengths;
@@ -35,15 +46,21 @@ public final class ScopeWords {
         this.meanLength = lengths.length == 0 ? 1 : Math.max(1, (double) total / lengths.length);
     }
 
-    /** The words of each text, in order: text i is memory i of the scope. */
+    /** The words of each text, in order: text i is memory i of the scope; matched as written. */
     public static ScopeWords of(List<String> texts) {
+        return of(texts, false);
+    }
+
+    /** The words of each text, in order: text i is memory i of the scope; {@code stemming}: matched by their stems, else as written. */
+    public static ScopeWords of(List<String> texts, boolean stemming) {
         Map<String, List<int[]>> building = new HashMap<>();
         int[] lengths = new int[texts.size()];
+        Stems stems = new Stems(stemming);
         for (int i = 0; i < texts.size(); i++) {
             Map<String, Integer> counts = new HashMap<>();
             for (String word : MemoryText.words(texts.get(i))) {
                 if (!word.isEmpty()) {
-                    counts.merge(word, 1, Integer::sum);
+                    counts.merge(stems.of(word), 1, Integer::sum);
                     lengths[i]++;
                 }
             }
@@ -59,14 +76,17 @@ public final class ScopeWords {
             }
             postings.put(word, pair);
         });
-        return new ScopeWords(postings, List.copyOf(texts), lengths);
+        return new ScopeWords(postings, List.copyOf(texts), lengths, stemming);
     }
 
-    /** Every memory's BM25 score for the query terms (0 where none occurs), by position. */
+    /** Every memory's BM25 score for the query terms (0 where none occurs), by position; terms of one stem count once. */
     public double[] scores(List<String> terms) {
         double[] scores = new double[lengths.length];
         int n = lengths.length;
-        for (String term : terms) {
+        Stems stems = new Stems(stemming);
+        Set<String> stemmed = new LinkedHashSet<>();
+        terms.forEach(term -> stemmed.add(stems.of(term)));
+        for (String term : stemmed) {
             int[][] posting = postings.get(term);
             if (posting == null) {
                 continue;
@@ -84,25 +104,56 @@ public final class ScopeWords {
 
     /**
      * Pseudo-relevance feedback: the {@code count} words that best characterise the memories at
-     * {@code positions}, by the sum over those memories of each word's count times its idf in the
-     * scope. Left out: the {@code known} words (the query's), stop words, words of one or two
-     * letters, numbers, and words no other memory holds (they cannot lead anywhere).
+     * {@code positions}, by the sum over those memories of each stem's count times its idf in the
+     * scope, each given as the first form met. Left out: the {@code known} words (the query's, by
+     * stem), stop words, words of one or two letters, numbers, and words no other memory holds
+     * (they cannot lead anywhere).
      */
     public List<String> feedbackTerms(List<Integer> positions, int count, Collection<String> known) {
         Map<String, Double> weights = new HashMap<>();
+        Map<String, String> forms = new HashMap<>();
+        Stems stems = new Stems(stemming);
+        Set<String> knownStems = new HashSet<>();
+        known.forEach(word -> knownStems.add(stems.of(word)));
         int n = lengths.length;
         for (int position : positions) {
             for (String word : MemoryText.words(texts.get(position))) {
-                int[][] posting = postings.get(word);
-                if (posting != null && posting[0].length > 1 && word.length() > 2 && !known.contains(word)
+                String stem = stems.of(word);
+                int[][] posting = postings.get(stem);
+                if (posting != null && posting[0].length > 1 && word.length() > 2 && !knownStems.contains(stem)
                         && !MemoryText.STOP_WORDS.contains(word) && !word.chars().allMatch(Character::isDigit)) {
                     int df = posting[0].length;
-                    weights.merge(word, Math.log(1 + (n - df + 0.5) / (df + 0.5)), Double::sum);
+                    weights.merge(stem, Math.log(1 + (n - df + 0.5) / (df + 0.5)), Double::sum);
+                    forms.putIfAbsent(stem, word);
                 }
             }
         }
         return weights.entrySet().stream()
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-                .limit(count).map(Map.Entry::getKey).toList();
+                .limit(count).map(entry -> forms.get(entry.getKey())).toList();
+    }
+
+    /**
+     * Words as BM25 matches them here: Snowball's English (Porter2) stem, so "books" and "book",
+     * "winning" and "win" are one term; without {@code stemming}, words as written. Each word is
+     * stemmed once per use (a scope repeats its words); not thread-safe, so one per build or search.
+     */
+    static final class Stems {
+
+        private final EnglishStemmer stemmer = new EnglishStemmer();
+        private final Map<String, String> known = new HashMap<>();
+        private final boolean stemming;
+
+        Stems(boolean stemming) {
+            this.stemming = stemming;
+        }
+
+        String of(String word) {
+            return !stemming ? word : known.computeIfAbsent(word, w -> {
+                stemmer.setCurrent(w);
+                stemmer.stem();
+                return stemmer.getCurrent();
+            });
+        }
     }
 }

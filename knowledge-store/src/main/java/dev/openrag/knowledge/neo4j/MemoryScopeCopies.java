@@ -58,14 +58,17 @@ final class MemoryScopeCopies {
 
     private final Driver driver;
     private final long maxMemories;
+    private final boolean stemming;
     private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
     private final Map<String, Copy> copies = new ConcurrentHashMap<>();
     private final Map<String, Long> nextLoadAllowed = new ConcurrentHashMap<>();
     private final Set<String> loading = ConcurrentHashMap.newKeySet();
 
-    MemoryScopeCopies(Driver driver, long maxMemories) {
+    /** @param stemming whether a copy's BM25 matches words by their stems ({@link ScopeWords}) */
+    MemoryScopeCopies(Driver driver, long maxMemories, boolean stemming) {
         this.driver = driver;
         this.maxMemories = maxMemories;
+        this.stemming = stemming;
     }
 
     /**
@@ -140,7 +143,7 @@ final class MemoryScopeCopies {
                 if (size > maxMemories) {
                     return null;
                 }
-                return Copy.of(readAt, tx.run("""
+                return Copy.of(readAt, stemming, tx.run("""
                         MATCH (m:Memory {scope: $scope})
                         RETURN m.id AS id, m.text AS text, m.embedding AS embedding, m.speaker AS speaker,
                                coalesce(m.occurredAt, m.createdAt) AS happened, m.forgottenAt AS forgottenAt,
@@ -218,7 +221,7 @@ final class MemoryScopeCopies {
             }
         }
 
-        static Copy of(String version, List<Record> rows) {
+        static Copy of(String version, boolean stemming, List<Record> rows) {
             int n = rows.size();
             String[] ids = new String[n];
             float[][] embeddings = new float[n][];
@@ -253,7 +256,7 @@ final class MemoryScopeCopies {
                 }
             }
             return new Copy(version, ids, UnitVectors.of(embeddings, dimension), speakers, happened, forgottenAt, expiresAt,
-                    validTo, conversations, ScopeWords.of(texts));
+                    validTo, conversations, ScopeWords.of(texts, stemming));
         }
 
         private static long orNone(Value value) {
@@ -292,6 +295,12 @@ final class MemoryScopeCopies {
                 }
             }
             return found;
+        }
+
+        /** Who said the memory with this id (null: no speaker, or not in this copy). */
+        String speakerOf(String id) {
+            Integer position = positions.get(id);
+            return position == null ? null : speakers[position];
         }
 
         /** What the memories at {@code positions} are about beyond the {@code known} words ({@link ScopeWords#feedbackTerms}). */

@@ -35,10 +35,18 @@ public class MemoryStoreProducer {
     @ConfigProperty(name = "openrag.memory.feedback.terms", defaultValue = "" + SearchTuning.DEFAULT_FEEDBACK_TERMS)
     int feedbackTerms;
 
+    /** What a memory another speaker said keeps of its score when a question names exactly one speaker (1: no focus). */
+    @ConfigProperty(name = "openrag.memory.other-speaker-weight", defaultValue = "" + SearchTuning.DEFAULT_OTHER_SPEAKER_WEIGHT)
+    double otherSpeakerWeight;
+
+    /** Whether BM25 over a scope's copy matches words by their English stems ("books" finds "book"). */
+    @ConfigProperty(name = "openrag.memory.stemming", defaultValue = "" + SearchTuning.DEFAULT_STEMMING)
+    boolean stemming;
+
     @Produces
     @Singleton
     MemoryStore memoryStore(Driver driver) {
         return new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, maxCopied,
-                new SearchTuning(rrfK, feedbackHits, feedbackTerms));
+                new SearchTuning(rrfK, feedbackHits, feedbackTerms, otherSpeakerWeight, stemming));
     }
 }

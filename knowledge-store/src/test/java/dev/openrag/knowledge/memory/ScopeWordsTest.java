@@ -50,4 +50,31 @@ class ScopeWordsTest {
                 .containsExactly("ate", "john");
         assertThat(words.feedbackTerms(List.of(), 5, List.of())).isEmpty();
     }
+
+    @Test
+    void wordsMatchByTheirStem() {
+        ScopeWords words = ScopeWords.of(List.of("I finished that book last night", "we won the game, winning feels great",
+                "a quiet evening at home", "the weather was grey"), true);
+
+        assertThat(words.scores(MemoryText.queryTerms("Which books has John read?"))[0]).as("books -> book").isPositive();
+        assertThat(words.scores(MemoryText.queryTerms("How many games has John won?"))[1]).as("games -> game").isPositive();
+        assertThat(words.scores(List.of("win"))[1]).as("winning -> win").isPositive();
+        assertThat(words.scores(List.of("book", "books"))[0]).as("one stem counts once")
+                .isEqualTo(words.scores(List.of("book"))[0]);
+        assertThat(words.scores(List.of("weathering"))[3]).as("weathering -> weather").isPositive();
+        assertThat(words.scores(List.of("evenings"))).as("the other memories hold no form of the word")
+                .containsExactly(0.0, 0.0, words.scores(List.of("evening"))[2], 0.0);
+        assertThat(ScopeWords.of(List.of("I finished that book")).scores(List.of("books"))[0]).as("stemming off (the default)").isZero();
+    }
+
+    @Test
+    void feedbackLeavesOutEveryFormOfTheQuerysWords() {
+        ScopeWords words = ScopeWords.of(List.of("Tim loves reading fantasy books", "those fantasy books again",
+                "reading is fun", "tea"), true);
+
+        List<String> terms = words.feedbackTerms(List.of(0), 5, MemoryText.queryTerms("what book does Tim read"));
+
+        assertThat(terms).as("'books' and 'reading' are the query's words in other forms").doesNotContain("books", "reading")
+                .contains("fantasy");
+    }
 }
