@@ -11,24 +11,26 @@ import java.util.Map;
  * neighbours and their heads to the candidates (0-20, 0: off; default {@code openrag.search.expand.documents}).
  * {@code rrfK} (1-1000; default {@code openrag.search.rrf-k}) and {@code weights} (per retriever,
  * {@code vector}, {@code bm25}, {@code graph}, 0-10; defaults {@code openrag.search.weight.*}) set
- * the fusion of the hybrid modes, for cross-validating them ({@code ./openrag eval --folds}).
+ * the fusion of the hybrid modes, for cross-validating them ({@code ./openrag eval --folds}); so do
+ * {@code rerankWeight} and {@code headPrior} (0-10; defaults {@code openrag.search.rerank.weight} and
+ * {@code openrag.search.head-prior}) for the second stage.
  */
 public record SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
                             Integer maxHops, List<String> scopes, Integer candidates, Integer expand, Integer rrfK,
-                            Map<String, Double> weights) {
+                            Map<String, Double> weights, Double rerankWeight, Double headPrior) {
 
     /** The same request for a checked collection and the memory scopes the caller may read (null: all). */
     public SearchRequest restrictedTo(String checkedCollection, List<String> readableScopes) {
         return new SearchRequest(query, k, checkedCollection, mode, rerank, explain, maxHops, readableScopes, candidates, expand,
-                rrfK, weights);
+                rrfK, weights, rerankWeight, headPrior);
     }
 
     public SearchRequest(String query, Integer k, String collection, String mode) {
-        this(query, k, collection, mode, null, null, null, null, null, null, null, null);
+        this(query, k, collection, mode, null, null, null, null, null, null, null, null, null, null);
     }
 
     public SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
                          Integer maxHops, List<String> scopes) {
-        this(query, k, collection, mode, rerank, explain, maxHops, scopes, null, null, null, null);
+        this(query, k, collection, mode, rerank, explain, maxHops, scopes, null, null, null, null, null, null);
     }
 }

@@ -166,6 +166,8 @@ public class SearchService {
         if (fusionK < 1 || fusionK > 1000) {
             throw ApiException.badRequest("field 'rrfK' must be between 1 and 1000, got " + fusionK);
         }
+        double rerankBy = secondStage(request.rerankWeight(), rerankWeight, "rerankWeight");
+        double headBy = secondStage(request.headPrior(), headPrior, "headPrior");
         if (mode.equals("automatic")) {
             route = router.route(query);
             mode = route.mode();
@@ -258,14 +260,14 @@ public class SearchService {
         boolean rerank = request.rerank() == null ? rerankByDefault : request.rerank();
         if (rerank && !ranked.isEmpty()) {
             List<RankFusion.Fused> candidatesToRerank = ranked;
-            ranked = timed(timings, "rerank", () -> rerank(query, candidatesToRerank));
+            ranked = timed(timings, "rerank", () -> rerank(query, candidatesToRerank, rerankBy));
         }
         // part of the second stage, in fused modes only: one retriever's raw scores (BM25's above
         // all) are no basis for a document's best
-        if (rerank && hybrid && headPrior > 0 && !ranked.isEmpty()) {
+        if (rerank && hybrid && headBy > 0 && !ranked.isEmpty()) {
             List<RankFusion.Fused> candidatesToLift = ranked;
             ranked = timed(timings, "headPrior",
-                    () -> RankFusion.rescore(candidatesToLift, RankFusion.documentHeads(candidatesToLift), headPrior, "head"));
+                    () -> RankFusion.rescore(candidatesToLift, RankFusion.documentHeads(candidatesToLift), headBy, "head"));
         }
         boolean combinedScore = hybrid || rerank;
         List<SearchResponse.Result> top = ranked.stream().limit(k)
@@ -326,13 +328,22 @@ public class SearchService {
         }
     }
 
-    private List<RankFusion.Fused> rerank(String query, List<RankFusion.Fused> ranked) {
+    /** A second-stage weight of the request, else the configured one; 0-10. */
+    private static double secondStage(Double requested, double configured, String field) {
+        double weight = requested == null ? configured : requested;
+        if (!(weight >= 0 && weight <= 10)) {
+            throw ApiException.badRequest("field '" + field + "' must be between 0 and 10, got " + weight);
+        }
+        return weight;
+    }
+
+    private List<RankFusion.Fused> rerank(String query, List<RankFusion.Fused> ranked, double weight) {
         List<Double> scores = reranker.score(query, ranked.stream().map(RankFusion.Fused::chunk).toList());
         Map<String, Double> byChunk = new HashMap<>();
         for (int i = 0; i < ranked.size(); i++) {
             byChunk.put(ranked.get(i).chunk().chunkId(), scores.get(i));
         }
-        return RankFusion.rescore(ranked, byChunk, rerankWeight, "rerank");
+        return RankFusion.rescore(ranked, byChunk, weight, "rerank");
     }
 
     /** Graph mode shows, for hits that present an OpenAPI operation, the operation with its examples and entities. */

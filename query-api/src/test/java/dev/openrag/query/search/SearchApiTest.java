@@ -195,6 +195,10 @@ class SearchApiTest extends FixtureTest {
         assertThat(lifted.getDouble("results[0].score")).isCloseTo(1.0 + 0.3, org.assertj.core.api.Assertions.within(1e-9));
         assertThat(lifted.getList("results.scores.head", Double.class)).hasSize(4).allSatisfy(head -> assertThat(head).isBetween(0.0, 1.0));
         assertThat(lifted.getMap("timings")).containsKey("headPrior");
+        JsonPath liftedMore = post(Map.of("query", "http header parsing", "k", 4, "collection", COLLECTION, "mode", "hybrid",
+                "explain", true, "headPrior", 0.6)).statusCode(200).extract().jsonPath();
+        assertThat(liftedMore.getDouble("results[0].score")).as("the request's head prior")
+                .isCloseTo(1.0 + 0.6, org.assertj.core.api.Assertions.within(1e-9));
 
         JsonPath plain = post(Map.of("query", "http header parsing",
                 "k", 4, "collection", COLLECTION, "mode", "hybrid", "rerank", false, "explain", true)).statusCode(200).extract().jsonPath();
@@ -221,6 +225,10 @@ class SearchApiTest extends FixtureTest {
                 .body("message", containsString("unknown retriever 'colbert'"));
         post(Map.of("query", "x", "weights", Map.of("bm25", -1.0), "collection", COLLECTION)).statusCode(400)
                 .body("message", containsString("'weights.bm25' must be between 0 and 10"));
+        post(Map.of("query", "x", "headPrior", -0.1, "collection", COLLECTION)).statusCode(400)
+                .body("message", containsString("'headPrior' must be between 0 and 10"));
+        post(Map.of("query", "x", "rerankWeight", 11, "collection", COLLECTION)).statusCode(400)
+                .body("message", containsString("'rerankWeight' must be between 0 and 10"));
         post(Map.of("query", " ", "collection", COLLECTION)).statusCode(400).body("message", containsString("'query'"));
         post(Map.of("query", "x", "k", 0, "collection", COLLECTION)).statusCode(400).body("message", containsString("'k' must be between 1 and 100"));
         post(Map.of("query", "x", "k", 101, "collection", COLLECTION)).statusCode(400);
