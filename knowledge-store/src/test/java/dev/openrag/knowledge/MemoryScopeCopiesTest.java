@@ -160,9 +160,9 @@ class MemoryScopeCopiesTest {
     @Test
     void aQuestionNamingOneSpeakerFavoursWhatThatSpeakerSaid() {
         Neo4jMemoryStore focused = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
-                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 0.25, false));
+                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 0.25, false, 0));
         Neo4jMemoryStore unfocused = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
-                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false));
+                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0));
         String scope = "speakers-" + System.nanoTime();
         // Bo talks about planting in the question's words; Ada's own answer shares none of them
         focused.add(said(scope, "bo-1", "we planted tomatoes in the garden", "Bo"), new float[] {1, 0, 0, 0});
@@ -184,8 +184,38 @@ class MemoryScopeCopiesTest {
         assertThat(ids(focused.search(query(scope, "What did Ada and Bo plant in the garden?", vector))))
                 .as("a question naming both speakers favours neither")
                 .isEqualTo(ids(unfocused.search(query(scope, "What did Ada and Bo plant in the garden?", vector))));
-        assertThatThrownBy(() -> new SearchTuning(3, 0, 0, 1.5, false)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new SearchTuning(3, 0, 0, 1.5, false, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("between 0 and 1");
+    }
+
+    @Test
+    void aMemoryRisesWithTheStrongHitsOfItsDay() {
+        long day = 86_400_000L;
+        Neo4jMemoryStore episodes = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
+                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0.5));
+        Neo4jMemoryStore plain = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
+                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0));
+        String scope = "episodes-" + System.nanoTime();
+        // the trail is the same day's hike, in other words; the pasta, another day, is nearer the question
+        episodes.add(happened(scope, "hike", "we went hiking at the lake", 20 * day + 3_600_000), new float[] {1, 0, 0, 0});
+        episodes.add(happened(scope, "trail", "the trail was long and steep", 20 * day + 7_200_000), new float[] {0, 0, 1, 0});
+        episodes.add(happened(scope, "pasta", "I cooked pasta", 21 * day), new float[] {0.3f, 0, 0, 1});
+        awaitTrue(() -> episodes.servesFromMemory(scope) && plain.servesFromMemory(scope), "the scope is copied into memory");
+        MemoryQuery question = query(scope, "Where did we go hiking?", new float[] {1, 0, 0, 0});
+
+        assertThat(ids(plain.search(question))).containsExactly(scope + "-hike", scope + "-pasta", scope + "-trail");
+        List<MemoryHit> lifted = episodes.search(question);
+        assertThat(ids(lifted)).as("the hike's day lends the trail its weight").containsExactly(scope + "-hike", scope + "-trail",
+                scope + "-pasta");
+        // 1/(3+1) twice for the hike: the best; its day sums the hike and the trail's 1/(3+3)
+        assertThat(lifted.get(0).score()).isCloseTo(1 + 0.5, within(1e-9));
+        assertThat(lifted.get(1).score()).isCloseTo((1.0 / 6) / 0.5 + 0.5, within(1e-9));
+        assertThatThrownBy(() -> new SearchTuning(3, 0, 0, 1, false, 11)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("episode weight");
+    }
+
+    private static Memory happened(String scope, String id, String text, long occurredAt) {
+        return new Memory(scope + "-" + id, scope, text, List.of(), false, 1, 1, null, null, null, List.of(), List.of(), occurredAt, null);
     }
 
     private static Memory said(String scope, String id, String text, String speaker) {

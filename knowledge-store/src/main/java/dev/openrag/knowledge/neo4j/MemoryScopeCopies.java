@@ -297,6 +297,12 @@ final class MemoryScopeCopies {
             return found;
         }
 
+        /** When the memory with this id happened (its occurredAt, else its creation; null: not in this copy). */
+        Long happenedAt(String id) {
+            Integer position = positions.get(id);
+            return position == null ? null : happened[position];
+        }
+
         /** Who said the memory with this id (null: no speaker, or not in this copy). */
         String speakerOf(String id) {
             Integer position = positions.get(id);

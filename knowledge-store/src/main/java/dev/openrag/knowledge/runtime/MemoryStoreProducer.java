@@ -43,10 +43,14 @@ public class MemoryStoreProducer {
     @ConfigProperty(name = "openrag.memory.stemming", defaultValue = "" + SearchTuning.DEFAULT_STEMMING)
     boolean stemming;
 
+    /** How much a memory's episode (the same day's fused hits) lends it in a hybrid search (0: off). */
+    @ConfigProperty(name = "openrag.memory.episode-weight", defaultValue = "" + SearchTuning.DEFAULT_EPISODE_WEIGHT)
+    double episodeWeight;
+
     @Produces
     @Singleton
     MemoryStore memoryStore(Driver driver) {
         return new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, maxCopied,
-                new SearchTuning(rrfK, feedbackHits, feedbackTerms, otherSpeakerWeight, stemming));
+                new SearchTuning(rrfK, feedbackHits, feedbackTerms, otherSpeakerWeight, stemming, episodeWeight));
     }
 }
