@@ -39,7 +39,8 @@ class MemoryScopeCopiesTest {
     private static final int DIMENSIONS = 4; // as the other memory tests: the test JVM shares one Neo4j
     private static final long NOW = 1_000_000;
 
-    private static final SearchTuning NO_FEEDBACK = new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0);
+    /** The lists alone: no feedback, speaker focus or episodes, which only a copy can give (so Neo4j alone ranks the same). */
+    private static final SearchTuning NO_FEEDBACK = new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0);
 
     private static Driver driver;
 
@@ -56,7 +57,7 @@ class MemoryScopeCopiesTest {
 
     @Test
     void aCurrentCopyRanksAsNeo4jDoesUnderEveryFilter() {
-        // the feedback list needs a copy, so the comparison with Neo4j leaves it out
+        // the feedback list, speaker focus and episodes need a copy, so the comparison with Neo4j leaves them out
         Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, NO_FEEDBACK);
         Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0);
         String scope = "copies-" + System.nanoTime();

@@ -436,6 +436,10 @@ public final class Neo4jMemoryStore implements MemoryStore {
     record Fused(Candidate candidate, double score, Map<String, Integer> ranks) {
     }
 
+    /** Best first, ties by key, as fusion orders them. */
+    private static final Comparator<Fused> BEST_FIRST = Comparator.comparingDouble(Fused::score).reversed()
+            .thenComparing(hit -> hit.candidate().key());
+
     @Override
     public List<MemoryHit> search(MemoryQuery query) {
         Map<String, Object> params = new HashMap<>();
@@ -545,10 +549,6 @@ public final class Neo4jMemoryStore implements MemoryStore {
         }
         return results(fused.stream().limit(k).toList());
     }
-
-    /** Best first, ties by key, as fusion orders them. */
-    private static final Comparator<Fused> BEST_FIRST = Comparator.comparingDouble(Fused::score).reversed()
-            .thenComparing(hit -> hit.candidate().key());
 
     /**
      * Episodes: the memories that happened on the same (UTC) day are one episode (a conversation's
@@ -685,7 +685,6 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 """ + FILTER, linked));
     }
 
-    /** The speaker of the scope the query names (a word or two of it, any case), or null. */
     /** The speaker a question names when it names exactly one of the scope's speakers; null otherwise. */
     private static String onlyNamedSpeaker(ScopeFacts facts, String text) {
         Set<String> named = new HashSet<>();
@@ -698,6 +697,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         return named.size() == 1 ? named.iterator().next() : null;
     }
 
+    /** The speaker of the scope the query names (a word or two of it, any case), or null. */
     private static String namedSpeaker(ScopeFacts facts, String text) {
         for (String name : MemoryText.nameCandidates(text)) {
             String speaker = facts.speakersByKey().get(name);
