@@ -140,16 +140,15 @@ public final class ScopeWords {
      */
     static final class Stems {
 
-        private final EnglishStemmer stemmer = new EnglishStemmer();
+        private final EnglishStemmer stemmer; // null: words as written (every search makes one of these)
         private final Map<String, String> known = new HashMap<>();
-        private final boolean stemming;
 
         Stems(boolean stemming) {
-            this.stemming = stemming;
+            this.stemmer = stemming ? new EnglishStemmer() : null;
         }
 
         String of(String word) {
-            return !stemming ? word : known.computeIfAbsent(word, w -> {
+            return stemmer == null ? word : known.computeIfAbsent(word, w -> {
                 stemmer.setCurrent(w);
                 stemmer.stem();
                 return stemmer.getCurrent();

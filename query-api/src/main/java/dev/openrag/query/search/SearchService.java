@@ -312,10 +312,6 @@ public class SearchService {
         return RankFusion.rescore(ranked, similarity, summaryBoost, SUMMARY);
     }
 
-    /**
-     * The second stage: every candidate's score, divided by the best one, plus {@code rerankWeight}
-     * times the reranker's score in [0, 1] ({@code scores.rerank} with explain).
-     */
     /** {@link DocumentExpansion}; without it when the chunk store cannot answer (named in {@code degraded}). */
     private List<RankFusion.Fused> expand(String collection, List<RankFusion.Fused> ranked, int documents, List<String> degraded) {
         Map<ChunkLookup.ChunkKey, Double> plan = DocumentExpansion.plan(ranked, documents, expandRatio);
@@ -337,6 +333,10 @@ public class SearchService {
         return weight;
     }
 
+    /**
+     * The second stage: every candidate's score, divided by the best one, plus {@code weight} times
+     * the reranker's score in [0, 1] ({@code scores.rerank} with explain).
+     */
     private List<RankFusion.Fused> rerank(String query, List<RankFusion.Fused> ranked, double weight) {
         List<Double> scores = reranker.score(query, ranked.stream().map(RankFusion.Fused::chunk).toList());
         Map<String, Double> byChunk = new HashMap<>();
