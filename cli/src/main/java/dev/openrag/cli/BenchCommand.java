@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -274,27 +275,40 @@ class BenchCommand implements Callable<Integer> {
         ApiClient ingest = new ApiClient(url);
         Stack stack = new Stack();
         Map<String, Long> cpuBefore = StackCpu.sample(stack);
+        long embedderBefore = StackCpu.threads(stack, EMBEDDER_THREAD::equals);
+        long jitBefore = StackCpu.threads(stack, JIT_THREAD);
         long pipelineStart = System.nanoTime();
         JsonNode accepted = ingest.postJson("/api/corpus?collection=" + collection, json);
         JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
         double pipelineSeconds = (System.nanoTime() - pipelineStart) / 1e9;
         Map<String, Long> cpu = StackCpu.between(cpuBefore, StackCpu.sample(stack));
+        long embedderCpu = StackCpu.threads(stack, EMBEDDER_THREAD::equals) - embedderBefore;
+        long jitCpu = StackCpu.threads(stack, JIT_THREAD) - jitBefore;
         int chunks = status.path("stages").path("sink-opensearch").path("chunks").asInt();
         double pipelineRate = chunks / pipelineSeconds;
         System.out.printf("end to end:    %d chunks in %.1f s = %.1f chunks/s (job %s, collection %s)%n",
                 chunks, pipelineSeconds, pipelineRate, status.path("state").asText(), collection);
-        // every process's CPU during the run, less what embedding these chunks and summaries costs on its own
+        // every process's CPU during the run, less the pipeline's embedder threads' own (measured where the OS
+        // accounts threads; elsewhere predicted from the bare run's CPU a text, which under the stack's
+        // contention comes out a few percent low)
         long totalCpu = cpu.values().stream().mapToLong(Long::longValue).sum();
-        double embeddingCpu = embedCpuPerText * (chunks + (chunks == texts.size() ? summaries.size() : 0));
+        double predictedEmbeddingCpu = embedCpuPerText * (chunks + (chunks == texts.size() ? summaries.size() : 0));
+        double embeddingCpu = embedderCpu > 0 ? embedderCpu : predictedEmbeddingCpu;
         double outside = chunks == 0 ? 0 : (totalCpu - embeddingCpu) / chunks;
-        System.out.printf("cpu during end to end: %s; total %.1f s, of which embedding ~%.1f s%n",
+        System.out.printf("cpu during end to end: %s; total %.1f s, of which embedding %.1f s (%s; the bare run predicted %.1f s)"
+                        + " and JIT compilation %.1f s%n",
                 String.join(", ", cpu.entrySet().stream().map(e -> "%s %.1f s".formatted(e.getKey(), e.getValue() / 1000.0)).toList()),
-                totalCpu / 1000.0, embeddingCpu / 1000.0);
+                totalCpu / 1000.0, embeddingCpu / 1000.0, embedderCpu > 0 ? "the pipeline's embedder threads" : "predicted",
+                predictedEmbeddingCpu / 1000.0, jitCpu / 1000.0);
         System.out.printf("ingest end-to-end/bare-embedder ratio=%.2f e2e_chunks_per_s=%.1f embedder_chunks_per_s=%.1f"
                         + " stock_embedder_chunks_per_s=%.1f cpu_ms_per_chunk_outside_embedder=%.1f chunks=%d%n",
                 pipelineRate / bareRate, pipelineRate, bareRate, stockRate, outside, chunks);
         return "completed".equals(status.path("state").asText()) ? 0 : 1;
     }
+
+    /** The pipeline's embedder pool's threads (OnnxEmbedder), and the JVMs' JIT compiler threads, by name. */
+    private static final String EMBEDDER_THREAD = "onnx-embedder";
+    private static final Predicate<String> JIT_THREAD = name -> name.matches("C[12] CompilerThre.*");
 
     /** Seconds to embed the texts in batches of 32, as the pipeline's embed stage sees them. */
     private static double timeEmbedding(List<String> texts, Consumer<List<String>> embed) {

@@ -2,6 +2,7 @@ package dev.openrag.knowledge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
@@ -39,8 +40,11 @@ class MemoryScopeCopiesTest {
     private static final int DIMENSIONS = 4; // as the other memory tests: the test JVM shares one Neo4j
     private static final long NOW = 1_000_000;
 
-    /** The lists alone: no feedback, speaker focus or episodes, which only a copy can give (so Neo4j alone ranks the same). */
+    /** The lists alone: no feedback list (only a copy gives one), speaker focus or episodes. */
     private static final SearchTuning NO_FEEDBACK = new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0);
+    /** The defaults but the feedback list, which only a copy can give (so Neo4j alone ranks the same). */
+    private static final SearchTuning BUT_FEEDBACK = new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0,
+            SearchTuning.DEFAULT_OTHER_SPEAKER_WEIGHT, false, SearchTuning.DEFAULT_EPISODE_WEIGHT);
 
     private static Driver driver;
 
@@ -57,9 +61,9 @@ class MemoryScopeCopiesTest {
 
     @Test
     void aCurrentCopyRanksAsNeo4jDoesUnderEveryFilter() {
-        // the feedback list, speaker focus and episodes need a copy, so the comparison with Neo4j leaves them out
-        Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, NO_FEEDBACK);
-        Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0);
+        // the feedback list needs a copy, so the comparison with Neo4j leaves it out
+        Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, BUT_FEEDBACK);
+        Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, BUT_FEEDBACK);
         String scope = "copies-" + System.nanoTime();
         String conversation = copied.createConversation(scope, "planning", NOW).id();
         Random random = new Random(7);
@@ -96,6 +100,7 @@ class MemoryScopeCopiesTest {
                 for (int i = 0; i < fromMemory.size(); i++) {
                     assertThat(fromMemory.get(i).score()).isCloseTo(fromNeo4j.get(i).score(), within(1e-5));
                     assertThat(fromMemory.get(i).ranks()).isEqualTo(fromNeo4j.get(i).ranks());
+                    assertThat(fromMemory.get(i).adjusted()).isEqualTo(fromNeo4j.get(i).adjusted());
                 }
             }
         }
@@ -182,6 +187,20 @@ class MemoryScopeCopiesTest {
                 .isCloseTo(score(plain, scope + "-bo-1") * 0.25, within(1e-9));
         assertThat(score(favoured, scope + "-note")).as("a memory without a speaker keeps its score")
                 .isCloseTo(score(plain, scope + "-note"), within(1e-9));
+        assertThat(hit(favoured, scope + "-bo-1").adjusted()).as("the weighing shows in the hit").containsExactly(entry("otherSpeaker", 0.25));
+        assertThat(hit(favoured, scope + "-ada-1").adjusted()).as("the named speaker's memory is not weighed").isNull();
+        assertThat(hit(plain, scope + "-bo-1").adjusted()).isNull();
+        // without the scope's copy (none may be held), who said what is read from Neo4j for the fused memories
+        Neo4jMemoryStore uncopiedFocused = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0,
+                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 0.25, false, 0));
+        Neo4jMemoryStore uncopiedPlain = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0,
+                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0));
+        List<MemoryHit> fromNeo4j = uncopiedFocused.search(query(scope, "What did Ada plant in the garden?", vector));
+        assertThat(score(fromNeo4j, scope + "-bo-1")).as("the same weighing without the scope's copy")
+                .isCloseTo(score(uncopiedPlain.search(query(scope, "What did Ada plant in the garden?", vector)), scope + "-bo-1") * 0.25,
+                        within(1e-9));
+        assertThat(hit(fromNeo4j, scope + "-bo-1").adjusted()).containsExactly(entry("otherSpeaker", 0.25));
+        assertThat(hit(fromNeo4j, scope + "-note").adjusted()).isNull();
         assertThat(ids(focused.search(query(scope, "What did Ada and Bo plant in the garden?", vector))))
                 .as("a question naming both speakers favours neither")
                 .isEqualTo(ids(unfocused.search(query(scope, "What did Ada and Bo plant in the garden?", vector))));
@@ -211,6 +230,16 @@ class MemoryScopeCopiesTest {
         // 1/(3+1) twice for the hike: the best; its day sums the hike and the trail's 1/(3+3)
         assertThat(lifted.get(0).score()).isCloseTo(1 + 0.5, within(1e-9));
         assertThat(lifted.get(1).score()).isCloseTo((1.0 / 6) / 0.5 + 0.5, within(1e-9));
+        assertThat(lifted.get(1).adjusted()).as("the lift shows in the hit").containsOnlyKeys("episode");
+        assertThat(lifted.get(1).adjusted().get("episode")).isCloseTo(0.5, within(1e-9));
+        assertThat(lifted.get(2).adjusted().get("episode")).as("the pasta's day has only the pasta")
+                .isCloseTo(0.5 * (1.0 / 5) / (1.0 / 2 + 1.0 / 6), within(1e-9));
+        Neo4jMemoryStore uncopied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0,
+                new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0.5));
+        List<MemoryHit> liftedFromNeo4j = uncopied.search(question);
+        assertThat(ids(liftedFromNeo4j)).as("without the scope's copy, when each memory happened is read from Neo4j")
+                .isEqualTo(ids(lifted));
+        assertThat(liftedFromNeo4j.get(1).score()).isCloseTo(lifted.get(1).score(), within(1e-9));
         assertThatThrownBy(() -> new SearchTuning(3, 0, 0, 1, false, 11)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("episode weight");
     }
@@ -228,7 +257,11 @@ class MemoryScopeCopiesTest {
     }
 
     private static double score(List<MemoryHit> hits, String id) {
-        return hits.stream().filter(hit -> hit.memory() != null && hit.memory().id().equals(id)).findFirst().orElseThrow().score();
+        return hit(hits, id).score();
+    }
+
+    private static MemoryHit hit(List<MemoryHit> hits, String id) {
+        return hits.stream().filter(hit -> hit.memory() != null && hit.memory().id().equals(id)).findFirst().orElseThrow();
     }
 
     @Test

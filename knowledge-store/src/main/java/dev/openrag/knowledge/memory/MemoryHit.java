@@ -9,13 +9,17 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * about ({@code kind} "memory" or "message"). {@code score}: for a vector-only search the cosine
  * similarity in Neo4j's [0, 1] scale plus any conversation boost; for a hybrid search the
  * reciprocal rank fusion of the lists, whose 1-based positions {@code ranks} gives
- * ({@code vector}: by similarity, conversation messages included; {@code bm25}).
+ * ({@code vector}: by similarity, conversation messages included; {@code bm25}), and {@code adjusted}
+ * what the steps after fusion did to its score: {@code otherSpeaker}, the factor it was weighed by as
+ * another speaker's memory than the one the question names; {@code episode}, what its day's hits
+ * added (the score is then over the best). Absent when no such step ran.
  */
 public record MemoryHit(String kind, double score, Memory memory, Message message,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Integer> ranks) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Integer> ranks,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Double> adjusted) {
 
     public MemoryHit(String kind, double score, Memory memory, Message message) {
-        this(kind, score, memory, message, null);
+        this(kind, score, memory, message, null, null);
     }
 
     public String id() {

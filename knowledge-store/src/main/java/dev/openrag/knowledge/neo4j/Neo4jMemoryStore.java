@@ -17,6 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.neo4j.driver.Driver;
@@ -432,8 +433,22 @@ public final class Neo4jMemoryStore implements MemoryStore {
         }
     }
 
-    /** A candidate after fusion: its fused score and its 1-based rank in each list that held it. */
-    record Fused(Candidate candidate, double score, Map<String, Integer> ranks) {
+    /**
+     * A candidate after fusion: its fused score, its 1-based rank in each list that held it, and what
+     * the steps after fusion did to its score ({@link MemoryHit#adjusted()}; null when none ran).
+     */
+    record Fused(Candidate candidate, double score, Map<String, Integer> ranks, Map<String, Double> adjusted) {
+
+        Fused(Candidate candidate, double score, Map<String, Integer> ranks) {
+            this(candidate, score, ranks, null);
+        }
+
+        /** This hit with a new score and one more entry in {@code adjusted}. */
+        Fused adjusted(double newScore, String step, double value) {
+            Map<String, Double> steps = new LinkedHashMap<>(adjusted == null ? Map.of() : adjusted);
+            steps.put(step, value);
+            return new Fused(candidate, newScore, ranks, steps);
+        }
     }
 
     /** Best first, ties by key, as fusion orders them. */
@@ -535,19 +550,49 @@ public final class Neo4jMemoryStore implements MemoryStore {
             }
         }
         // a question about one of the scope's speakers is mostly answered by what that person said
-        String focus = copy == null || tuning.otherSpeakerWeight() >= 1 ? null : onlyNamedSpeaker(facts, query.text());
-        boolean episodes = copy != null && tuning.episodeWeight() > 0;
+        String focus = tuning.otherSpeakerWeight() >= 1 ? null : onlyNamedSpeaker(facts, query.text());
+        boolean episodes = tuning.episodeWeight() > 0;
         if (focus == null && !episodes) {
             return results(fuse(lists, k));
         }
         List<Fused> fused = fuse(lists, Integer.MAX_VALUE);
+        Said said = copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(fused);
         if (focus != null) {
-            fused = focusedOn(focus, copy, fused);
+            fused = focusedOn(focus, said, fused);
         }
         if (episodes) {
-            fused = liftedByEpisode(copy, fused);
+            fused = liftedByEpisode(said, fused);
         }
         return results(fused.stream().limit(k).toList());
+    }
+
+    /**
+     * Who said each memory and when it happened (its occurredAt, else its creation), for the steps
+     * after fusion: the scope's copy knows; without one they are read for the fused memories.
+     */
+    private record Said(Function<String, String> speakerOf, Function<String, Long> happenedAt) {
+    }
+
+    /** {@link Said} for the fused memories, in one read (a scope without a current copy). */
+    private Said said(List<Fused> fused) {
+        List<String> ids = fused.stream().map(Fused::candidate).filter(c -> c.message() == null).map(Candidate::id).toList();
+        Map<String, String> speakers = new HashMap<>();
+        Map<String, Long> happened = new HashMap<>();
+        if (!ids.isEmpty()) {
+            read("""
+                    MATCH (m:Memory) WHERE m.id IN $ids
+                    RETURN m.id AS id, m.speaker AS speaker, coalesce(m.occurredAt, m.createdAt) AS happened""",
+                    Map.of("ids", ids)).forEach(row -> {
+                        String id = row.get("id").asString();
+                        if (!row.get("speaker").isNull()) {
+                            speakers.put(id, row.get("speaker").asString());
+                        }
+                        if (!row.get("happened").isNull()) {
+                            happened.put(id, row.get("happened").asLong());
+                        }
+                    });
+        }
+        return new Said(speakers::get, happened::get);
     }
 
     /**
@@ -556,13 +601,13 @@ public final class Neo4jMemoryStore implements MemoryStore {
      * times its episode's summed fused score over the best episode's: where strong hits cluster, the
      * turns around them that share no word with the question rise. Messages keep their score over the best.
      */
-    private List<Fused> liftedByEpisode(MemoryScopeCopies.Copy copy, List<Fused> fused) {
+    private List<Fused> liftedByEpisode(Said said, List<Fused> fused) {
         if (fused.isEmpty()) {
             return fused;
         }
         Map<Long, Double> episodes = new HashMap<>();
         for (Fused hit : fused) {
-            Long day = episodeOf(copy, hit);
+            Long day = episodeOf(said, hit);
             if (day != null) {
                 episodes.merge(day, hit.score(), Double::sum);
             }
@@ -574,16 +619,16 @@ public final class Neo4jMemoryStore implements MemoryStore {
         }
         return fused.stream()
                 .map(hit -> {
-                    Long day = episodeOf(copy, hit);
+                    Long day = episodeOf(said, hit);
                     double lift = day == null ? 0 : tuning.episodeWeight() * episodes.get(day) / bestEpisode;
-                    return new Fused(hit.candidate(), hit.score() / best + lift, hit.ranks());
+                    return hit.adjusted(hit.score() / best + lift, "episode", lift);
                 })
                 .sorted(BEST_FIRST)
                 .toList();
     }
 
-    private static Long episodeOf(MemoryScopeCopies.Copy copy, Fused hit) {
-        Long happened = hit.candidate().message() == null ? copy.happenedAt(hit.candidate().id()) : null;
+    private static Long episodeOf(Said said, Fused hit) {
+        Long happened = hit.candidate().message() == null ? said.happenedAt().apply(hit.candidate().id()) : null;
         return happened == null ? null : Math.floorDiv(happened, 86_400_000L);
     }
 
@@ -592,12 +637,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
      * {@code tuning.otherSpeakerWeight()}, re-sorted (ties by key, as in fusion). Memories without a
      * speaker and conversation messages keep their score.
      */
-    private List<Fused> focusedOn(String speaker, MemoryScopeCopies.Copy copy, List<Fused> fused) {
+    private List<Fused> focusedOn(String speaker, Said said, List<Fused> fused) {
         return fused.stream()
                 .map(hit -> {
-                    String said = hit.candidate().message() == null ? copy.speakerOf(hit.candidate().id()) : null;
-                    return said == null || said.equals(speaker) ? hit
-                            : new Fused(hit.candidate(), hit.score() * tuning.otherSpeakerWeight(), hit.ranks());
+                    String by = hit.candidate().message() == null ? said.speakerOf().apply(hit.candidate().id()) : null;
+                    return by == null || by.equals(speaker) ? hit
+                            : hit.adjusted(hit.score() * tuning.otherSpeakerWeight(), "otherSpeaker", tuning.otherSpeakerWeight());
                 })
                 .sorted(BEST_FIRST)
                 .toList();
@@ -773,7 +818,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             Memory memory = memories.get(candidate.id());
             if (candidate.message() != null || memory != null) { // a memory deleted meanwhile drops out
                 hits.add(new MemoryHit(candidate.kind(), entry.score(), candidate.message() == null ? memory : null,
-                        candidate.message(), entry.ranks()));
+                        candidate.message(), entry.ranks(), entry.adjusted()));
             }
         }
         return hits;
