@@ -28,8 +28,7 @@ final class StackCpu {
         Map<String, Long> millis = new LinkedHashMap<>();
         for (ComponentSpec spec : stack.allSpecs()) {
             stack.engines.supervisor().runningProcess(spec.name()).ifPresent(process -> millis.put(spec.name(),
-                    Stream.concat(Stream.of(process), process.descendants())
-                            .mapToLong(handle -> handle.info().totalCpuDuration().map(Duration::toMillis).orElse(0L)).sum()));
+                    withDescendants(process).mapToLong(handle -> handle.info().totalCpuDuration().map(Duration::toMillis).orElse(0L)).sum()));
         }
         return millis;
     }
@@ -40,15 +39,15 @@ final class StackCpu {
      * that ended are not counted, so it suits long-lived ones: the embedder's pool, JIT compilers.
      */
     static long threads(Stack stack, Predicate<String> name) {
-        long millis = 0;
-        for (ComponentSpec spec : stack.allSpecs()) {
-            var process = stack.engines.supervisor().runningProcess(spec.name());
-            if (process.isPresent()) {
-                millis += Stream.concat(Stream.of(process.get()), process.get().descendants())
-                        .mapToLong(handle -> threadMillis(handle.pid(), name)).sum();
-            }
-        }
-        return millis;
+        return stack.allSpecs().stream()
+                .flatMap(spec -> stack.engines.supervisor().runningProcess(spec.name()).stream())
+                .flatMap(StackCpu::withDescendants)
+                .mapToLong(handle -> threadMillis(handle.pid(), name)).sum();
+    }
+
+    /** A component's process and its children (a launcher script's JVM, say). */
+    private static Stream<ProcessHandle> withDescendants(ProcessHandle process) {
+        return Stream.concat(Stream.of(process), process.descendants());
     }
 
     static long threadMillis(long pid, Predicate<String> name) {
