@@ -2,7 +2,6 @@ package dev.openrag.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.time.Duration;
 
 import org.junit.jupiter.api.AfterEach;
@@ -12,14 +11,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.openrag.localstack.ComponentStatus;
 import dev.openrag.localstack.test.PackagedIngestApp;
+import dev.openrag.localstack.test.SharedCorpus;
 import dev.openrag.localstack.test.TestStack;
 
 /**
- * The packaged ingest app is killed with SIGKILL in the middle of the shared corpus, then
- * restarted: the job (rebuilt from the status topic) completes and every store holds each of the
- * 737 chunks exactly once. A scheduled crawl and its job survive a restart too.
+ * The packaged ingest app is killed with SIGKILL in the middle of the shared corpus's first
+ * documents, then restarted: the job (rebuilt from the status topic) completes and every store
+ * holds each of their chunks exactly once. A scheduled crawl and its job survive a restart too.
  */
 class CrashRecoveryIT {
+
+    private static final SharedCorpus CORPUS = SharedCorpus.firstDocuments(40);
 
     private PackagedIngestApp app;
 
@@ -35,8 +37,8 @@ class CrashRecoveryIT {
         app = new PackagedIngestApp("ingest-it", TestStack.ensureAll());
         app.start();
 
-        String jobId = app.postCorpus("crash", Files.readString(SharedCorpusImportTest.CORPUS)).path("jobId").asText();
-        app.awaitChunks(jobId, "sink-neo4j", 100, Duration.ofMinutes(3));
+        String jobId = app.postCorpus("crash", CORPUS.json()).path("jobId").asText();
+        app.awaitChunksInFlight(jobId, "sink-neo4j", 60, CORPUS.chunks(), Duration.ofMinutes(3));
 
         long pid = app.pid();
         new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor();
@@ -48,11 +50,11 @@ class CrashRecoveryIT {
         JsonNode status = app.awaitFinished(jobId, Duration.ofMinutes(5));
 
         assertThat(status.path("state").asText()).isEqualTo("completed");
-        assertThat(status.path("documents").path("done").asInt()).isEqualTo(90);
+        assertThat(status.path("documents").path("done").asInt()).isEqualTo(CORPUS.documents());
         JsonNode stats = app.get("/api/collections/crash/stats");
-        assertThat(stats.path("documents").asLong()).isEqualTo(90);
-        assertThat(stats.path("chunks").path("opensearch").asLong()).isEqualTo(737);
-        assertThat(stats.path("chunks").path("neo4j").asLong()).isEqualTo(737);
+        assertThat(stats.path("documents").asLong()).isEqualTo(CORPUS.documents());
+        assertThat(stats.path("chunks").path("opensearch").asLong()).isEqualTo(CORPUS.chunks());
+        assertThat(stats.path("chunks").path("neo4j").asLong()).isEqualTo(CORPUS.chunks());
     }
 
     @Test

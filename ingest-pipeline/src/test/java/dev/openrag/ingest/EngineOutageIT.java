@@ -2,7 +2,6 @@ package dev.openrag.ingest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -20,19 +19,21 @@ import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.LocalStack;
 import dev.openrag.localstack.StackConfig;
 import dev.openrag.localstack.test.PackagedIngestApp;
+import dev.openrag.localstack.test.SharedCorpus;
 import dev.openrag.localstack.test.TestStack;
 
 /**
- * Each engine in turn (Kafka, Neo4j, OpenSearch) is killed with SIGKILL while the shared corpus
- * streams through one packaged ingest app, and restarted after a pause longer than the old retry
- * budget (13 s). The app is never restarted: the job completes with no failure, each store holds
- * exactly the corpus's 737 chunks, nothing of the job is dead-lettered, and readiness, DOWN during
- * the outage, returns to UP by itself.
+ * Each engine in turn (Kafka, Neo4j, OpenSearch) is killed with SIGKILL while the shared corpus's
+ * first documents stream through one packaged ingest app, and restarted after a pause longer than
+ * the old retry budget (13 s). The app is never restarted: the job completes with no failure, each
+ * store holds exactly the sample's chunks, nothing of the job is dead-lettered, and readiness, DOWN
+ * during the outage, returns to UP by itself.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EngineOutageIT {
 
     private static final Duration OUTAGE = Duration.ofSeconds(20);
+    private static final SharedCorpus CORPUS = SharedCorpus.firstDocuments(40);
 
     private StackConfig stack;
     private PackagedIngestApp app;
@@ -55,8 +56,8 @@ class EngineOutageIT {
     @EnumSource(Engine.class)
     void engineKilledMidCorpusThenRestartedLosesNothingAndNeedsNoRestartOfTheApp(Engine engine) throws Exception {
         String collection = "outage-" + engine.componentName();
-        String jobId = app.postCorpus(collection, Files.readString(SharedCorpusImportTest.CORPUS)).path("jobId").asText();
-        app.awaitChunks(jobId, "sink-neo4j", 100, Duration.ofMinutes(3));
+        String jobId = app.postCorpus(collection, CORPUS.json()).path("jobId").asText();
+        app.awaitChunksInFlight(jobId, "sink-neo4j", 60, CORPUS.chunks(), Duration.ofMinutes(3));
 
         long killedAt = System.nanoTime();
         kill(engine);
@@ -83,12 +84,12 @@ class EngineOutageIT {
         System.out.printf("[outage] %s: job finished %.1f s after the engine returned%n", engine, (System.nanoTime() - back) / 1e9);
 
         assertThat(job.path("state").asText()).as(job.toString()).isEqualTo("completed");
-        assertThat(job.path("documents").path("done").asInt()).isEqualTo(90);
+        assertThat(job.path("documents").path("done").asInt()).isEqualTo(CORPUS.documents());
         assertThat(job.path("failures")).isEmpty();
         JsonNode stats = app.get("/api/collections/" + collection + "/stats");
-        assertThat(stats.path("documents").asLong()).isEqualTo(90);
-        assertThat(stats.path("chunks").path("opensearch").asLong()).isEqualTo(737);
-        assertThat(stats.path("chunks").path("neo4j").asLong()).isEqualTo(737);
+        assertThat(stats.path("documents").asLong()).isEqualTo(CORPUS.documents());
+        assertThat(stats.path("chunks").path("opensearch").asLong()).isEqualTo(CORPUS.chunks());
+        assertThat(stats.path("chunks").path("neo4j").asLong()).isEqualTo(CORPUS.chunks());
         assertThat(IngestTestSupport.readAll(stack.kafkaBootstrapServers(), "openrag.ingest.dlq", jobId, Duration.ofSeconds(3)))
                 .as("dead letters of the job").isEmpty();
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();

@@ -5,7 +5,6 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
@@ -15,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.localstack.test.SharedCorpus;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -25,14 +25,12 @@ import io.restassured.path.json.JsonPath;
 @QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
 class SharedCorpusImportTest {
 
-    static final Path CORPUS = Path.of("../../shared/datasets/codebase/codebase_chunks.json");
-
     @Inject
     Driver driver;
 
     @Test
     void all737ChunksArriveInBothStoresWithContextsAndVectors() throws Exception {
-        JsonPath accepted = given().contentType(ContentType.JSON).body(Files.readString(CORPUS))
+        JsonPath accepted = given().contentType(ContentType.JSON).body(Files.readString(SharedCorpus.FILE))
                 .post("/api/corpus?collection=codebase").then().statusCode(202).extract().jsonPath();
         assertThat(accepted.getInt("documents")).isEqualTo(90);
         assertThat(accepted.getInt("chunks")).isEqualTo(737);

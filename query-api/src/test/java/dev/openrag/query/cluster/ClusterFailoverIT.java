@@ -39,6 +39,7 @@ import dev.openrag.localstack.Ports;
 import dev.openrag.localstack.StackConfig;
 import dev.openrag.localstack.test.PackagedApp;
 import dev.openrag.localstack.test.PackagedIngestApp;
+import dev.openrag.localstack.test.SharedCorpus;
 
 /**
  * The cluster profile on real engines: three Kafka brokers in KRaft mode (replication 3, min
@@ -52,7 +53,8 @@ import dev.openrag.localstack.test.PackagedIngestApp;
  *       also reports the job);</li>
  *   <li>an OpenSearch node, while two clients search without pause.</li>
  * </ol>
- * Each time the job completes with exactly the corpus's 737 chunks in OpenSearch and Neo4j and
+ * Each time the job (the shared corpus's first documents: work in flight at the kill is what
+ * counts, not the corpus's size) completes with exactly its chunks in OpenSearch and Neo4j and
  * nothing failed, or searches keep answering after an error window of at most
  * {@link #SEARCH_ERROR_WINDOW} (the client notices the dead node and retries on the other).
  */
@@ -60,7 +62,7 @@ import dev.openrag.localstack.test.PackagedIngestApp;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailoverIT {
 
-    private static final Path CORPUS = Path.of("../../shared/datasets/codebase/codebase_chunks.json");
+    private static final SharedCorpus CORPUS = SharedCorpus.firstDocuments(40);
     private static final Duration SEARCH_ERROR_WINDOW = Duration.ofSeconds(10);
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Consumers of a killed instance leave their groups quickly, so the rebalance does not wait 45 s. */
@@ -113,9 +115,9 @@ class ClusterFailoverIT {
     @Test
     @Order(1)
     void aBrokerKilledMidCorpusLosesAndDuplicatesNothing() throws Exception {
-        String jobId = first.postCorpus("cluster-broker", Files.readString(CORPUS)).path("jobId").asText();
-        first.awaitChunks(jobId, "sink-neo4j", 100, Duration.ofMinutes(4));
         assertEveryStageSharedByBothInstances();
+        String jobId = first.postCorpus("cluster-broker", CORPUS.json()).path("jobId").asText();
+        first.awaitChunksInFlight(jobId, "sink-neo4j", 60, CORPUS.chunks(), Duration.ofMinutes(4));
 
         kill("kafka-2");
         JsonNode job = first.awaitFinished(jobId, Duration.ofMinutes(6));
@@ -127,8 +129,8 @@ class ClusterFailoverIT {
     @Test
     @Order(2)
     void theIngestInstanceThatAcceptedTheCorpusKilledMidCorpusLosesNothingAndItsJobIsFollowedOnTheOther() throws Exception {
-        String jobId = first.postCorpus("cluster-instance", Files.readString(CORPUS)).path("jobId").asText();
-        first.awaitChunks(jobId, "sink-neo4j", 100, Duration.ofMinutes(4));
+        String jobId = first.postCorpus("cluster-instance", CORPUS.json()).path("jobId").asText();
+        first.awaitChunksInFlight(jobId, "sink-neo4j", 60, CORPUS.chunks(), Duration.ofMinutes(4));
 
         long pid = first.pid();
         ProcessHandle.of(pid).ifPresent(process -> {
@@ -220,12 +222,12 @@ class ClusterFailoverIT {
 
     private void assertCorpusComplete(JsonNode job, String collection, PackagedIngestApp reader) throws Exception {
         assertThat(job.path("state").asText()).as(job.toString()).isEqualTo("completed");
-        assertThat(job.path("documents").path("done").asInt()).isEqualTo(90);
+        assertThat(job.path("documents").path("done").asInt()).isEqualTo(CORPUS.documents());
         assertThat(job.path("failures")).as("failures of " + job).isEmpty();
         JsonNode stats = reader.get("/api/collections/" + collection + "/stats");
-        assertThat(stats.path("documents").asLong()).as(stats.toString()).isEqualTo(90);
-        assertThat(stats.path("chunks").path("opensearch").asLong()).as(stats.toString()).isEqualTo(737);
-        assertThat(stats.path("chunks").path("neo4j").asLong()).as(stats.toString()).isEqualTo(737);
+        assertThat(stats.path("documents").asLong()).as(stats.toString()).isEqualTo(CORPUS.documents());
+        assertThat(stats.path("chunks").path("opensearch").asLong()).as(stats.toString()).isEqualTo(CORPUS.chunks());
+        assertThat(stats.path("chunks").path("neo4j").asLong()).as(stats.toString()).isEqualTo(CORPUS.chunks());
     }
 
     private void kill(String component) {
