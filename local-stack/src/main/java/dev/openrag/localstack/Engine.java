@@ -135,14 +135,22 @@ public enum Engine {
         return nodes(config) == 1 ? name : name + "-" + (node + 1);
     }
 
+    /** A server's command: with a class-data-sharing archive ({@link ClassDataSharing}). */
     private static List<String> javaCommand(Engine engine, String component, List<String> jvmOptions, String mainClass, String... args) {
+        String classpath = EngineClasspath.of(engine.name);
+        List<String> options = new ArrayList<>(jvmOptions);
+        options.addAll(ClassDataSharing.options(mainClass, classpath));
+        return javaCommand(component, classpath, options, mainClass, args);
+    }
+
+    private static List<String> javaCommand(String component, String classpath, List<String> jvmOptions, String mainClass, String... args) {
         List<String> command = new ArrayList<>();
         command.add(JavaRuntime.javaBinary());
         command.add(ComponentSpec.marker(component));
         command.addAll(JavaRuntime.commonOptions());
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(EngineClasspath.of(engine.name));
+        command.add(classpath);
         command.add(EngineMain.class.getName());
         command.add(mainClass);
         command.addAll(List.of(args));
@@ -203,7 +211,8 @@ public enum Engine {
         if (Files.exists(dataDir.resolve("meta.properties"))) {
             return;
         }
-        List<String> format = new ArrayList<>(javaCommand(KAFKA, "kafka-format", List.of("-Xmx256m",
+        // no class-data sharing for a tool whose exit status is checked: a failed archive dump changes it
+        List<String> format = new ArrayList<>(javaCommand("kafka-format", EngineClasspath.of(KAFKA.name), List.of("-Xmx256m",
                         "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties")),
                 "kafka.tools.StorageTool", "format", "-t", clusterId(config), "-c", properties.toString()));
         Process process = new ProcessBuilder(format)
