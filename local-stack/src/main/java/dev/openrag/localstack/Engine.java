@@ -137,10 +137,10 @@ public enum Engine {
 
     /** A server's command: with a class-data-sharing archive ({@link ClassDataSharing}). */
     private static List<String> javaCommand(Engine engine, String component, List<String> jvmOptions, String mainClass, String... args) {
-        String classpath = EngineClasspath.of(engine.name);
+        ClassDataSharing.Launch launch = ClassDataSharing.of(mainClass, EngineClasspath.of(engine.name));
         List<String> options = new ArrayList<>(jvmOptions);
-        options.addAll(ClassDataSharing.options(mainClass, classpath));
-        return javaCommand(component, classpath, options, mainClass, args);
+        options.addAll(launch.options());
+        return javaCommand(component, launch.classpath(), options, mainClass, args);
     }
 
     private static List<String> javaCommand(String component, String classpath, List<String> jvmOptions, String mainClass, String... args) {

@@ -7,7 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
-import java.util.List;
+import java.util.jar.JarFile;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,14 +22,15 @@ class ClassDataSharingTest {
         Path cache = temp.resolve("cds");
         String classpath = jars("a.jar", "b.jar");
 
-        List<String> options = ClassDataSharing.options("org.example.ServerMain", classpath, cache);
+        ClassDataSharing.Launch launch = ClassDataSharing.of("org.example.ServerMain", classpath, cache);
 
-        assertThat(options).contains("-XX:+AutoCreateSharedArchive", "-XX:+VerifySharedSpaces");
-        String archive = archiveOf(options);
+        assertThat(launch.options()).contains("-XX:+AutoCreateSharedArchive", "-XX:+VerifySharedSpaces");
+        assertThat(launch.classpath()).isEqualTo(classpath);
+        String archive = archiveOf(launch);
         assertThat(Path.of(archive).getParent()).isEqualTo(cache);
         assertThat(Path.of(archive).getFileName().toString()).matches("ServerMain-[0-9a-f]{8}-[0-9a-f]{8}\\.jsa");
         assertThat(cache).isDirectory();
-        assertThat(archiveOf(ClassDataSharing.options("org.example.ServerMain", classpath, cache)))
+        assertThat(archiveOf(ClassDataSharing.of("org.example.ServerMain", classpath, cache)))
                 .as("the same jars, the same archive").isEqualTo(archive);
     }
 
@@ -37,14 +38,14 @@ class ClassDataSharingTest {
     void aRebuiltJarGetsANewArchiveAndTheStaleOneIsDeleted() throws Exception {
         Path cache = temp.resolve("cds");
         String classpath = jars("a.jar", "b.jar");
-        Path before = Path.of(archiveOf(ClassDataSharing.options("org.example.ServerMain", classpath, cache)));
+        Path before = Path.of(archiveOf(ClassDataSharing.of("org.example.ServerMain", classpath, cache)));
         Files.write(before, new byte[] {1}); // as the engine's JVM leaves it when it exits
         Path otherEngine = Files.write(cache.resolve("OtherMain-0000abcd-0000abcd.jsa"), new byte[] {1});
-        Path otherClasspath = Path.of(archiveOf(ClassDataSharing.options("org.example.ServerMain", jars("a.jar"), cache)));
+        Path otherClasspath = Path.of(archiveOf(ClassDataSharing.of("org.example.ServerMain", jars("a.jar"), cache)));
         Files.write(otherClasspath, new byte[] {1});
 
         Files.setLastModifiedTime(temp.resolve("b.jar"), FileTime.from(Instant.now().plusSeconds(60)));
-        Path after = Path.of(archiveOf(ClassDataSharing.options("org.example.ServerMain", classpath, cache)));
+        Path after = Path.of(archiveOf(ClassDataSharing.of("org.example.ServerMain", classpath, cache)));
 
         assertThat(after).isNotEqualTo(before);
         assertThat(before).as("the JVM would never use it again").doesNotExist();
@@ -53,14 +54,43 @@ class ClassDataSharingTest {
     }
 
     @Test
-    void aClassesDirectoryOnTheClasspathMeansNoArchive() throws Exception {
-        Path classes = Files.createDirectories(temp.resolve("classes"));
-        Files.writeString(classes.resolve("Main.class"), "x");
+    void aClassesDirectoryIsGivenToTheEngineAsAJarOfItsContentsRebuiltWhenAClassChanges() throws Exception {
+        Path cache = temp.resolve("cds");
+        Path classes = Files.createDirectories(temp.resolve("classes/org/example"));
+        Files.writeString(classes.resolve("ServerMain.class"), "version 1");
+        String classpath = jars("a.jar") + File.pathSeparator + temp.resolve("classes");
 
-        assertThat(ClassDataSharing.options("org.example.ServerMain", jars("a.jar") + File.pathSeparator + classes, temp.resolve("cds")))
-                .as("the JVM fails to dump classes from directories").isEmpty();
-        assertThat(ClassDataSharing.options("org.example.ServerMain", jars("a.jar") + File.pathSeparator + temp.resolve("missing.jar"),
-                temp.resolve("cds"))).isEmpty();
+        ClassDataSharing.Launch first = ClassDataSharing.of("org.example.ServerMain", classpath, cache);
+
+        assertThat(first.options()).isNotEmpty();
+        String[] entries = first.classpath().split(File.pathSeparator);
+        assertThat(entries[0]).isEqualTo(temp.resolve("a.jar").toString());
+        Path jar = Path.of(entries[1]);
+        assertThat(jar.getParent()).isEqualTo(cache.resolve("jars"));
+        try (JarFile contents = new JarFile(jar.toFile())) {
+            assertThat(new String(contents.getInputStream(contents.getEntry("org/example/ServerMain.class")).readAllBytes()))
+                    .isEqualTo("version 1");
+        }
+        assertThat(ClassDataSharing.of("org.example.ServerMain", classpath, cache).classpath())
+                .as("unchanged classes: the same jar, so the archive stays valid").isEqualTo(first.classpath());
+
+        Files.writeString(classes.resolve("ServerMain.class"), "version 2, rebuilt");
+        ClassDataSharing.Launch rebuilt = ClassDataSharing.of("org.example.ServerMain", classpath, cache);
+
+        Path newJar = Path.of(rebuilt.classpath().split(File.pathSeparator)[1]);
+        assertThat(newJar).isNotEqualTo(jar);
+        assertThat(jar).as("the stale jar").doesNotExist();
+        assertThat(archiveOf(rebuilt)).isNotEqualTo(archiveOf(first));
+    }
+
+    @Test
+    void aMissingClasspathEntryMeansNoArchiveAndTheClasspathAsGiven() throws Exception {
+        String classpath = jars("a.jar") + File.pathSeparator + temp.resolve("missing.jar");
+
+        ClassDataSharing.Launch launch = ClassDataSharing.of("org.example.ServerMain", classpath, temp.resolve("cds"));
+
+        assertThat(launch.options()).isEmpty();
+        assertThat(launch.classpath()).isEqualTo(classpath);
     }
 
     private String jars(String... names) throws Exception {
@@ -75,8 +105,8 @@ class ClassDataSharingTest {
         return classpath.toString();
     }
 
-    private static String archiveOf(List<String> options) {
-        return options.stream().filter(option -> option.startsWith("-XX:SharedArchiveFile="))
+    private static String archiveOf(ClassDataSharing.Launch launch) {
+        return launch.options().stream().filter(option -> option.startsWith("-XX:SharedArchiveFile="))
                 .map(option -> option.substring("-XX:SharedArchiveFile=".length())).findFirst().orElseThrow();
     }
 }
