@@ -29,7 +29,8 @@ import java.util.zip.CRC32;
  * path, and the jars' sizes and modification times: a rebuild gets a new file and the stale one of
  * that class path is deleted (a running engine keeps the copy it mapped). The JVM checks an
  * archive's checksums before mapping it ({@code VerifySharedSpaces}): one damaged by a killed dump is
- * ignored, never trusted. {@code OPENRAG_CDS=off} starts the engines without archives.
+ * ignored, never trusted (nor rewritten: deleting the folder is always safe). {@code OPENRAG_CDS=off}
+ * starts the engines without archives.
  */
 final class ClassDataSharing {
 
