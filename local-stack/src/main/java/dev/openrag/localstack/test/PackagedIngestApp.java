@@ -114,7 +114,7 @@ public final class PackagedIngestApp implements AutoCloseable {
      * Polls the job until a stage reports {@code chunks} chunks done, and checks that the job is
      * still running then, short of {@code total}: a fault injected next meets work in flight.
      */
-    public JsonNode awaitChunksInFlight(String jobId, String stage, int chunks, int total, Duration timeout) throws Exception {
+    public void awaitChunksInFlight(String jobId, String stage, int chunks, int total, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         JsonNode job;
         do {
@@ -124,7 +124,6 @@ public final class PackagedIngestApp implements AutoCloseable {
         } while (job.path("stages").path(stage).path("chunks").asInt() < chunks);
         assertThat(job.path("state").asText()).as("the job is still under way: " + job).isEqualTo("running");
         assertThat(job.path("stages").path(stage).path("chunks").asInt()).as("%s has chunks left: %s", stage, job).isLessThan(total);
-        return job;
     }
 
     /** Polls the job until it has finished (a job not known yet, e.g. during a restart's replay, is waited for too). */
