@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 
 /**
  * The shared evaluation corpus ({@code ../shared/datasets/codebase/codebase_chunks.json}, 90 files,
- * 737 pre-made chunks), whole or as its first documents, with the counts a test expects back.
+ * 737 pre-made chunks) as its first documents, with the counts a test expects back.
  *
  * <p>The fault tests (an engine, a broker or the app killed mid-corpus) need work in flight when
  * the kill comes, not the whole corpus: its first documents keep every stage busy for long enough
@@ -24,10 +24,6 @@ public record SharedCorpus(String json, int documents, int chunks) {
     public static final Path FILE = Path.of("../../shared/datasets/codebase/codebase_chunks.json");
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    public static SharedCorpus whole() {
-        return firstDocuments(Integer.MAX_VALUE);
-    }
 
     /** The corpus's first {@code count} documents, in file order. */
     public static SharedCorpus firstDocuments(int count) {
