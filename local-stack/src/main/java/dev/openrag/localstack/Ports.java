@@ -23,8 +23,41 @@ public final class Ports {
         }
     }
 
-    /** A port that is free right now (the OS picks it). */
+    /** Below the OS's ephemeral ports, above the registered services most machines run. */
+    static final int LOWEST = 10_000;
+    private static final int[] EPHEMERAL = ephemeralRange();
+
+    /**
+     * A port that is free right now, chosen at random below the OS's ephemeral range. A port the OS
+     * picks ({@code bind(0)}) comes from that range, which every outgoing connection also draws its
+     * local port from: between our check and the engine's bind, a client connection (the tests' own
+     * Kafka, Neo4j and HTTP clients) could take it, and the engine then fails to start with
+     * "Address already in use" (seen on OpenSearch). Below the range only another caller of this
+     * method could, one chance in about twenty thousand. The OS's pick remains the fallback.
+     */
     public static int free() {
+        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 50 && EPHEMERAL[0] - LOWEST >= 1000; attempt++) {
+            int port = random.nextInt(LOWEST, EPHEMERAL[0]);
+            if (canBind(port)) {
+                return port;
+            }
+        }
+        return pickedByTheOs();
+    }
+
+    /** The OS's ephemeral port range: Linux's, read from /proc, else Linux's default. */
+    static int[] ephemeralRange() {
+        try {
+            String[] bounds = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+                    .strip().split("\\s+");
+            return new int[] {Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1])};
+        } catch (IOException | RuntimeException e) {
+            return new int[] {32768, 60999};
+        }
+    }
+
+    private static int pickedByTheOs() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();
