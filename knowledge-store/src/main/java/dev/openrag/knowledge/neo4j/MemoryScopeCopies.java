@@ -145,7 +145,7 @@ final class MemoryScopeCopies {
                 }
                 return Copy.of(readAt, stemming, tx.run("""
                         MATCH (m:Memory {scope: $scope})
-                        RETURN m.id AS id, m.text AS text, m.embedding AS embedding, m.speaker AS speaker,
+                        RETURN m.id AS id, m.text AS text, m.embedding AS embedding, m.secondEmbedding AS second, m.speaker AS speaker,
                                coalesce(m.occurredAt, m.createdAt) AS happened, m.forgottenAt AS forgottenAt,
                                m.expiresAt AS expiresAt, m.validTo AS validTo,
                                [(c:Conversation)-[:HAS_MEMORY]->(m) | c.id] AS conversations""", Map.of("scope", scope)).list());
@@ -194,6 +194,8 @@ final class MemoryScopeCopies {
         private final String version;
         private final String[] ids;
         private final UnitVectors vectors;
+        /** The second model's vectors, or null when a memory of the scope has none (written before, or with it off). */
+        private final UnitVectors secondVectors;
         private final String[] speakers;
         private final long[] happened;
         private final long[] forgottenAt;
@@ -204,11 +206,12 @@ final class MemoryScopeCopies {
         private final Map<String, Integer> positions = new HashMap<>();
         private volatile long lastUsed = System.nanoTime();
 
-        private Copy(String version, String[] ids, UnitVectors vectors, String[] speakers, long[] happened, long[] forgottenAt,
-                     long[] expiresAt, long[] validTo, List<List<String>> conversations, ScopeWords words) {
+        private Copy(String version, String[] ids, UnitVectors vectors, UnitVectors secondVectors, String[] speakers, long[] happened,
+                     long[] forgottenAt, long[] expiresAt, long[] validTo, List<List<String>> conversations, ScopeWords words) {
             this.version = version;
             this.ids = ids;
             this.vectors = vectors;
+            this.secondVectors = secondVectors;
             this.speakers = speakers;
             this.happened = happened;
             this.forgottenAt = forgottenAt;
@@ -225,6 +228,8 @@ final class MemoryScopeCopies {
             int n = rows.size();
             String[] ids = new String[n];
             float[][] embeddings = new float[n][];
+            float[][] seconds = new float[n][];
+            boolean allSeconds = true;
             String[] speakers = new String[n];
             long[] happened = new long[n];
             long[] forgottenAt = new long[n];
@@ -237,12 +242,10 @@ final class MemoryScopeCopies {
                 Record row = rows.get(i);
                 ids[i] = row.get("id").asString();
                 texts.add(row.get("text").asString(""));
-                List<Double> embedding = row.get("embedding").asList(Value::asDouble);
-                embeddings[i] = new float[embedding.size()];
-                for (int d = 0; d < embeddings[i].length; d++) {
-                    embeddings[i][d] = embedding.get(d).floatValue();
-                }
+                embeddings[i] = floats(row.get("embedding"));
                 dimension = Math.max(dimension, embeddings[i].length);
+                seconds[i] = row.get("second").isNull() ? null : floats(row.get("second"));
+                allSeconds &= seconds[i] != null && seconds[0] != null && seconds[i].length == seconds[0].length;
                 speakers[i] = row.get("speaker").asString(null);
                 happened[i] = row.get("happened").asLong();
                 forgottenAt[i] = orNone(row.get("forgottenAt"));
@@ -255,8 +258,18 @@ final class MemoryScopeCopies {
                     throw new IllegalStateException("the scope's memories have vectors of different sizes");
                 }
             }
-            return new Copy(version, ids, UnitVectors.of(embeddings, dimension), speakers, happened, forgottenAt, expiresAt,
-                    validTo, conversations, ScopeWords.of(texts, stemming));
+            UnitVectors secondVectors = allSeconds && n > 0 ? UnitVectors.of(seconds, seconds[0].length) : null;
+            return new Copy(version, ids, UnitVectors.of(embeddings, dimension), secondVectors, speakers, happened, forgottenAt,
+                    expiresAt, validTo, conversations, ScopeWords.of(texts, stemming));
+        }
+
+        private static float[] floats(Value list) {
+            List<Double> values = list.asList(Value::asDouble);
+            float[] floats = new float[values.size()];
+            for (int d = 0; d < floats.length; d++) {
+                floats[d] = values.get(d).floatValue();
+            }
+            return floats;
         }
 
         private static long orNone(Value value) {
@@ -283,6 +296,18 @@ final class MemoryScopeCopies {
         /** The {@code k} best memories passing the filter: similarity plus the conversation boost, ties by id. */
         List<Scored> nearest(double[] similarities, Filter filter, int k) {
             return best(similarities, filter, k, false);
+        }
+
+        /**
+         * The {@code k} best memories passing the filter by the second model's similarity to its
+         * query vector, as {@link #nearest}; null when some memory of the scope has no second vector
+         * (the list would leave it out unfairly) or the query's vector has another size.
+         */
+        List<Scored> nearestBySecond(float[] query, Filter filter, int k) {
+            if (secondVectors == null || query.length != secondVectors.dimension()) {
+                return null;
+            }
+            return best(secondVectors.similarities(query), filter, k, false);
         }
 
         /** Positions of the given ids in this copy (ids not in it are skipped). */

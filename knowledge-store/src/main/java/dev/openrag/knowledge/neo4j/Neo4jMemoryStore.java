@@ -49,12 +49,13 @@ import dev.openrag.knowledge.port.MemoryStore;
  * all scopes together, so a small scope next to a big one could get no hits from it alone. Once a
  * scope has an in-memory copy that is current ({@link MemoryScopeCopies}), its lists come from the
  * copy instead: exact vector scans, and BM25 with the scope's own word statistics; the copy also
- * gives a hybrid search its feedback list ({@link #expandedByFeedback}).
+ * gives a hybrid search its feedback list ({@link #expandedByFeedback}) and the second embedding
+ * model's list ({@link #SECOND_VECTOR_LIST}, over {@code Memory.secondEmbedding}, which no index holds).
  */
 public final class Neo4jMemoryStore implements MemoryStore {
 
     private static final String MEMORY_FIELDS = """
-            m {.*, embedding: null,
+            m {.*, embedding: null, secondEmbedding: null,
                about: [(m)-[:ABOUT]->(a) | coalesce(a.name, a.documentId)],
                links: [(m)-[l:LINKED]->(o:Memory) | {type: l.type, toId: o.id}],
                entities: [(m)-[:MENTIONS]->(e:MemoryEntity) | e.name],
@@ -84,7 +85,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     /** Scopes up to this many memories are searched by an exact scan (about 20 ms on 2 cores). */
     public static final int EXACT_SCAN_LIMIT = 1000;
-    /** The vectors of 50,000 memories of 384 dimensions take about 80 MB of heap (texts and word index come on top). */
+    /** The vectors of 50,000 memories of 384 dimensions take about 80 MB of heap, 160 with the second model's (texts and word index come on top). */
     public static final long DEFAULT_MAX_COPIED = 50_000;
     /** How deep each list of a hybrid search is before fusion. */
     static final int FUSION_DEPTH = 50;
@@ -150,6 +151,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
             }
         }
     }
+    /** The fused list of the second embedding model's nearest memories (its name in a hit's ranks). */
+    public static final String SECOND_VECTOR_LIST = "vector2";
+
     /** Where a search's independent queries run, each waiting on Neo4j (virtual threads: waiting is cheap). */
     private static final ExecutorService QUERIES = Executors.newVirtualThreadPerTaskExecutor();
 
@@ -196,7 +200,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Memory add(Memory memory, float[] embedding) {
+    public Memory add(Memory memory, float[] embedding, float[] secondEmbedding) {
         Map<String, Object> params = new HashMap<>();
         params.put("id", memory.id());
         params.put("scope", memory.scope());
@@ -206,6 +210,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("createdAt", memory.createdAt());
         params.put("expiresAt", memory.expiresAt());
         params.put("embedding", Neo4jGraphStore.toList(embedding));
+        params.put("secondEmbedding", secondEmbedding == null ? null : Neo4jGraphStore.toList(secondEmbedding));
         params.put("about", memory.about());
         params.put("conversationId", memory.conversationId());
         params.put("occurredAt", memory.occurredAt());
@@ -216,7 +221,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         write("""
                 CREATE (m:Memory {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
                                   createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
-                                  occurredAt: $occurredAt, speaker: $speaker, speakerKey: $speakerKey})
+                                  secondEmbedding: $secondEmbedding, occurredAt: $occurredAt, speaker: $speaker,
+                                  speakerKey: $speakerKey})
                 WITH m
                 CALL (m) {
                   UNWIND $entities AS entity
@@ -267,7 +273,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public List<String> addAll(List<Memory> memories, List<float[]> embeddings) {
+    public List<String> addAll(List<Memory> memories, List<float[]> embeddings, List<float[]> secondEmbeddings) {
         if (memories.isEmpty()) {
             return List.of();
         }
@@ -287,6 +293,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("entities", entities(memory.text()));
             noteSpeaker(scope, memory.speaker());
             row.put("embedding", Neo4jGraphStore.toList(embeddings.get(i)));
+            row.put("secondEmbedding", secondEmbeddings == null ? null : Neo4jGraphStore.toList(secondEmbeddings.get(i)));
             rows.add(row);
         }
         try (Session session = driver.session()) {
@@ -302,7 +309,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         WITH row WHERE existing IS NULL
                         CREATE (m:Memory {id: row.id, scope: $scope, text: row.text, tags: row.tags, pinned: row.pinned,
                                           createdAt: row.createdAt, updatedAt: row.createdAt, embedding: row.embedding,
-                                          occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
+                                          secondEmbedding: row.secondEmbedding, occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
                         WITH m, row
                         CALL (m, row) {
                           UNWIND row.entities AS entity
@@ -345,11 +352,13 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Memory update(String id, String text, float[] embedding, List<String> tags, long now) {
+    public Memory update(String id, String text, float[] embedding, float[] secondEmbedding, List<String> tags, long now) {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id);
         params.put("text", text);
         params.put("embedding", embedding == null ? null : Neo4jGraphStore.toList(embedding));
+        // a new text without a second vector drops the old one: it described the old text
+        params.put("secondEmbedding", secondEmbedding == null ? null : Neo4jGraphStore.toList(secondEmbedding));
         params.put("tags", tags);
         params.put("now", now);
         params.put("entities", text == null ? null : entities(text));
@@ -357,6 +366,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 MATCH (m:Memory {id: $id})
                 WITH m, [(m)-[:MENTIONS]->(e:MemoryEntity) | e] AS before
                 SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding),
+                    m.secondEmbedding = CASE WHEN $text IS NULL THEN m.secondEmbedding ELSE $secondEmbedding END,
                     m.tags = coalesce($tags, m.tags), m.updatedAt = $now
                 WITH m, before
                 CALL (m) {
@@ -527,6 +537,13 @@ public final class Neo4jMemoryStore implements MemoryStore {
         Map<String, List<Candidate>> lists = new LinkedHashMap<>();
         if (!wordsOnly) {
             lists.put("vector", bySimilarity);
+            // the second model's nearest: another opinion on meaning, from the scope's copy when all its memories have one;
+            // not beside a conversation's messages, which it does not embed: its vote would put every memory above them
+            List<MemoryScopeCopies.Scored> second = copy == null || query.secondVector() == null || query.conversationId() != null ? null
+                    : copy.nearestBySecond(query.secondVector(), MemoryScopeCopies.Filter.of(params), depth);
+            if (second != null) {
+                lists.put(SECOND_VECTOR_LIST, second.stream().map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList());
+            }
         }
         lists.put("bm25", join(byText));
         if (inPeriod != null) {

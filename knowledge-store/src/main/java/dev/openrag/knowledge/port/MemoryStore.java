@@ -20,7 +20,15 @@ import dev.openrag.knowledge.memory.RelatedKnowledge;
 public interface MemoryStore {
 
     /** Stores a new memory; {@code about} names entities (by name or uid) or documents (by id or uid) to link. */
-    Memory add(Memory memory, float[] embedding);
+    default Memory add(Memory memory, float[] embedding) {
+        return add(memory, embedding, null);
+    }
+
+    /**
+     * {@link #add(Memory, float[])} with the memory's vector from the second embedding model
+     * ({@link dev.openrag.knowledge.embedding.SecondEmbedder}; null: none), which memory search fuses as a list of its own.
+     */
+    Memory add(Memory memory, float[] embedding, float[] secondEmbedding);
 
     /** The memory as stored (forgotten or expired ones too: callers decide what to show). */
     Optional<Memory> get(String id);
@@ -28,7 +36,12 @@ public interface MemoryStore {
     List<Memory> list(String scope, Boolean pinned, String tag, int offset, int limit, long now);
 
     /** Replaces the text (and its embedding) and/or the tags; null leaves a field as it is. */
-    Memory update(String id, String text, float[] embedding, List<String> tags, long now);
+    default Memory update(String id, String text, float[] embedding, List<String> tags, long now) {
+        return update(id, text, embedding, null, tags, now);
+    }
+
+    /** {@link #update(String, String, float[], List, long)}; a new text replaces the second vector too (null: none). */
+    Memory update(String id, String text, float[] embedding, float[] secondEmbedding, List<String> tags, long now);
 
     void link(String fromId, String toId, String type);
 
@@ -58,7 +71,12 @@ public interface MemoryStore {
      * Adds memories in one go; a memory whose id already exists in the scope is left as it is
      * (a batch can be sent again). Returns the ids added.
      */
-    List<String> addAll(List<Memory> memories, List<float[]> embeddings);
+    default List<String> addAll(List<Memory> memories, List<float[]> embeddings) {
+        return addAll(memories, embeddings, null);
+    }
+
+    /** {@link #addAll(List, List)} with the second model's vectors, in the same order (null: none). */
+    List<String> addAll(List<Memory> memories, List<float[]> embeddings, List<float[]> secondEmbeddings);
 
     /** Hard-deletes expired memories and those forgotten before {@code forgottenBefore}; returns how many. */
     int sweep(long now, long forgottenBefore);

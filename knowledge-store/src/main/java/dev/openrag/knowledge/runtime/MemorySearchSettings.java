@@ -12,7 +12,8 @@ public interface MemorySearchSettings {
     /**
      * How many memories searches may keep in in-memory copies of their scopes (0: none; every vector
      * list is then a Neo4j query). The vectors of 50,000 memories of 384 dimensions take
-     * about 80 MB of heap; their texts and word index (BM25, feedback) add in proportion to the texts' length.
+     * about 80 MB of heap, twice that with the second model's ({@link #secondModel}); their texts and word index
+     * (BM25, feedback) add in proportion to the texts' length.
      */
     @WithName("copies.max-memories")
     @WithDefault("50000")
@@ -43,6 +44,14 @@ public interface MemorySearchSettings {
     /** How much a memory's episode (the same day's fused hits) lends it in a hybrid search (0: off). */
     @WithDefault("" + SearchTuning.DEFAULT_EPISODE_WEIGHT)
     double episodeWeight();
+
+    /**
+     * The second embedding model whose nearest memories a hybrid search fuses as a list of its own
+     * ({@link dev.openrag.knowledge.embedding.SecondEmbedder}; {@code none}: off). Memories added while
+     * it was off have no second vector; their scope then searches without that list.
+     */
+    @WithDefault("e5-small-v2-q")
+    String secondModel();
 
     /** The ranking settings, validated ({@link SearchTuning} refuses values out of range). */
     default SearchTuning tuning() {

@@ -7,7 +7,10 @@ import jakarta.inject.Singleton;
 
 import org.neo4j.driver.Driver;
 
+import dev.openrag.knowledge.embedding.SecondEmbedder;
+import dev.openrag.knowledge.memory.MemoryEmbeddings;
 import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
 import io.quarkus.runtime.StartupEvent;
 
@@ -18,6 +21,14 @@ public class MemoryStoreProducer {
     /** Settings out of range stop the app when it starts, not at its first memory search. */
     void validate(@Observes StartupEvent start, MemorySearchSettings settings) {
         settings.tuning();
+        SecondEmbedder.of(settings.secondModel()); // an unknown model's id names the bundled ones
+    }
+
+    /** A memory's vectors: the app's embedder and the second model (off with {@code openrag.memory.second-model=none}). */
+    @Produces
+    @Singleton
+    MemoryEmbeddings memoryEmbeddings(Embedder embedder, MemorySearchSettings settings) {
+        return new MemoryEmbeddings(embedder, SecondEmbedder.of(settings.secondModel()));
     }
 
     @Produces

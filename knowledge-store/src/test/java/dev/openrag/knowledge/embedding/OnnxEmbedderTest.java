@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel;
 
 class OnnxEmbedderTest {
 
@@ -79,7 +80,7 @@ class OnnxEmbedderTest {
                 .isCloseTo(1.0, within(1e-5));
     }
 
-    private static double cosine(float[] a, float[] b) {
+    static double cosine(float[] a, float[] b) {
         double dot = 0;
         double na = 0;
         double nb = 0;
@@ -91,4 +92,24 @@ class OnnxEmbedderTest {
         return dot / Math.sqrt(na * nb);
     }
 
+
+    @Test
+    void theSecondModelIsE5WithItsPassageAndQueryPrefixes() {
+        var stock = new E5SmallV2QuantizedEmbeddingModel();
+        OnnxEmbedder e5 = new OnnxEmbedder(OnnxEmbedder.Model.of("e5-small-v2-q"), 2);
+
+        List<float[]> passages = e5.embed(PASSAGES);
+        for (int i = 0; i < PASSAGES.size(); i++) {
+            float[] expected = stock.embed("passage: " + PASSAGES.get(i)).content().vector();
+            assertThat(cosine(passages.get(i), expected)).as("passage %d", i).isCloseTo(1.0, within(1e-4));
+        }
+        String question = "how do consumers in a group split a topic";
+        float[] query = e5.embedQuery(question);
+        assertThat(cosine(query, stock.embed("query: " + question).content().vector())).isCloseTo(1.0, within(1e-4));
+        assertThat(cosine(query, passages.get(0))).isGreaterThan(cosine(query, passages.get(1)));
+        assertThat(e5.modelName()).isEqualTo("e5-small-v2-q");
+        assertThat(cosine(query, embedder.embedQuery(question))).as("another model: another space").isLessThan(0.9);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> OnnxEmbedder.Model.of("e5-large"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bge-small-en-v1.5-q").hasMessageContaining("e5-small-v2-q");
+    }
 }

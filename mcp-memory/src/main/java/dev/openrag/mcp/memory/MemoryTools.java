@@ -8,10 +8,10 @@ import jakarta.inject.Singleton;
 
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryBatch;
+import dev.openrag.knowledge.memory.MemoryEmbeddings;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.TimeExpressions;
-import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
@@ -42,16 +42,16 @@ public class MemoryTools {
     static final int PAGE_SIZE = 50;
 
     private final MemoryStore store;
-    private final Embedder embedder;
+    private final MemoryEmbeddings embeddings;
     private final ScopeGuard scopes;
     private final Memories memories;
     private final McpSettings settings;
     private final Clock clock;
 
-    public MemoryTools(MemoryStore store, Embedder embedder, ScopeGuard scopes, Memories memories, McpSettings settings,
+    public MemoryTools(MemoryStore store, MemoryEmbeddings embeddings, ScopeGuard scopes, Memories memories, McpSettings settings,
                        Clock clock) {
         this.store = store;
-        this.embedder = embedder;
+        this.embeddings = embeddings;
         this.scopes = scopes;
         this.memories = memories;
         this.settings = settings;
@@ -94,7 +94,8 @@ public class MemoryTools {
                 ttl == null ? null : now + ttl * 1000, null, conversationId, about == null ? List.of() : about,
                 replaced == null ? List.of() : List.of(new Memory.Link(Memory.SUPERSEDES, replaced.id())),
                 happened == null ? now : happened, who);
-        return store.add(memory, embedder.embed(List.of(value)).get(0));
+        MemoryEmbeddings.Vectors vectors = embeddings.memory(value);
+        return store.add(memory, vectors.first(), vectors.second());
     }
 
     public record Added(int added, int existing, List<String> ids) {
@@ -111,7 +112,8 @@ public class MemoryTools {
         String target = scopes.requireWritable(scope);
         try {
             List<Memory> batch = MemoryBatch.memories(target, memories, settings.maxTextChars(), clock.millis());
-            List<String> added = store.addAll(batch, embedder.embed(MemoryBatch.embeddingTexts(memories)));
+            MemoryEmbeddings.Batch vectors = embeddings.batch(memories);
+            List<String> added = store.addAll(batch, vectors.first(), vectors.second());
             return new Added(added.size(), batch.size() - added.size(), batch.stream().map(Memory::id).toList());
         } catch (IllegalArgumentException e) {
             throw new ToolCallException("argument " + e.getMessage());
@@ -153,9 +155,11 @@ public class MemoryTools {
         Long reference = ToolArguments.time(referenceTime, "referenceTime");
         Long validAt = ToolArguments.time(asOf, "asOf");
         var period = TimeExpressions.window(value, reference == null ? clock.millis() : reference).orElse(null);
-        return new SearchResult(store.search(new MemoryQuery(target, value, embedder.embedQuery(value), limit, conversationId,
+        // the second list is fused only in a hybrid search without a conversation (Neo4jMemoryStore#search)
+        MemoryEmbeddings.Vectors vectors = embeddings.query(value, MemoryQuery.HYBRID.equals(retrieval) && conversationId == null);
+        return new SearchResult(store.search(new MemoryQuery(target, value, vectors.first(), limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
-                clock.millis(), retrieval, period, validAt, Boolean.TRUE.equals(entityLinks))));
+                clock.millis(), retrieval, period, validAt, Boolean.TRUE.equals(entityLinks), vectors.second())));
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")
@@ -191,8 +195,8 @@ public class MemoryTools {
             throw new ToolCallException("give 'text' and/or 'tags' to update");
         }
         String value = text == null ? null : ToolArguments.text(text, "text", settings.maxTextChars());
-        return store.update(memory.id(), value, value == null ? null : embedder.embed(List.of(value)).get(0),
-                ToolArguments.tags(tags), clock.millis());
+        MemoryEmbeddings.Vectors vectors = value == null ? new MemoryEmbeddings.Vectors(null, null) : embeddings.memory(value);
+        return store.update(memory.id(), value, vectors.first(), vectors.second(), ToolArguments.tags(tags), clock.millis());
     }
 
     @Tool(name = "link_memories", description = "Link two memories of the same scope with a typed link "

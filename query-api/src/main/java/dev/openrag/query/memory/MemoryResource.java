@@ -22,10 +22,10 @@ import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryBatch;
+import dev.openrag.knowledge.memory.MemoryEmbeddings;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.Tags;
-import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
@@ -60,12 +60,12 @@ public class MemoryResource {
     }
 
     private final MemoryStore store;
-    private final Embedder embedder;
+    private final MemoryEmbeddings embeddings;
     private final Access access;
 
-    public MemoryResource(MemoryStore store, Embedder embedder, Access access) {
+    public MemoryResource(MemoryStore store, MemoryEmbeddings embeddings, Access access) {
         this.store = store;
-        this.embedder = embedder;
+        this.embeddings = embeddings;
         this.access = access;
     }
 
@@ -96,9 +96,10 @@ public class MemoryResource {
             throw ApiException.badRequest("'text' is required and must have 1 to " + MAX_TEXT + " characters");
         }
         long now = System.currentTimeMillis();
+        MemoryEmbeddings.Vectors vectors = embeddings.memory(text);
         Memory memory = store.add(new Memory(UUID.randomUUID().toString(), scope, text,
                 tags(request.tags()), Boolean.TRUE.equals(request.pinned()), now, now,
-                null, null, null, List.of(), List.of()), embedder.embed(List.of(text)).get(0));
+                null, null, null, List.of(), List.of()), vectors.first(), vectors.second());
         return Response.status(201).entity(memory).build();
     }
 
@@ -116,7 +117,8 @@ public class MemoryResource {
         List<String> added;
         try {
             batch = MemoryBatch.memories(scope, request.memories(), MAX_TEXT, System.currentTimeMillis());
-            added = store.addAll(batch, embedder.embed(MemoryBatch.embeddingTexts(request.memories())));
+            MemoryEmbeddings.Batch vectors = embeddings.batch(request.memories());
+            added = store.addAll(batch, vectors.first(), vectors.second());
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
@@ -144,9 +146,10 @@ public class MemoryResource {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
-        List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, embedder.embedQuery(query), k, null, 0,
+        MemoryEmbeddings.Vectors vectors = embeddings.query(query, true);
+        List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, vectors.first(), k, null, 0,
                 Boolean.TRUE.equals(request.includeForgotten()), null, null, null, System.currentTimeMillis(),
-                MemoryQuery.HYBRID, null, asOf, false));
+                MemoryQuery.HYBRID, null, asOf, false, vectors.second()));
         return Map.of("scope", scope, "results", hits.stream()
                 .filter(hit -> hit.memory() != null)
                 .map(hit -> Map.of("score", hit.score(), "memory", hit.memory())).toList());
