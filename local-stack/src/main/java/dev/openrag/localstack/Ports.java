@@ -6,6 +6,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Loopback port helpers: everything local-stack starts binds to 127.0.0.1 only. */
 public final class Ports {
@@ -36,7 +39,7 @@ public final class Ports {
      * method could, one chance in about twenty thousand. The OS's pick remains the fallback.
      */
     public static int free() {
-        java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+        ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 50 && EPHEMERAL[0] - LOWEST >= 1000; attempt++) {
             int port = random.nextInt(LOWEST, EPHEMERAL[0]);
             if (canBind(port)) {
@@ -49,7 +52,7 @@ public final class Ports {
     /** The OS's ephemeral port range: Linux's, read from /proc, else Linux's default. */
     static int[] ephemeralRange() {
         try {
-            String[] bounds = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
+            String[] bounds = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
                     .strip().split("\\s+");
             return new int[] {Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1])};
         } catch (IOException | RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.neo4j;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -229,7 +230,6 @@ final class MemoryScopeCopies {
             String[] ids = new String[n];
             float[][] embeddings = new float[n][];
             float[][] seconds = new float[n][];
-            boolean allSeconds = true;
             String[] speakers = new String[n];
             long[] happened = new long[n];
             long[] forgottenAt = new long[n];
@@ -245,7 +245,6 @@ final class MemoryScopeCopies {
                 embeddings[i] = floats(row.get("embedding"));
                 dimension = Math.max(dimension, embeddings[i].length);
                 seconds[i] = row.get("second").isNull() ? null : floats(row.get("second"));
-                allSeconds &= seconds[i] != null && seconds[0] != null && seconds[i].length == seconds[0].length;
                 speakers[i] = row.get("speaker").asString(null);
                 happened[i] = row.get("happened").asLong();
                 forgottenAt[i] = orNone(row.get("forgottenAt"));
@@ -258,7 +257,9 @@ final class MemoryScopeCopies {
                     throw new IllegalStateException("the scope's memories have vectors of different sizes");
                 }
             }
-            UnitVectors secondVectors = allSeconds && n > 0 ? UnitVectors.of(seconds, seconds[0].length) : null;
+            // the second model's list only when every memory has its vector, all of one size
+            boolean allSeconds = n > 0 && Arrays.stream(seconds).allMatch(v -> v != null && v.length == seconds[0].length);
+            UnitVectors secondVectors = allSeconds ? UnitVectors.of(seconds, seconds[0].length) : null;
             return new Copy(version, ids, UnitVectors.of(embeddings, dimension), secondVectors, speakers, happened, forgottenAt,
                     expiresAt, validTo, conversations, ScopeWords.of(texts, stemming));
         }

@@ -1,5 +1,6 @@
 package dev.openrag.knowledge.embedding;
 
+import static dev.openrag.knowledge.embedding.OnnxEmbedderTest.cosine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -77,9 +78,5 @@ class SecondEmbedderTest {
         assertThat(embeddings.query("x", true).second()).isNull();
         assertThatThrownBy(() -> SecondEmbedder.of("e5-large")).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown embedding model 'e5-large'").hasMessageContaining("e5-small-v2-q");
-    }
-
-    private static double cosine(float[] a, float[] b) {
-        return OnnxEmbedderTest.cosine(a, b);
     }
 }
