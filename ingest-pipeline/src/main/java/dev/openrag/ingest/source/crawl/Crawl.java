@@ -68,7 +68,10 @@ final class Crawl {
     private volatile boolean stopped;
     private volatile Instant startedAt;
     private volatile Instant finishedAt;
-    private final AtomicInteger runs = new AtomicInteger();
+    /** Runs across restarts: a resumed crawl goes on counting from its stored status. */
+    private final AtomicInteger runs;
+    /** Whether this object ran once already: its first run uses the job it was made with, later ones a new job. */
+    private boolean ranHere;
     private final AtomicInteger fetched = new AtomicInteger();
     private final AtomicInteger skipped = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
@@ -77,8 +80,9 @@ final class Crawl {
     private final Map<String, String> publishedHashes = new HashMap<>();
 
     Crawl(String id, CrawlRequest request, String collection, int maxDepth, int maxPages, UrlRules rules,
-          CrawlerSettings settings, SafeFetcher fetcher, Map<String, String> environment, Sink sink) {
+          CrawlerSettings settings, SafeFetcher fetcher, Map<String, String> environment, Sink sink, int runsBefore) {
         this.id = id;
+        this.runs = new AtomicInteger(runsBefore);
         this.fetcher = fetcher;
         this.request = request;
         this.collection = collection;
@@ -117,9 +121,11 @@ final class Crawl {
         if (stopped) {
             return;
         }
-        if (runs.getAndIncrement() > 0) {
+        if (ranHere) {
             jobId = sink.newJob();
         }
+        ranHere = true;
+        runs.incrementAndGet();
         state = "running";
         startedAt = Instant.now();
         finishedAt = null;

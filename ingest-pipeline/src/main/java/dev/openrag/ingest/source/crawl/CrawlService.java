@@ -62,6 +62,8 @@ public class CrawlService {
     /** This instance, as the owner of the crawls it runs ({@link CrawlStore}). */
     private final String instance = Ids.newEventId();
     private volatile boolean shuttingDown;
+    /** Held while this instance claims and resumes orphaned crawls, and while it stops one. */
+    private final Object claims = new Object();
 
     public CrawlService(CrawlerSettings settings, DocumentPublisher publisher, StageRunner runner,
                         @Channel("deleted-out") MutinyEmitter<String> deletions, Scheduler scheduler, CrawlStore store,
@@ -78,9 +80,12 @@ public class CrawlService {
     @PreDestroy
     void stopAll() {
         shuttingDown = true; // the crawls stopped here stay active in the store: the next start resumes them
+        List<CrawlStatus> last = crawls.values().stream().map(Crawl::status)
+                .filter(status -> "running".equals(status.state()) || "scheduled".equals(status.state())).toList();
         crawls.values().forEach(Crawl::stop);
         runs.shutdownNow();
         try {
+            store.renew(instance, last); // their runs so far, which the instance resuming them counts on from
             store.release(instance); // resumed at once by the next instance to look, not after the lease lapses
         } catch (RuntimeException e) {
             LOG.warnf("could not release this instance's crawls (%s): they are resumed when their leases lapse", e.getMessage());
@@ -88,11 +93,11 @@ public class CrawlService {
     }
 
     public CrawlStatus start(CrawlRequest request) {
-        return start(null, request);
+        return start(null, request, 0);
     }
 
-    /** Starts a new crawl ({@code id} null) or resumes a stored one under its id. */
-    private CrawlStatus start(String id, CrawlRequest request) {
+    /** Starts a new crawl ({@code id} null) or resumes a stored one under its id, counting on from its runs so far. */
+    private CrawlStatus start(String id, CrawlRequest request, int runsBefore) {
         if (request == null) {
             throw ApiException.badRequest("missing JSON body {seedUrls, collection, maxDepth, maxPages, ...}");
         }
@@ -124,7 +129,7 @@ public class CrawlService {
         }
         boolean restored = id != null;
         String crawlId = restored ? id : Ids.newEventId();
-        Crawl crawl = new Crawl(crawlId, request, collection, maxDepth, maxPages, rules, settings, fetcher, System.getenv(), sink());
+        Crawl crawl = new Crawl(crawlId, request, collection, maxDepth, maxPages, rules, settings, fetcher, System.getenv(), sink(), runsBefore);
         if (request.schedule() != null && !request.schedule().isBlank()) {
             schedule(crawl, request.schedule().strip()); // a 400 for an invalid schedule leaves no crawl behind
         }
@@ -156,6 +161,12 @@ public class CrawlService {
         if (shuttingDown) {
             return;
         }
+        synchronized (claims) {
+            renewAndResume();
+        }
+    }
+
+    private void renewAndResume() {
         List<Crawl> live = crawls.values().stream().filter(this::live).toList();
         List<CrawlStore.Stored> orphans;
         try {
@@ -179,7 +190,7 @@ public class CrawlService {
                 if (previous != null && live(previous)) {
                     continue; // ours already (a lease renewed late)
                 }
-                start(crawl.id(), crawl.request());
+                start(crawl.id(), crawl.request(), crawl.runs());
                 LOG.infof("resumed crawl %s of %s", crawl.id(), crawl.request().seedUrls());
             } catch (RuntimeException e) {
                 LOG.warnf("cannot resume crawl %s: %s", crawl.id(), e.getMessage());
@@ -210,8 +221,18 @@ public class CrawlService {
         return List.copyOf(all.values());
     }
 
-    /** Stops a crawl run here at once; one run by another instance is marked finished, and its owner stops it within 10 s. */
+    /**
+     * Stops a crawl run here at once; one run by another instance is marked finished, and its owner
+     * stops it within 10 s. Never while this instance claims and resumes crawls: a crawl claimed
+     * here is then either in {@link #crawls} already, or no longer active and so not claimed.
+     */
     public Optional<CrawlStatus> stop(String id) {
+        synchronized (claims) {
+            return stopNow(id);
+        }
+    }
+
+    private Optional<CrawlStatus> stopNow(String id) {
         Crawl crawl = crawls.get(id);
         if (crawl == null) {
             Optional<CrawlStatus> elsewhere = store.status(id);

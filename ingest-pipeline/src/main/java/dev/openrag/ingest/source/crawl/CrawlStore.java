@@ -36,8 +36,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 @ApplicationScoped
 public class CrawlStore {
 
-    /** A stored crawl: its id and the request it was started with. */
-    public record Stored(String id, CrawlRequest request) {
+    /** A stored crawl: its id, the request it was started with, and how many runs it made so far. */
+    public record Stored(String id, CrawlRequest request, int runs) {
     }
 
     private final Driver driver;
@@ -102,10 +102,11 @@ public class CrawlStore {
                         SET c.claiming = true REMOVE c.claiming
                         WITH c WHERE c.active AND coalesce(c.leaseUntil, 0) < timestamp()
                         SET c.owner = $owner, c.leaseUntil = timestamp() + $lease
-                        RETURN c.id AS id, c.request AS request ORDER BY c.savedAt""")
+                        RETURN c.id AS id, c.request AS request, c.status AS status ORDER BY c.savedAt""")
                 .withParameters(Map.of("owner", owner, "lease", leaseMillis)).execute()
                 .records().stream()
-                .map(row -> new Stored(row.get("id").asString(), read(row.get("request", Values.value("{}")).asString(), CrawlRequest.class)))
+                .map(row -> new Stored(row.get("id").asString(), read(row.get("request", Values.value("{}")).asString(), CrawlRequest.class),
+                        row.get("status").isNull() ? 0 : read(row.get("status").asString(), CrawlStatus.class).runs()))
                 .toList();
     }
 

@@ -85,15 +85,17 @@ class CrawlStoreLeaseTest {
     }
 
     @Test
-    void aReleasedCrawlIsClaimedAtOnceWithItsRequest() {
+    void aReleasedCrawlIsClaimedAtOnceWithItsRequestAndItsRunsSoFar() {
         CrawlStore store = store(Duration.ofSeconds(30));
         String id = save(store, "instance-stopping");
+        store.renew("instance-stopping", List.of(status(id, "scheduled", 3)));
         store.release("instance-stopping");
 
         List<CrawlStore.Stored> claimed = store.claimOrphans("instance-b");
         assertThat(claimed).extracting(CrawlStore.Stored::id).contains(id);
-        assertThat(claimed.stream().filter(crawl -> crawl.id().equals(id)).findFirst().orElseThrow().request().seedUrls())
-                .containsExactly("https://example.org/" + id);
+        CrawlStore.Stored crawl = claimed.stream().filter(stored -> stored.id().equals(id)).findFirst().orElseThrow();
+        assertThat(crawl.request().seedUrls()).containsExactly("https://example.org/" + id);
+        assertThat(crawl.runs()).as("the resumed crawl counts on from here").isEqualTo(3);
     }
 
     @Test
@@ -131,6 +133,10 @@ class CrawlStoreLeaseTest {
     }
 
     private static CrawlStatus status(String id, String state) {
-        return new CrawlStatus(id, "job-" + id, state, new CrawlStatus.Pages(1, 0, 0), List.of(), 1, null, null, request(id));
+        return status(id, state, 1);
+    }
+
+    private static CrawlStatus status(String id, String state, int runs) {
+        return new CrawlStatus(id, "job-" + id, state, new CrawlStatus.Pages(1, 0, 0), List.of(), runs, null, null, request(id));
     }
 }
