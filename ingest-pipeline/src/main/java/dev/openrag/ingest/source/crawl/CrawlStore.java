@@ -12,6 +12,7 @@ import jakarta.inject.Inject;
 
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
+import org.neo4j.driver.Value;
 import org.neo4j.driver.Values;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -106,8 +107,17 @@ public class CrawlStore {
                 .withParameters(Map.of("owner", owner, "lease", leaseMillis)).execute()
                 .records().stream()
                 .map(row -> new Stored(row.get("id").asString(), read(row.get("request", Values.value("{}")).asString(), CrawlRequest.class),
-                        row.get("status").isNull() ? 0 : read(row.get("status").asString(), CrawlStatus.class).runs()))
+                        runsOf(row.get("status"))))
                 .toList();
+    }
+
+    /** The runs a stored status counts; 0 when there is none or it cannot be read (the crawl resumes all the same). */
+    private int runsOf(Value status) {
+        try {
+            return status.isNull() ? 0 : json.readTree(status.asString()).path("runs").asInt(0);
+        } catch (JsonProcessingException e) {
+            return 0;
+        }
     }
 
     /** At a clean shutdown: the crawls {@code owner} ran may be claimed at once (by its restart or another instance). */

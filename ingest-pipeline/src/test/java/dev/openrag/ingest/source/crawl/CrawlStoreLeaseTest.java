@@ -99,6 +99,17 @@ class CrawlStoreLeaseTest {
     }
 
     @Test
+    void aCrawlWhoseStoredStatusIsUnreadableIsStillClaimedCountingFromNoRuns() {
+        CrawlStore store = store(Duration.ofSeconds(30));
+        String id = save(store, "instance-stopping");
+        driver.executableQuery("MATCH (c:Crawl {id: $id}) SET c.status = '{not json'").withParameters(java.util.Map.of("id", id)).execute();
+        store.release("instance-stopping");
+
+        assertThat(store.claimOrphans("instance-b")).filteredOn(crawl -> crawl.id().equals(id))
+                .singleElement().extracting(CrawlStore.Stored::runs).isEqualTo(0);
+    }
+
+    @Test
     void aCrawlStoppedThroughAnotherInstanceIsLostByItsOwnerAndShowsStopped() {
         CrawlStore store = store(Duration.ofSeconds(30));
         String id = save(store, "instance-a");
