@@ -2,6 +2,9 @@ package dev.openrag.localstack;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 
 /** The java binary for child JVMs: Neo4j 2026.x and OpenSearch 3.x need Java 21 or newer. */
 public final class JavaRuntime {
@@ -11,14 +14,29 @@ public final class JavaRuntime {
     private JavaRuntime() {
     }
 
+    /** Extra JVM options for every child, separated by spaces (the test build sets them; unset for users). */
+    public static final String EXTRA_OPTIONS_VARIABLE = "OPENRAG_CHILD_JVM_OPTIONS";
+
     /**
      * JVM options every child gets: JDK 24+ warns on each start that Netty and others use
-     * sun.misc.Unsafe; the engines and apps are known to, so keep their logs quiet about it.
+     * sun.misc.Unsafe; the engines and apps are known to, so keep their logs quiet about it. Then
+     * those of {@value #EXTRA_OPTIONS_VARIABLE}: the test build runs its short-lived engines and apps
+     * with the C1 compiler only ({@code -XX:TieredStopAtLevel=1}, as Quarkus dev mode does), which
+     * halves their CPU on a 2-core machine where every process competes for it.
      */
-    public static java.util.List<String> commonOptions() {
-        return Runtime.version().feature() >= 24
-                ? java.util.List.of("--sun-misc-unsafe-memory-access=allow")
-                : java.util.List.of();
+    public static List<String> commonOptions() {
+        return commonOptions(System.getenv(EXTRA_OPTIONS_VARIABLE));
+    }
+
+    static List<String> commonOptions(String extra) {
+        List<String> options = new ArrayList<>();
+        if (Runtime.version().feature() >= 24) {
+            options.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        if (extra != null && !extra.isBlank()) {
+            options.addAll(Arrays.asList(extra.strip().split("\\s+")));
+        }
+        return List.copyOf(options);
     }
 
     /** This JVM's own java when it is new enough (the scripts make sure it is), else OPENRAG_JAVA_HOME's. */

@@ -1,0 +1,41 @@
+package dev.openrag.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+class JavaRuntimeTest {
+
+    @Test
+    void extraOptionsFollowTheCommonOnesSplitOnWhitespace() {
+        assertThat(JavaRuntime.commonOptions("  -XX:TieredStopAtLevel=1 \t -Xss1m "))
+                .endsWith("-XX:TieredStopAtLevel=1", "-Xss1m")
+                .hasSize(JavaRuntime.commonOptions(null).size() + 2);
+    }
+
+    @Test
+    void noExtraOptionsWhenUnsetOrBlank() {
+        assertThat(JavaRuntime.commonOptions("  ")).isEqualTo(JavaRuntime.commonOptions(null))
+                .noneMatch(option -> option.isBlank() || option.startsWith("-XX:TieredStopAtLevel"));
+    }
+
+    @Test
+    void aJavaStartsWithTheTestBuildsOptions() throws Exception {
+        // the options the build hands the engines (or the usual ones) start a real JVM: a typo in the pom would stop every engine
+        String built = System.getenv(JavaRuntime.EXTRA_OPTIONS_VARIABLE);
+        String options = built == null || built.isBlank() ? "-XX:TieredStopAtLevel=1" : built;
+        var command = new java.util.ArrayList<String>();
+        command.add(JavaRuntime.javaBinary());
+        command.addAll(JavaRuntime.commonOptions(options));
+        command.addAll(java.util.List.of("-XX:+PrintFlagsFinal", "-version"));
+        Process java = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(java.getInputStream().readAllBytes());
+        assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(java.exitValue()).as(output).isZero();
+        if (options.contains("TieredStopAtLevel=1")) {
+            assertThat(output).containsPattern("TieredStopAtLevel\\s*=\\s*1\\b");
+        }
+    }
+}
