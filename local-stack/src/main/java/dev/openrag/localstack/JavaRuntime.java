@@ -14,7 +14,7 @@ public final class JavaRuntime {
     private JavaRuntime() {
     }
 
-    /** Extra JVM options for every child, separated by spaces (the test build sets them; unset for users). */
+    /** Extra JVM options for every child, separated by spaces: the test build sets them; unset by default. */
     public static final String EXTRA_OPTIONS_VARIABLE = "OPENRAG_CHILD_JVM_OPTIONS";
 
     /**

@@ -2,6 +2,8 @@ package dev.openrag.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -26,10 +28,10 @@ class JavaRuntimeTest {
         // the options the build hands the engines (or the usual ones) start a real JVM: a typo in the pom would stop every engine
         String built = System.getenv(JavaRuntime.EXTRA_OPTIONS_VARIABLE);
         String options = built == null || built.isBlank() ? "-XX:TieredStopAtLevel=1" : built;
-        var command = new java.util.ArrayList<String>();
+        List<String> command = new ArrayList<>();
         command.add(JavaRuntime.javaBinary());
         command.addAll(JavaRuntime.commonOptions(options));
-        command.addAll(java.util.List.of("-XX:+PrintFlagsFinal", "-version"));
+        command.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
         Process java = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(java.getInputStream().readAllBytes());
         assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
