@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.stream.IntStream;
@@ -102,7 +103,7 @@ class CrawlStoreLeaseTest {
     void aCrawlWhoseStoredStatusIsUnreadableIsStillClaimedCountingFromNoRuns() {
         CrawlStore store = store(Duration.ofSeconds(30));
         String id = save(store, "instance-stopping");
-        driver.executableQuery("MATCH (c:Crawl {id: $id}) SET c.status = '{not json'").withParameters(java.util.Map.of("id", id)).execute();
+        driver.executableQuery("MATCH (c:Crawl {id: $id}) SET c.status = '{not json'").withParameters(Map.of("id", id)).execute();
         store.release("instance-stopping");
 
         assertThat(store.claimOrphans("instance-b")).filteredOn(crawl -> crawl.id().equals(id))
