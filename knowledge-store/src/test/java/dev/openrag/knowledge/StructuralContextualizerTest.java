@@ -63,6 +63,106 @@ class StructuralContextualizerTest {
                 .contains("Section: Ordering").doesNotContain("Inside:");
     }
 
+    private static final String APACHE_LICENCE = """
+            /*
+             * Copyright 2017 Google LLC.
+             *
+             * Licensed under the Apache License, Version 2.0 (the "License"); you may not
+             * use this file except in compliance with the License.
+             */
+            """;
+
+    @Test
+    void aLicenceHeaderIsNotTheSynopsisTheFilesOwnDescriptionIs() {
+        String java = APACHE_LICENCE + """
+
+                package com.example.registry;
+
+                import java.text.MessageFormat;
+
+                /** Thrown because registry authentication failed. */
+                public class RegistryAuthenticationFailedException extends RuntimeException {
+                  private final String serverUrl;
+                }
+                """;
+        int start = java.indexOf("  private final");
+        List<String> contexts = new StructuralContextualizer().contexts(null, "Failed.java", java,
+                List.of(new Chunk("c/d#1", 1, java.substring(start), List.of(), start, java.length(), null, null)));
+
+        assertThat(contexts.get(0)).contains("About: Thrown because registry authentication failed.")
+                .doesNotContainIgnoringCase("licen").doesNotContainIgnoringCase("copyright");
+    }
+
+    @Test
+    void aSynopsisIsLookedForPastIncludesPragmasAndNamespacesNotPastTheFirstDeclaration() {
+        String cpp = """
+                // Copyright 2005, Google Inc.
+                // All rights reserved.
+                //
+                // Redistribution and use in source and binary forms, with or without
+                // modification, are permitted.
+
+                //
+                // This header file defines the public API for death tests.
+
+                #ifndef GTEST_DEATH_TEST_H_
+                #include "gtest/internal/gtest-death-test-internal.h"
+                """;
+        assertThat(synopsis(cpp, "death-test.h")).isEqualTo("This header file defines the public API for death tests.");
+
+        String header = """
+                #pragma once
+
+                #include "column.h"
+
+                namespace clickhouse {
+
+                /**
+                 * Represents column of Tuple([T]).
+                 */
+                class ColumnTuple : public Column {
+                """;
+        assertThat(synopsis(header, "tuple.h")).isEqualTo("Represents column of Tuple([T]).");
+
+        String go = """
+                package main
+
+                import (
+                	"fmt"
+                	"os"
+                )
+
+                // Main prints a greeting.
+                func main() {
+                """;
+        assertThat(synopsis(go, "main.go")).isEqualTo("Main prints a greeting.");
+
+        String undocumented = APACHE_LICENCE + """
+                package com.example;
+
+                public enum ConsoleOutput {
+                  auto,
+                  // A comment inside the code is not the file's description.
+                  plain
+                }
+                """;
+        assertThat(synopsis(undocumented, "ConsoleOutput.java")).isEmpty();
+        assertThat(synopsis(APACHE_LICENCE, "Empty.java")).isEmpty();
+    }
+
+    @Test
+    void proseOpeningWithACopyrightLineIsDescribedByItsNextParagraph() {
+        assertThat(synopsis("Copyright (c) 2024 Example Corp. All rights reserved.\n\nThe billing service charges cards.", "notes.txt"))
+                .isEqualTo("The billing service charges cards.");
+    }
+
+    /** The synopsis as the context's "About:" line shows it ("" when there is none). */
+    private static String synopsis(String text, String uri) {
+        String context = new StructuralContextualizer().contexts(null, uri, text,
+                List.of(new Chunk("c/d#0", 0, text, List.of(), 0, text.length(), null, null))).get(0);
+        return context.lines().filter(line -> line.startsWith("About: ")).map(line -> line.substring(7)).findFirst().orElse("");
+    }
+
     @Test
     void languageIsRecognisedFromExtensionOrContent() {
         assertThat(SourceCode.language("a/b/x.py", null, "")).isEqualTo("python");

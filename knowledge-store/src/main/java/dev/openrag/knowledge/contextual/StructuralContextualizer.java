@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 import dev.openrag.knowledge.port.Contextualizer;
+import dev.openrag.knowledge.text.Notices;
 import dev.openrag.knowledge.text.SourceCode;
 import dev.openrag.knowledge.text.SourceCode.Declaration;
 import dev.openrag.schemas.Chunk;
@@ -22,7 +23,17 @@ public final class StructuralContextualizer implements Contextualizer {
 
     public static final String NAME = "structural";
     private static final int SYNOPSIS_CHARS = 240;
+    private static final int SYNOPSIS_LINES = 120;
     private static final Pattern COMMENT_PREFIX = Pattern.compile("^\\s*(//[/!]?|#!?|\\*+|/\\*+\\*?|--|\"\"\"|''')\\s?");
+    /** C preprocessor lines, which a '#' comment prefix would otherwise take for comments. */
+    private static final Pattern PREPROCESSOR = Pattern.compile("^#(include|pragma|if|ifdef|ifndef|define|undef|endif|else|elif|import)\\b");
+    /** Lines before a file's first declaration that a file description may follow. */
+    private static final Pattern PREAMBLE = Pattern.compile("^(package\\s|import\\s|use\\s|from\\s+\\S+\\s+import\\s|using\\s"
+            + "|namespace\\s|extern\\s+\"C\"|mod\\s+\\w+;|[{}]\\s*$)");
+    /** A preamble line that opens a list of names over several lines: {@code import (}, {@code use a::{}. */
+    private static final Pattern IMPORT_LIST = Pattern.compile("^(import|from|use)\\s.*[({]$");
+    /** A comment line that only draws a line: ####, ----, ====. */
+    private static final Pattern RULE = Pattern.compile("[#*=\\-_/~+\\s]+");
 
     @Override
     public String name() {
@@ -83,39 +94,68 @@ public final class StructuralContextualizer implements Contextualizer {
         return header.toString();
     }
 
-    /** The leading comment block (code) or the first paragraph (prose), on one line. */
+    /**
+     * What a document says it is about, on one line: its first comment block (code) or paragraph
+     * (prose) that is not a licence or copyright notice, looked for past the preamble (package,
+     * imports, includes, namespace). A licence header is the first block of most files of a project
+     * and the same in each: as the synopsis it would put the same boilerplate into the context of
+     * every chunk of every such file, for BM25 and the embedding alike, instead of what the file is.
+     */
     static String synopsis(String text) {
         if (text == null) {
             return "";
         }
-        StringBuilder synopsis = new StringBuilder();
-        for (String line : text.lines().limit(60).toList()) {
+        List<String> block = new ArrayList<>();
+        boolean inPreamble = false;
+        boolean inImportList = false;
+        for (String line : text.lines().limit(SYNOPSIS_LINES).toList()) {
             String trimmed = line.strip();
-            boolean comment = COMMENT_PREFIX.matcher(line).find() && !trimmed.startsWith("#[") && !trimmed.startsWith("#include");
-            if (trimmed.isEmpty() || trimmed.startsWith("#!")) {
-                if (synopsis.length() > 0) {
-                    break; // end of the first comment block or paragraph
+            boolean preprocessor = PREPROCESSOR.matcher(trimmed).find();
+            boolean comment = !preprocessor && !trimmed.startsWith("#[") && COMMENT_PREFIX.matcher(line).find();
+            if (inImportList) {
+                inImportList = !(trimmed.startsWith(")") || trimmed.startsWith("}"));
+            } else if (trimmed.isEmpty() || trimmed.startsWith("#!")) {
+                if (!block.isEmpty() && !dropIfNotice(block)) {
+                    break; // end of the first telling comment block or paragraph
                 }
             } else if (comment) {
-                String content = COMMENT_PREFIX.matcher(line).replaceFirst("").replace("*/", "").strip();
-                if (!content.isEmpty()) {
-                    synopsis.append(content).append(' ');
+                String content = COMMENT_PREFIX.matcher(line).replaceFirst("").replace("*/", "").replaceAll("(\"\"\"|''')$", "").strip();
+                if (!content.isEmpty() && !RULE.matcher(content).matches()) {
+                    block.add(content);
                 }
-            } else if (looksLikeCode(trimmed)) {
-                break; // code starts: what we have (maybe nothing) is the synopsis
+            } else if (preprocessor || inPreamble || looksLikeCode(trimmed)) {
+                if (!block.isEmpty() && !dropIfNotice(block)) {
+                    break; // code after a telling comment block
+                }
+                if (!preprocessor && !PREAMBLE.matcher(trimmed).find()) {
+                    break; // the code proper starts: what we have (maybe nothing) is the synopsis
+                }
+                inPreamble = true;
+                inImportList = IMPORT_LIST.matcher(trimmed).find();
             } else {
-                synopsis.append(trimmed.replaceFirst("^#+\\s*", "")).append(' ');
+                block.add(trimmed.replaceFirst("^#+\\s*", "")); // prose, or a docstring's lines
             }
-            if (synopsis.length() >= SYNOPSIS_CHARS) {
+            String joined = String.join(" ", block);
+            if (joined.length() >= SYNOPSIS_CHARS && !Notices.isNotice(joined)) {
                 break;
             }
         }
-        String result = synopsis.toString().strip().replaceAll("\\s+", " ");
+        dropIfNotice(block);
+        String result = String.join(" ", block).strip().replaceAll("\\s+", " ");
         return result.length() > SYNOPSIS_CHARS ? result.substring(0, SYNOPSIS_CHARS).strip() + "…" : result;
     }
 
+    /** Empties a block that is a licence or copyright notice; true if it did. */
+    private static boolean dropIfNotice(List<String> block) {
+        if (Notices.isNotice(String.join(" ", block))) {
+            block.clear();
+            return true;
+        }
+        return false;
+    }
+
     private static boolean looksLikeCode(String line) {
-        return line.endsWith(";") || line.endsWith("{") || line.endsWith("}") || line.startsWith("use ")
-                || line.startsWith("import ") || line.startsWith("package ") || line.startsWith("#[");
+        return line.endsWith(";") || line.endsWith("{") || line.endsWith("}") || line.startsWith("#[")
+                || PREAMBLE.matcher(line).find();
     }
 }

@@ -10,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.openrag.knowledge.port.SectionSummarizer;
+import dev.openrag.knowledge.text.Notices;
 
 /**
  * The offline summarizer: the section's name, its leading sentences and its key terms (the most
@@ -55,10 +56,13 @@ public final class ExtractiveSummarizer implements SectionSummarizer {
         return summary.toString();
     }
 
-    /** Whole leading sentences of the first text, up to about {@value #LEAD_CHARS} characters. */
+    /**
+     * Whole leading sentences of the first text, up to about {@value #LEAD_CHARS} characters, after
+     * a leading licence or copyright comment (which would otherwise lead every such file's summary).
+     */
     static String lead(List<String> texts) {
         for (String text : texts) {
-            String flat = MARKUP.matcher(text).replaceAll(" ").replaceAll("\\s+", " ").strip();
+            String flat = MARKUP.matcher(Notices.withoutLeadingNotice(text)).replaceAll(" ").replaceAll("\\s+", " ").strip();
             if (flat.isEmpty()) {
                 continue;
             }

@@ -46,6 +46,14 @@ class SectionSummariesTest {
     }
 
     @Test
+    void aSourceFilesLicenceHeaderDoesNotLeadItsSummary() {
+        String file = "/*\n * Copyright 2017 Google LLC.\n * Licensed under the Apache License, Version 2.0.\n */\n"
+                + "/** Thrown because registry authentication failed. */\nclass RegistryAuthenticationFailedException {}\n";
+        assertThat(ExtractiveSummarizer.lead(List.of(file))).startsWith("/** Thrown because registry authentication failed.")
+                .doesNotContain("Copyright").doesNotContain("Licensed");
+    }
+
+    @Test
     void theChatSummarizerUsesTheModelAndFallsBackToExtractiveWhenItFails() {
         List<String> prompts = new ArrayList<>();
         ChatModel answering = new ChatModel() {
