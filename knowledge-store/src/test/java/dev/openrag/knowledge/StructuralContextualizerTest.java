@@ -164,6 +164,36 @@ class StructuralContextualizerTest {
     }
 
     @Test
+    void cppMethodsDefinedOutsideTheirClassAreNamedWithTheirClassAndEncloseTheirBody() {
+        String cpp = """
+                #include <log4cxx/basicconfigurator.h>
+
+                void BasicConfigurator::configure(const LayoutPtr& layoutArg)
+                {
+                	auto layout = layoutArg;
+                	if (!layout)
+                	{
+                		layout = defaultLayout();
+                	}
+                }
+
+                std::string Column::Name() const {
+                    return name_;
+                }
+                """;
+        assertThat(SourceCode.declarations(cpp, "cpp")).extracting(SourceCode.Declaration::label)
+                .containsExactly("method BasicConfigurator::configure", "method Column::Name");
+
+        int body = cpp.indexOf("\t\tlayout = defaultLayout");
+        int second = cpp.indexOf("std::string");
+        List<String> contexts = new StructuralContextualizer().contexts(null, "basicconfigurator.cpp", cpp, List.of(
+                new Chunk("c/d#0", 0, cpp.substring(0, body), List.of(), 0, body, null, null),
+                new Chunk("c/d#1", 1, cpp.substring(body, second), List.of(), body, second, null, null)));
+        assertThat(contexts.get(0)).contains("Defines: method BasicConfigurator::configure");
+        assertThat(contexts.get(1)).contains("Inside: method BasicConfigurator::configure");
+    }
+
+    @Test
     void languageIsRecognisedFromExtensionOrContent() {
         assertThat(SourceCode.language("a/b/x.py", null, "")).isEqualTo("python");
         assertThat(SourceCode.language(null, "text/plain", RUST)).isEqualTo("rust");

@@ -37,9 +37,16 @@ public final class SourceCode {
             + "\\s+([A-Za-z_][\\w]*)", Pattern.MULTILINE);
     private static final Pattern IMPL = Pattern.compile("^([ \\t]*)(?:unsafe\\s+)?impl(?:<[^{]*?>)?\\s+([\\w:]+)(?:<[^{]*?>)?"
             + "(?:\\s+for\\s+([\\w:]+))?", Pattern.MULTILINE);
-    /** Methods of C-family languages: a return type, a name and a parameter list at the end of a line. */
-    private static final Pattern C_FAMILY_METHOD = Pattern.compile("^([ \\t]*)(?:[\\w<>\\[\\],.?]+\\s+)+([A-Za-z_]\\w*)\\s*\\([^;{}]*\\)\\s*"
+    /**
+     * Methods of C-family languages: a return type, a name and a parameter list at the end of a
+     * line. The name may be qualified ({@code BasicConfigurator::configure}): C++ defines most
+     * methods outside their class, and the class is what a question names.
+     */
+    private static final Pattern C_FAMILY_METHOD = Pattern.compile("^([ \\t]*)(?:[\\w<>\\[\\],.?*&:]+\\s+)+"
+            + "([A-Za-z_]\\w*(?:::~?[A-Za-z_]\\w*)*)\\s*\\([^;{}]*\\)\\s*(?:const\\s*)?(?:noexcept\\s*)?(?:override\\s*)?"
             + "(?:throws [\\w., ]+)?\\s*\\{?\\s*$", Pattern.MULTILINE);
+    /** Lines at a declaration's own indentation that do not close its block. */
+    private static final Pattern BLOCK_CONTINUES = Pattern.compile("\\s*(\\{|(public|private|protected)\\s*:)\\s*");
     private static final Pattern NOT_A_METHOD = Pattern.compile("^(if|for|while|switch|return|catch|new|else|do|try)$");
 
     private SourceCode() {
@@ -111,7 +118,7 @@ public final class SourceCode {
                 m.group(3) == null ? simpleName(m.group(2)) : simpleName(m.group(2)) + " for " + simpleName(m.group(3)),
                 indent(m.group(1)), m.start(), lineEnd(text, m.start())));
         if (language != null && List.of("java", "kotlin", "c", "cpp", "csharp", "scala").contains(language)) {
-            addMatches(found, C_FAMILY_METHOD.matcher(text), m -> NOT_A_METHOD.matcher(m.group(2)).matches() ? null
+            addMatches(found, C_FAMILY_METHOD.matcher(text), m -> NOT_A_METHOD.matcher(simpleName(m.group(2))).matches() ? null
                     : new Declaration("method", m.group(2), indent(m.group(1)), m.start(), lineEnd(text, m.start())));
         }
         found.sort((a, b) -> Integer.compare(a.start(), b.start()));
@@ -126,7 +133,8 @@ public final class SourceCode {
 
     /**
      * The declarations whose block is still open at {@code offset}, outermost first. A block
-     * closes at the next non-blank line indented no deeper than its declaration.
+     * closes at the next non-blank line indented no deeper than its declaration, except a lone
+     * opening brace (Allman style) and a C++ access label ({@code public:}), which open or continue it.
      */
     public static List<Declaration> enclosing(String text, List<Declaration> declarations, int offset) {
         List<Declaration> stack = new ArrayList<>();
@@ -135,7 +143,7 @@ public final class SourceCode {
         while (lineStart < Math.min(offset, text.length())) {
             int lineEnd = lineEnd(text, lineStart);
             String line = text.substring(lineStart, lineEnd);
-            if (!line.isBlank()) {
+            if (!line.isBlank() && !BLOCK_CONTINUES.matcher(line).matches()) {
                 int indent = indent(line);
                 stack.removeIf(open -> open.indent() >= indent);
                 while (next < declarations.size() && declarations.get(next).start() < lineEnd) {
