@@ -180,9 +180,15 @@ class StructuralContextualizerTest {
                 std::string Column::Name() const {
                     return name_;
                 }
+
+                class AVLogGetFlags : public Base {
+                public:
+                  AVLogGetFlags(std::shared_ptr<Env> HostEnv)
+                      : Base(HostEnv) {}
+                };
                 """;
         assertThat(SourceCode.declarations(cpp, "cpp")).extracting(SourceCode.Declaration::label)
-                .containsExactly("method BasicConfigurator::configure", "method Column::Name");
+                .containsExactly("method BasicConfigurator::configure", "method Column::Name", "class AVLogGetFlags");
 
         int body = cpp.indexOf("\t\tlayout = defaultLayout");
         int second = cpp.indexOf("std::string");

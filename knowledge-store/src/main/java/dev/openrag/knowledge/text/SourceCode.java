@@ -40,9 +40,10 @@ public final class SourceCode {
     /**
      * Methods of C-family languages: a return type, a name and a parameter list at the end of a
      * line. The name may be qualified ({@code BasicConfigurator::configure}): C++ defines most
-     * methods outside their class, and the class is what a question names.
+     * methods outside their class, and the class is what a question names. One line only, or
+     * a {@code public:} label would read as the return type of the constructor below it.
      */
-    private static final Pattern C_FAMILY_METHOD = Pattern.compile("^([ \\t]*)(?:[\\w<>\\[\\],.?*&:]+\\s+)+"
+    private static final Pattern C_FAMILY_METHOD = Pattern.compile("^([ \\t]*)(?:[\\w<>\\[\\],.?*&:]+[ \\t]+)+"
             + "([A-Za-z_]\\w*(?:::~?[A-Za-z_]\\w*)*)\\s*\\([^;{}]*\\)\\s*(?:const\\s*)?(?:noexcept\\s*)?(?:override\\s*)?"
             + "(?:throws [\\w., ]+)?\\s*\\{?\\s*$", Pattern.MULTILINE);
     /** Lines at a declaration's own indentation that do not close its block. */
