@@ -12,8 +12,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The time a question is about, from the words in it, against a reference time: "in May 2023",
- * "May, 2023", "in 2022", "yesterday", "today", "last week|month|year", "3 days|weeks|months ago".
+ * The time a question is about, from the words in it, against a reference time: a day ("on 16 June,
+ * 2023", "June 16th 2023", "2023-06-16"), "in May 2023", "May, 2023", "in 2022", "yesterday",
+ * "today", "last week|month|year", "3 days|weeks|months ago". A day that does not exist
+ * ("31 February 2023") is read as its month.
  * Dates are read in UTC; the first expression found wins; anything else is no window at all
  * (rules, offline: an LLM resolver can come with the model providers).
  */
@@ -24,6 +26,11 @@ public final class TimeExpressions {
     }
 
     private static final String MONTHS = monthAlternatives();
+    private static final Pattern DAY_MONTH_YEAR = Pattern.compile("\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(" + MONTHS
+            + ")\\.?,?\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MONTH_DAY_YEAR = Pattern.compile("\\b(" + MONTHS + ")\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern ISO_DATE = Pattern.compile("\\b(\\d{4})-(\\d{2})-(\\d{2})\\b");
     private static final Pattern MONTH_YEAR = Pattern.compile("\\b(" + MONTHS + ")\\.?,?\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern YEAR = Pattern.compile("\\b(?:in|during|of)\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern AGO = Pattern.compile("\\b(\\d{1,3}|a|one|two|three)\\s+(day|week|month|year)s?\\s+ago\\b",
@@ -36,7 +43,19 @@ public final class TimeExpressions {
 
     public static Optional<Window> window(String text, long referenceMillis) {
         LocalDate today = LocalDate.ofEpochDay(Math.floorDiv(referenceMillis, 86_400_000L));
-        Matcher m = MONTH_YEAR.matcher(text);
+        Matcher m = DAY_MONTH_YEAR.matcher(text);
+        if (m.find()) {
+            return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(2)), Integer.parseInt(m.group(1))));
+        }
+        m = MONTH_DAY_YEAR.matcher(text);
+        if (m.find()) {
+            return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(1)), Integer.parseInt(m.group(2))));
+        }
+        m = ISO_DATE.matcher(text);
+        if (m.find() && Integer.parseInt(m.group(2)) >= 1 && Integer.parseInt(m.group(2)) <= 12) {
+            return Optional.of(day(Integer.parseInt(m.group(1)), Month.of(Integer.parseInt(m.group(2))), Integer.parseInt(m.group(3))));
+        }
+        m = MONTH_YEAR.matcher(text);
         if (m.find()) {
             LocalDate first = LocalDate.of(Integer.parseInt(m.group(2)), month(m.group(1)), 1);
             return Optional.of(window(first, first.plusMonths(1)));
@@ -79,6 +98,16 @@ public final class TimeExpressions {
             });
         }
         return Optional.empty();
+    }
+
+    /** That day, or its month when the day does not exist in it. */
+    private static Window day(int year, Month month, int dayOfMonth) {
+        LocalDate first = LocalDate.of(year, month, 1);
+        if (dayOfMonth < 1 || dayOfMonth > first.lengthOfMonth()) {
+            return window(first, first.plusMonths(1));
+        }
+        LocalDate day = first.withDayOfMonth(dayOfMonth);
+        return window(day, day.plusDays(1));
     }
 
     private static Window window(LocalDate from, LocalDate to) {

@@ -24,6 +24,21 @@ class TimeExpressionsTest {
     }
 
     @Test
+    void daysInTheWaysPeopleWriteThem() {
+        assertThat(window("What exciting news did Maria share on 16 June, 2023?")).isEqualTo("2023-06-16T00:00:00Z..2023-06-17T00:00:00Z");
+        assertThat(window("what happened on June 16th 2023")).isEqualTo("2023-06-16T00:00:00Z..2023-06-17T00:00:00Z");
+        assertThat(window("on the 3rd of Sep. 2022")).isEqualTo("2022-09-03T00:00:00Z..2022-09-04T00:00:00Z");
+        assertThat(window("the deploy of 2023-06-16")).isEqualTo("2023-06-16T00:00:00Z..2023-06-17T00:00:00Z");
+    }
+
+    @Test
+    void aDayThatDoesNotExistIsReadAsItsMonthAndANonsenseIsoDateAsNothing() {
+        assertThat(window("what did we plan on 31 February, 2023")).isEqualTo("2023-02-01T00:00:00Z..2023-03-01T00:00:00Z");
+        assertThat(window("ticket 2023-13-45")).isEqualTo("none");
+        assertThat(window("ticket 2023-02-30")).isEqualTo("2023-02-01T00:00:00Z..2023-03-01T00:00:00Z");
+    }
+
+    @Test
     void relativeWordsCountFromTheReference() {
         assertThat(window("what did I eat yesterday")).isEqualTo("2023-06-13T00:00:00Z..2023-06-14T00:00:00Z");
         assertThat(window("plans made last week")).isEqualTo("2023-06-05T00:00:00Z..2023-06-12T00:00:00Z");
