@@ -84,8 +84,8 @@ public class SearchService {
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
                          @ConfigProperty(name = "openrag.search.memory-min-similarity", defaultValue = "0.85") double memoryMinSimilarity,
-                         @ConfigProperty(name = "openrag.search.candidates", defaultValue = "30") int candidates,
-                         @ConfigProperty(name = "openrag.search.rrf-k", defaultValue = "60") int rrfK,
+                         @ConfigProperty(name = "openrag.search.candidates", defaultValue = "100") int candidates,
+                         @ConfigProperty(name = "openrag.search.rrf-k", defaultValue = "20") int rrfK,
                          @ConfigProperty(name = "openrag.search.weight.vector", defaultValue = "1.0") double vectorWeight,
                          @ConfigProperty(name = "openrag.search.weight.bm25", defaultValue = "1.0") double bm25Weight,
                          @ConfigProperty(name = "openrag.search.weight.graph", defaultValue = "0.0") double graphWeight,

@@ -130,7 +130,7 @@ class StructuredSearchTest {
         for (Map<String, Object> result : results) {
             @SuppressWarnings("unchecked")
             Map<String, Integer> ranks = (Map<String, Integer>) result.get("ranks");
-            double rrf = ranks.values().stream().mapToDouble(rank -> 1.0 / (60 + rank)).sum();
+            double rrf = ranks.values().stream().mapToDouble(rank -> 1.0 / (20 + rank)).sum(); // openrag.search.rrf-k
             fused.add(rrf);
             best = Math.max(best, rrf);
         }
