@@ -42,13 +42,16 @@ import dev.openrag.schemas.Topics;
  * sizes, the same for every run) onto {@code openrag.documents.arrived} at a steady rate while four
  * clients search the growing collection. Every 10 s it prints the consumer lag of the pipeline's
  * groups and the chunks in the stores; at the end search latency during ingest against idle (the
- * full collection, after the lag drained), each app's heap and RSS at start and end, and whether
+ * full collection, after the lag drained, searched by the same four clients; one client's figures
+ * are printed beside them), each app's heap and RSS at start and end, and whether
  * every document reached every store.
  */
 final class SoakBench {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int SEARCH_CLIENTS = 4;
+    /** Searches timed idle, spread over the same clients as during ingest. */
+    private static final int IDLE_SEARCHES = 800;
     private static final long DRAIN_TIMEOUT_MS = 30 * 60 * 1000L;
     private static final Map<String, String> APPS = Map.of("query-api", "http://127.0.0.1:8080", "ingest-pipeline",
             "http://127.0.0.1:8081", "mcp-memory", "http://127.0.0.1:8082");
@@ -123,15 +126,34 @@ final class SoakBench {
         clients.shutdown();
         clients.awaitTermination(1, TimeUnit.MINUTES);
 
+        // idle: the same four clients, so that the only difference from the figures during ingest is the ingest
         Latencies idle = new Latencies();
+        ExecutorService idleClients = Executors.newFixedThreadPool(SEARCH_CLIENTS);
+        for (int c = 0; c < SEARCH_CLIENTS; c++) {
+            int client = c;
+            idleClients.submit(() -> {
+                for (int i = client; i < IDLE_SEARCHES; i += SEARCH_CLIENTS) {
+                    long sent = System.nanoTime();
+                    searchOnce(collection, questions.get(i % questions.size()));
+                    synchronized (idle) {
+                        idle.add(sent);
+                    }
+                }
+                return null;
+            });
+        }
+        idleClients.shutdown();
+        idleClients.awaitTermination(10, TimeUnit.MINUTES);
+        Latencies idleOneClient = new Latencies();
         for (int i = 0; i < 200; i++) {
             long sent = System.nanoTime();
             searchOnce(collection, questions.get(i % questions.size()));
-            idle.add(sent);
+            idleOneClient.add(sent);
         }
         Map<String, String> memoryAtEnd = memory(stack);
         memoryAtEnd.forEach((app, memory) -> System.out.printf("  at end    %-16s %s (start: %s)%n", app, memory, memoryAtStart.get(app)));
-        System.out.printf("search during ingest %s%nsearch idle          %s%n", duringIngest.summary(), idle.summary());
+        System.out.printf("search during ingest %s%nsearch idle          %s (the same %d clients)%n"
+                + "search idle, 1 client %s%n", duringIngest.summary(), idle.summary(), SEARCH_CLIENTS, idleOneClient.summary());
         if (failures.get() > 0) {
             System.out.printf("searches that failed during ingest: %d (the first: %s)%n", failures.get(), firstFailure);
         }

@@ -155,7 +155,33 @@ final class Stack {
                     }
                 },
                 () -> httpOk("http://127.0.0.1:" + port + "/q/health/ready"),
-                Duration.ofSeconds(120));
+                Duration.ofSeconds(120)).withNiceness(app == App.INGEST_PIPELINE ? ingestNiceness(System.getenv(INGEST_NICENESS)) : 0);
+    }
+
+    /** The variable that sets the ingest pipeline's CPU niceness. */
+    static final String INGEST_NICENESS = "OPENRAG_INGEST_NICENESS";
+    /**
+     * The ingest pipeline's default niceness. Embedding is the stack's heaviest CPU work and can
+     * wait a moment; searches cannot. On 2 cores, `./openrag bench soak` measured search p99 during
+     * ingest 172 ms at normal priority and 70 ms at 10 (docs/benchmarks.md).
+     */
+    static final int DEFAULT_INGEST_NICENESS = 10;
+
+    /** The niceness {@code value} names (unset or blank: the default), 0–19. */
+    static int ingestNiceness(String value) {
+        if (value == null || value.isBlank()) {
+            return DEFAULT_INGEST_NICENESS;
+        }
+        try {
+            int niceness = Integer.parseInt(value.strip());
+            if (niceness >= 0 && niceness <= 19) {
+                return niceness;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new LocalStackException(INGEST_NICENESS + " must be a whole number from 0 (normal priority) to 19 (lowest), not '"
+                + value + "'");
     }
 
     /** Every component in start order: engines first, then apps. */

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,12 +24,13 @@ import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.SearchState;
+import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.vector.InMemoryVectorIndex;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.StackConfig;
 import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 
-/** The in-memory copy of small collections against real Neo4j: same answers as the index, never stale. */
+/** The in-memory copy of small collections against real Neo4j: same answers as the index, never stale, even while written. */
 @WithEngines(Engine.NEO4J)
 class InMemoryVectorIndexTest {
 
@@ -103,6 +105,56 @@ class InMemoryVectorIndexTest {
     }
 
     @Test
+    void aCollectionBeingWrittenIsSearchedFromItsCopyBroughtUpToDateNotFromTheIndex() throws Exception {
+        writeDocuments("mem-live", 3, 10);
+        CountingIndex counting = new CountingIndex(neo4j);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(counting, neo4j, neo4j, 1000);
+        awaitInMemory(index, "mem-live");
+        int askedBefore = counting.searches.get();
+        float[] added = {0.9f, 0.1f, -0.2f, 0.3f};
+        float[] replaced = {-0.4f, 0.8f, 0.1f, -0.3f};
+
+        graph.upsertDocument("mem-live", "added", "Added", "file:///added", "h-added",
+                List.of(chunk("mem-live", "added", 0, added), chunk("mem-live", "added", 1, randomVector())), List.of());
+        graph.upsertDocument("mem-live", "doc1", "Document 1", "file:///doc1", "h1-new",
+                List.of(chunk("mem-live", "doc1", 0, replaced)), List.of());
+        graph.deleteDocument("mem-live", "doc2");
+        List<ScoredChunk> toAdded = index.search("mem-live", added, 1);
+        List<ScoredChunk> toReplaced = index.search("mem-live", replaced, 30);
+
+        assertThat(counting.searches.get()).as("searches of a changing collection stay in memory").isEqualTo(askedBefore);
+        assertThat(index.servesFromMemory("mem-live")).as("the copy is current after the search, without a reload").isTrue();
+        assertThat(toAdded.get(0).chunk().chunkId()).isEqualTo("mem-live/added#0");
+        assertThat(toReplaced).extracting(hit -> hit.chunk().chunkId()).as("doc0's 10, doc1's new one, added's 2; doc2 gone")
+                .hasSize(13).contains("mem-live/doc1#0", "mem-live/added#1").noneMatch(id -> id.startsWith("mem-live/doc2"))
+                .containsExactlyElementsOf(neo4j.search("mem-live", replaced, 30).stream().map(hit -> hit.chunk().chunkId()).toList());
+        assertThat(toReplaced.get(0).chunk().chunkId()).isEqualTo("mem-live/doc1#0");
+        assertThat(toReplaced.get(0).chunk().text()).isEqualTo("chunk 0 of doc1");
+        for (int i = 0; i < toReplaced.size(); i++) {
+            assertThat(toReplaced.get(i).score()).isCloseTo(neo4j.search("mem-live", replaced, 30).get(i).score(), within(1e-5));
+        }
+        assertThat(index.chunksInMemory()).isEqualTo(13);
+    }
+
+    @Test
+    void aCopyThatWouldOutgrowTheBudgetIsDroppedAndTheIndexAnswers() throws Exception {
+        writeDocuments("mem-grow", 2, 10);
+        CountingIndex counting = new CountingIndex(neo4j);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(counting, neo4j, neo4j, 25);
+        awaitInMemory(index, "mem-grow");
+        int askedBefore = counting.searches.get();
+
+        writeDocuments("mem-grow", 3, 10); // doc0 and doc1 rewritten, doc2 added: 30 chunks
+        float[] query = randomVector();
+        List<ScoredChunk> hits = index.search("mem-grow", query, 5);
+
+        assertThat(counting.searches.get()).as("the index answered").isEqualTo(askedBefore + 1);
+        assertThat(index.chunksInMemory()).as("the copy was dropped").isZero();
+        assertThat(hits).extracting(hit -> hit.chunk().chunkId())
+                .containsExactlyElementsOf(neo4j.search("mem-grow", query, 5).stream().map(hit -> hit.chunk().chunkId()).toList());
+    }
+
+    @Test
     void theSearchStateReadsTheVersionAndTheExistenceChecksInOneQueryAndKeepsTheCopyCurrent() throws Exception {
         writeDocuments("mem-state", 2, 10);
         InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, neo4j, 1000);
@@ -119,7 +171,7 @@ class InMemoryVectorIndexTest {
         List<ScoredChunk> hits = index.prepareSearch("mem-state", after::vectors).nearest(query, 1);
 
         assertThat(after.vectors()).isNotEqualTo(before.vectors()).isEqualTo(neo4j.version("mem-state"));
-        assertThat(hits.get(0).chunk().chunkId()).as("the copy is stale at the new version: the index answers")
+        assertThat(hits.get(0).chunk().chunkId()).as("the copy is brought up to the new version")
                 .isEqualTo("mem-state/new#0");
         assertThat(state.read("mem-unknown").vectors().chunks()).isZero();
 
@@ -211,6 +263,42 @@ class InMemoryVectorIndexTest {
                 .containsExactlyInAnyOrder("chunk 0 of doc0", "chunk 4 of doc1");
         assertThat(index.chunks("mem-place", keys)).allSatisfy(chunk -> assertThat(chunk.collection()).isEqualTo("mem-place"));
         assertThat(neo4j.chunks("mem-place", List.of())).isEmpty();
+    }
+
+    /** The wrapped index, counting the searches that reach it. */
+    private static final class CountingIndex implements VectorIndex {
+        private final VectorIndex delegate;
+        private final AtomicInteger searches = new AtomicInteger();
+
+        CountingIndex(VectorIndex delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
+            searches.incrementAndGet();
+            return delegate.search(collection, queryVector, k);
+        }
+
+        @Override
+        public void upsert(List<IndexedChunk> chunks) {
+            delegate.upsert(chunks);
+        }
+
+        @Override
+        public void replaceDocument(String collection, String documentId, List<IndexedChunk> chunks) {
+            delegate.replaceDocument(collection, documentId, chunks);
+        }
+
+        @Override
+        public void deleteDocument(String collection, String documentId) {
+            delegate.deleteDocument(collection, documentId);
+        }
+
+        @Override
+        public long countChunks(String collection) {
+            return delegate.countChunks(collection);
+        }
     }
 
     private void writeDocuments(String collection, int documents, int chunksEach) {

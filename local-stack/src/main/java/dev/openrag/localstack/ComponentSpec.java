@@ -15,6 +15,7 @@ import java.util.Map;
  * @param env        extra environment variables
  * @param prepare    runs before the first start of a fresh data directory (e.g. Kafka's storage format)
  * @param health     real readiness probe
+ * @param niceness   how much lower than normal its CPU priority is (0: normal; see {@link CpuPriority})
  */
 public record ComponentSpec(
         String name,
@@ -24,7 +25,18 @@ public record ComponentSpec(
         Map<String, String> env,
         Preparation prepare,
         HealthCheck health,
-        Duration startTimeout) {
+        Duration startTimeout,
+        int niceness) {
+
+    public ComponentSpec(String name, int port, List<Integer> otherPorts, List<String> command, Map<String, String> env,
+                         Preparation prepare, HealthCheck health, Duration startTimeout) {
+        this(name, port, otherPorts, command, env, prepare, health, startTimeout, 0);
+    }
+
+    /** The same component run at a lower CPU priority. */
+    public ComponentSpec withNiceness(int lower) {
+        return new ComponentSpec(name, port, otherPorts, command, env, prepare, health, startTimeout, lower);
+    }
 
     /** Work done before launching, given the component's log file to append its output to. */
     @FunctionalInterface

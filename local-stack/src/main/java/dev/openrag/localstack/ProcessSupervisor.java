@@ -89,6 +89,7 @@ public final class ProcessSupervisor {
         if (detached && Files.isExecutable(Path.of("/usr/bin/setsid"))) {
             command.add("/usr/bin/setsid"); // own session: Ctrl-C in the terminal that ran `up` does not reach it
         }
+        command.addAll(CpuPriority.commandPrefix(spec.niceness()));
         command.addAll(spec.command());
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -102,6 +103,9 @@ public final class ProcessSupervisor {
             Process process = builder.start();
             Files.writeString(pidFile(spec.name()), Long.toString(process.pid()));
             LOG.info("{} started (pid {}), log {}", spec.name(), process.pid(), log);
+            if (detached && CpuPriority.lowerOwnSessionGroup(process.pid(), spec.niceness())) {
+                LOG.info("{} runs at CPU niceness {} (its session's group too)", spec.name(), spec.niceness());
+            }
             return process.toHandle();
         } catch (IOException e) {
             throw new LocalStackException(spec.name() + " cannot be launched: " + e.getMessage(), e);

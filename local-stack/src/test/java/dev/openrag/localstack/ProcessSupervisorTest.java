@@ -59,6 +59,43 @@ class ProcessSupervisorTest {
         assertThat(stack.status(Engine.NEO4J).state()).isEqualTo(ComponentStatus.State.STOPPED);
     }
 
+    @Test
+    void aComponentStartedAtALowerPriorityRunsNicedAndItsOwnSessionsGroupToo() throws Exception {
+        Path sleeper = Files.writeString(home.resolve("Sleep.java"),
+                "class Sleep { public static void main(String[] args) throws Exception { Thread.sleep(120_000); } }");
+        for (boolean detached : List.of(true, false)) {
+            String name = detached ? "niced-detached" : "niced-attached";
+            ProcessSupervisor supervisor = new ProcessSupervisor(home, detached);
+            ComponentSpec spec = new ComponentSpec(name, Ports.free(), List.of(),
+                    List.of(JavaRuntime.javaBinary(), ComponentSpec.marker(name), sleeper.toString()),
+                    java.util.Map.of(), ComponentSpec.Preparation.NONE, () -> true, Duration.ofSeconds(30)).withNiceness(7);
+            String ownGroup = Files.readString(Path.of("/proc/self/autogroup"));
+            try {
+                supervisor.start(spec);
+                long pid = supervisor.status(spec).pid();
+                for (int attempt = 0; attempt < 100 && !fullCommandLine(ProcessHandle.of(pid).orElseThrow()).contains(name); attempt++) {
+                    Thread.sleep(50); // until setsid and nice have exec'd java
+                }
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+
+                assertThat(fields[16]).as(name + "'s nice value").isEqualTo("7");
+                assertThat(CpuPriority.session(pid)).as("a session of its own only when detached")
+                        .matches(session -> (session.getAsLong() == pid) == detached);
+                Path autogroup = Path.of("/proc", Long.toString(pid), "autogroup");
+                if (detached && Files.exists(autogroup)) {
+                    assertThat(Files.readString(autogroup)).as("its session's group, lowered").endsWith("nice 7\n");
+                }
+                assertThat(Files.readString(Path.of("/proc/self/autogroup"))).as("the caller's group is left alone").isEqualTo(ownGroup);
+            } finally {
+                supervisor.stop(name, Duration.ofSeconds(5));
+            }
+        }
+        assertThat(CpuPriority.commandPrefix(0)).isEmpty();
+        assertThat(CpuPriority.lowerOwnSessionGroup(ProcessHandle.current().pid(), 0)).as("0: nothing to do").isFalse();
+        assertThat(CpuPriority.session(Long.MAX_VALUE)).as("no such process").isEmpty();
+    }
+
     /** ProcessHandle.Info truncates long command lines (ours carry a long class path): read /proc. */
     private static String fullCommandLine(ProcessHandle process) {
         try {

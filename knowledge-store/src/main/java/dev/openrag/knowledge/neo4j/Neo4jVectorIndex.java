@@ -2,6 +2,7 @@ package dev.openrag.knowledge.neo4j;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -133,23 +134,42 @@ public final class Neo4jVectorIndex implements VectorIndex, CollectionVectors, C
         return new Version(row.get("documents").asLong() + "/" + chunks + "/" + row.get("updated").asString(""), chunks);
     }
 
-    /** The chunks a {@link #search} can find (text and vector set), found through their documents' index. */
+    /**
+     * The version and every document's stamp (its {@code updatedAt}) in one query over the
+     * collection's Document nodes, then the chunks of the documents whose stamp the caller does
+     * not know, through the (collection, documentId) index: while a collection is being ingested
+     * a search reads the one or two documents written since its copy, not the whole collection.
+     */
     @Override
-    public List<IndexedChunk> vectors(String collection) {
+    public Changes changesSince(String collection, Map<String, String> known) {
         try (Session session = driver.session()) {
-            return session.executeRead(tx -> tx.run("""
-                    MATCH (d:Document {collection: $collection})
-                    MATCH (node:Chunk {collection: $collection, documentId: d.documentId})
-                    WHERE node.text IS NOT NULL AND node.embedding IS NOT NULL
-                    RETURN node %s AS node, node.embedding AS embedding""".formatted(CHUNK_FIELDS),
-                    Map.of("collection", collection)).list(record -> {
-                        Value embedding = record.get("embedding");
-                        float[] vector = new float[embedding.size()];
-                        for (int i = 0; i < vector.length; i++) {
-                            vector[i] = embedding.get(i).asFloat();
-                        }
-                        return toChunk(record.get("node")).withVector(vector);
-                    }));
+            return session.executeRead(tx -> {
+                Record row = tx.run("""
+                        MATCH (d:Document {collection: $collection})
+                        WITH count(d) AS documents, coalesce(sum(d.chunkCount), 0) AS chunks, toString(max(d.updatedAt)) AS updated,
+                             collect([d.documentId, coalesce(toString(d.updatedAt), '')]) AS stamps
+                        RETURN documents, chunks, updated, stamps""", Map.of("collection", collection)).single();
+                Map<String, String> stamps = new HashMap<>();
+                for (Value pair : row.get("stamps").values()) {
+                    stamps.put(pair.get(0).asString(), pair.get(1).asString());
+                }
+                List<String> changed = stamps.entrySet().stream().filter(entry -> !entry.getValue().equals(known.get(entry.getKey())))
+                        .map(Map.Entry::getKey).sorted().toList();
+                List<IndexedChunk> chunks = changed.isEmpty() ? List.of() : tx.run("""
+                        UNWIND $documents AS documentId
+                        MATCH (node:Chunk {collection: $collection, documentId: documentId})
+                        WHERE node.text IS NOT NULL AND node.embedding IS NOT NULL
+                        RETURN node %s AS node, node.embedding AS embedding""".formatted(CHUNK_FIELDS),
+                        Map.of("collection", collection, "documents", changed)).list(record -> {
+                            Value embedding = record.get("embedding");
+                            float[] vector = new float[embedding.size()];
+                            for (int i = 0; i < vector.length; i++) {
+                                vector[i] = embedding.get(i).asFloat();
+                            }
+                            return toChunk(record.get("node")).withVector(vector);
+                        });
+                return new Changes(version(row), stamps, chunks);
+            });
         }
     }
 

@@ -28,13 +28,18 @@ import dev.openrag.knowledge.port.VectorIndex;
  * collection (it is asked for 1000 neighbours, see {@code Neo4jVectorIndex#SEARCH_BREADTH}); an
  * exact scan of the same vectors in memory takes about 0.1 ms and is never less accurate.
  *
- * <p>A copy is only used while it is current: every search reads the collection's version as
- * soon as it starts, beside the query's embedding ({@link dev.openrag.knowledge.port.SearchState},
- * or {@link CollectionVectors#version} for a plain {@link #search}), and answers from memory only
- * when the copy was read at that version. Otherwise the
- * wrapped index answers and a fresh copy is read in the background (one read per collection at a
- * time, at most one a second while the collection keeps changing), so searches see every write
- * that their store shows, as before. Copies hold at most {@code maxChunks} chunks in all: larger
+ * <p>A copy is only used at the collection's current version: every search reads the
+ * collection's version as soon as it starts, beside the query's embedding
+ * ({@link dev.openrag.knowledge.port.SearchState}, or {@link CollectionVectors#version} for a plain
+ * {@link #search}). When the copy is older, the search first brings it up to date by reading only
+ * the documents written or deleted since ({@link CollectionVectors#changesSince}: one query for
+ * every document's stamp, one for the changed documents' chunks), so searches see every write
+ * that their store shows, as before. This matters while a collection is being ingested: it
+ * changes with every document, and the wrapped index (Neo4j's HNSW, asked for 1000 neighbours
+ * over segments that the writes keep refreshing and merging) took 50–300 ms a search under a
+ * stream of writes where the catch-up takes a few milliseconds. A collection without a copy is
+ * searched in the wrapped index while a copy is read in the background (one read per collection
+ * at a time, at most one a second). Copies hold at most {@code maxChunks} chunks in all: larger
  * collections are never copied, and the least recently searched copies make room for new ones.
  * Scores are the wrapped index's (cosine mapped to [0, 1], as Neo4j's {@code (1 + cos) / 2}).
  */
@@ -42,6 +47,8 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
 
     private static final Logger LOG = Logger.getLogger(InMemoryVectorIndex.class);
     private static final long MIN_RELOAD_INTERVAL_NANOS = 1_000_000_000L;
+    private static final Comparator<IndexedChunk> IN_DOCUMENT_ORDER =
+            Comparator.comparing(IndexedChunk::documentId).thenComparingInt(IndexedChunk::chunkIndex);
 
     private final VectorIndex backend;
     private final CollectionVectors source;
@@ -74,10 +81,37 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
                 return copy.nearest(queryVector, k);
             }
             if (current.chunks() > 0 && current.chunks() <= maxChunks) {
+                Copy caughtUp = copy == null ? null : caughtUp(collection, copy);
+                if (caughtUp != null) {
+                    return caughtUp.nearest(queryVector, k);
+                }
                 loadInBackground(collection);
+            } else if (copy != null) {
+                copies.remove(collection); // emptied, or grown past the budget
             }
             return backend.search(collection, queryVector, k);
         };
+    }
+
+    /**
+     * The copy brought up to the store's version by reading only what changed since it was read;
+     * null (the wrapped index answers) when the collection outgrew the budget or the read failed.
+     */
+    private Copy caughtUp(String collection, Copy copy) {
+        try {
+            CollectionVectors.Changes changes = source.changesSince(collection, copy.stamps());
+            if (changes.version().chunks() == 0 || changes.version().chunks() > maxChunks) {
+                copies.remove(collection);
+                return null;
+            }
+            Copy next = copy.with(changes);
+            copies.put(collection, next);
+            evictBeyondBudget(collection);
+            return next;
+        } catch (RuntimeException e) {
+            LOG.debugf("could not bring the copy of collection %s up to date, searching it in the index: %s", collection, e.getMessage());
+            return null;
+        }
     }
 
     /** Asks the store for the collection's version first (a search asks it beside the embedding, see {@link #prepareSearch}). */
@@ -161,15 +195,15 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
     }
 
     private void load(String collection) {
-        // the version is read before the chunks, so a copy is never older than the version it carries
-        Version version = source.version(collection);
-        if (version.chunks() == 0 || version.chunks() > maxChunks) {
+        CollectionVectors.Changes everything = source.changesSince(collection, Map.of());
+        if (everything.version().chunks() == 0 || everything.version().chunks() > maxChunks) {
             copies.remove(collection);
             return;
         }
-        Copy copy = Copy.of(version, source.vectors(collection));
+        Copy copy = Copy.of(everything.version(), everything.documents(), everything.chunks());
         copies.put(collection, copy);
-        LOG.debugf("collection %s: %d chunks copied into memory at version %s", collection, copy.chunks().length, version.stamp());
+        LOG.debugf("collection %s: %d chunks copied into memory at version %s", collection, copy.chunks().length,
+                everything.version().stamp());
         evictBeyondBudget(collection);
     }
 
@@ -187,13 +221,15 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
     private static final class Copy {
 
         private final Version version;
+        private final Map<String, String> stamps;
         private final IndexedChunk[] chunks;
         private final Map<ChunkKey, IndexedChunk> byKey = new HashMap<>();
         private final UnitVectors unitVectors;
         private volatile long lastUsed = System.nanoTime();
 
-        private Copy(Version version, IndexedChunk[] chunks, UnitVectors unitVectors) {
+        private Copy(Version version, Map<String, String> stamps, IndexedChunk[] chunks, UnitVectors unitVectors) {
             this.version = version;
+            this.stamps = Map.copyOf(stamps);
             this.chunks = chunks;
             for (IndexedChunk chunk : chunks) {
                 byKey.put(new ChunkKey(chunk.documentId(), chunk.chunkIndex()), chunk);
@@ -201,12 +237,34 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
             this.unitVectors = unitVectors;
         }
 
-        /** The chunks without their vectors (kept once, normalised, in one array); vectors of another size are left out. */
-        static Copy of(Version version, List<IndexedChunk> read) {
+        /**
+         * The chunks without their vectors (kept once, normalised, in one array), in (document,
+         * chunk index) order so that a copy caught up and one read whole are the same; vectors of
+         * another size are left out.
+         */
+        static Copy of(Version version, Map<String, String> stamps, List<IndexedChunk> read) {
             int dimension = read.isEmpty() ? 0 : read.get(0).vector().length;
-            List<IndexedChunk> usable = read.stream().filter(chunk -> chunk.vector().length == dimension).toList();
+            List<IndexedChunk> usable = read.stream().filter(chunk -> chunk.vector().length == dimension).sorted(IN_DOCUMENT_ORDER).toList();
             IndexedChunk[] chunks = usable.stream().map(chunk -> chunk.withVector(null)).toArray(IndexedChunk[]::new);
-            return new Copy(version, chunks, UnitVectors.of(usable.stream().map(IndexedChunk::vector).toArray(float[][]::new), dimension));
+            return new Copy(version, stamps, chunks, UnitVectors.of(usable.stream().map(IndexedChunk::vector).toArray(float[][]::new), dimension));
+        }
+
+        /** This copy with the {@code changes} applied: the chunks of unchanged documents kept, the changed ones' replaced, the deleted ones' dropped. */
+        Copy with(CollectionVectors.Changes changes) {
+            List<IndexedChunk> chunksNow = new ArrayList<>(changes.chunks());
+            for (int i = 0; i < chunks.length; i++) {
+                String documentId = chunks[i].documentId();
+                String stamp = stamps.get(documentId);
+                if (stamp != null && stamp.equals(changes.documents().get(documentId))) {
+                    chunksNow.add(chunks[i].withVector(unitVectors.vector(i)));
+                }
+            }
+            return of(changes.version(), changes.documents(), chunksNow);
+        }
+
+        /** Document id → the stamp it had when this copy read it. */
+        Map<String, String> stamps() {
+            return stamps;
         }
 
         Version version() {

@@ -38,6 +38,13 @@ public final class UnitVectors {
         return size;
     }
 
+    /** Vector {@code i}, normalised (a copy). */
+    public float[] vector(int i) {
+        float[] vector = new float[dimension];
+        System.arraycopy(values, i * dimension, vector, 0, dimension);
+        return vector;
+    }
+
     /** Cosine of the query with vector {@code i}; {@code queryNorm} is the query's length (0: cosine 0). */
     public double cosine(int i, float[] query, double queryNorm) {
         return queryNorm == 0 ? 0 : dot(values, i * dimension, query) / queryNorm;
