@@ -41,10 +41,10 @@ import dev.openrag.schemas.Topics;
  * {@code openrag bench soak}: a producer streams generated documents (Markdown and Java of varied
  * sizes, the same for every run) onto {@code openrag.documents.arrived} at a steady rate while four
  * clients search the growing collection. Every 10 s it prints the consumer lag of the pipeline's
- * groups and the chunks in the stores; at the end search latency during ingest against idle (the
- * full collection, after the lag drained, searched by the same four clients; one client's figures
- * are printed beside them), each app's heap and RSS at start and end, and whether
- * every document reached every store.
+ * groups and the chunks in the stores, every minute each app's heap and RSS; at the end search
+ * latency during ingest against idle (the full collection, after the lag drained, searched by the
+ * same four clients; one client's figures are printed beside them), each app's heap and RSS at
+ * start and end, and whether every document reached every store.
  */
 final class SoakBench {
 
@@ -52,6 +52,8 @@ final class SoakBench {
     private static final int SEARCH_CLIENTS = 4;
     /** Searches timed idle, spread over the same clients as during ingest. */
     private static final int IDLE_SEARCHES = 800;
+    /** Each app's heap and RSS are printed every this many 10 s progress lines. */
+    private static final int MEMORY_EVERY_TICKS = 6;
     private static final long DRAIN_TIMEOUT_MS = 30 * 60 * 1000L;
     private static final Map<String, String> APPS = Map.of("query-api", "http://127.0.0.1:8080", "ingest-pipeline",
             "http://127.0.0.1:8081", "mcp-memory", "http://127.0.0.1:8082");
@@ -101,6 +103,7 @@ final class SoakBench {
         long chunks = 0;
         long indexedDocuments = 0;
         long producedAt = 0;
+        int ticks = 0;
         long deadline = System.currentTimeMillis() + DRAIN_TIMEOUT_MS;
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
             while (System.currentTimeMillis() < deadline) {
@@ -116,6 +119,10 @@ final class SoakBench {
                 }
                 System.out.printf("  t=%4.0fs %s lag=%d documents=%d/%d chunks=%d%n", seconds, producing.get() ? "producing" : "drained? ",
                         lag, indexedDocuments, documents, chunks);
+                if (++ticks % MEMORY_EVERY_TICKS == 0) { // memory over time: growth beyond warm-up, or flat
+                    System.out.printf("  t=%4.0fs memory %s%n", seconds, String.join("; ", memory(stack).entrySet().stream()
+                            .map(entry -> entry.getKey() + " " + entry.getValue()).toList()));
+                }
                 if (!producing.get() && lag == 0 && indexedDocuments >= documents) {
                     break;
                 }

@@ -73,9 +73,11 @@ class ProcessSupervisorTest {
             try {
                 supervisor.start(spec);
                 long pid = supervisor.status(spec).pid();
-                for (int attempt = 0; attempt < 100 && !fullCommandLine(ProcessHandle.of(pid).orElseThrow()).contains(name); attempt++) {
-                    Thread.sleep(50); // until setsid and nice have exec'd java
+                Path comm = Path.of("/proc", Long.toString(pid), "comm");
+                for (int attempt = 0; attempt < 100 && !Files.readString(comm).strip().equals("java"); attempt++) {
+                    Thread.sleep(50); // until setsid and nice have exec'd java (their command lines name it already)
                 }
+                assertThat(Files.readString(comm).strip()).isEqualTo("java");
                 String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
                 String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
 
