@@ -137,6 +137,30 @@ class InMemoryVectorIndexTest {
     }
 
     @Test
+    void searchesThatFindTheCopyStaleAtOnceShareOneCatchUp() throws Exception {
+        writeDocuments("mem-many", 2, 10);
+        CountingSource source = new CountingSource(neo4j);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, source, neo4j, 1000);
+        awaitInMemory(index, "mem-many");
+        float[] added = {0.2f, 0.2f, 0.9f, -0.1f};
+        graph.upsertDocument("mem-many", "added", "Added", "file:///added", "h-added",
+                List.of(chunk("mem-many", "added", 0, added)), List.of());
+        int readsBefore = source.changeReads.get();
+
+        List<java.util.concurrent.Future<List<ScoredChunk>>> searches = new ArrayList<>();
+        try (var threads = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+            for (int i = 0; i < 8; i++) {
+                searches.add(threads.submit(() -> index.search("mem-many", added, 1)));
+            }
+        }
+
+        for (var search : searches) {
+            assertThat(search.get().get(0).chunk().chunkId()).isEqualTo("mem-many/added#0");
+        }
+        assertThat(source.changeReads.get() - readsBefore).as("one read of the changes for eight searches").isEqualTo(1);
+    }
+
+    @Test
     void aCopyThatWouldOutgrowTheBudgetIsDroppedAndTheIndexAnswers() throws Exception {
         writeDocuments("mem-grow", 2, 10);
         CountingIndex counting = new CountingIndex(neo4j);
@@ -263,6 +287,29 @@ class InMemoryVectorIndexTest {
                 .containsExactlyInAnyOrder("chunk 0 of doc0", "chunk 4 of doc1");
         assertThat(index.chunks("mem-place", keys)).allSatisfy(chunk -> assertThat(chunk.collection()).isEqualTo("mem-place"));
         assertThat(neo4j.chunks("mem-place", List.of())).isEmpty();
+    }
+
+    /** The store read by the copies, counting the reads of changes. */
+    private static final class CountingSource implements dev.openrag.knowledge.port.CollectionVectors {
+        private final dev.openrag.knowledge.port.CollectionVectors delegate;
+        private final AtomicInteger changeReads = new AtomicInteger();
+
+        CountingSource(dev.openrag.knowledge.port.CollectionVectors delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public Version version(String collection) {
+            return delegate.version(collection);
+        }
+
+        @Override
+        public Changes changesSince(String collection, java.util.Map<String, String> known) {
+            if (!known.isEmpty()) { // the first, whole read comes from the background load
+                changeReads.incrementAndGet();
+            }
+            return delegate.changesSince(collection, known);
+        }
     }
 
     /** The wrapped index, counting the searches that reach it. */

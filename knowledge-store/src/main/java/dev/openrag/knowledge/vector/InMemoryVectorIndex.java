@@ -58,6 +58,7 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
     private final Map<String, Copy> copies = new ConcurrentHashMap<>();
     private final Map<String, Long> lastLoadStarted = new ConcurrentHashMap<>();
     private final Set<String> loading = ConcurrentHashMap.newKeySet();
+    private final Map<String, Object> catchUpLocks = new ConcurrentHashMap<>();
 
     /**
      * @param backend   the index that stores the vectors and answers whatever is not copied
@@ -81,7 +82,7 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
                 return copy.nearest(queryVector, k);
             }
             if (current.chunks() > 0 && current.chunks() <= maxChunks) {
-                Copy caughtUp = copy == null ? null : caughtUp(collection, copy);
+                Copy caughtUp = copy == null ? null : caughtUp(collection, current);
                 if (caughtUp != null) {
                     return caughtUp.nearest(queryVector, k);
                 }
@@ -97,7 +98,19 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
      * The copy brought up to the store's version by reading only what changed since it was read;
      * null (the wrapped index answers) when the collection outgrew the budget or the read failed.
      */
-    private Copy caughtUp(String collection, Copy copy) {
+    private Copy caughtUp(String collection, Version current) {
+        // one catch-up per collection at a time: searches that arrive meanwhile take its result when it
+        // reached their version, instead of each reading the changes and rebuilding the copy again
+        synchronized (catchUpLocks.computeIfAbsent(collection, name -> new Object())) {
+            Copy latest = copies.get(collection);
+            if (latest == null) {
+                return null; // dropped meanwhile (budget, emptied)
+            }
+            return latest.version().equals(current) ? latest : catchUp(collection, latest);
+        }
+    }
+
+    private Copy catchUp(String collection, Copy copy) {
         try {
             CollectionVectors.Changes changes = source.changesSince(collection, copy.stamps());
             if (changes.version().chunks() == 0 || changes.version().chunks() > maxChunks) {
@@ -223,13 +236,23 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
         private final Version version;
         private final Map<String, String> stamps;
         private final IndexedChunk[] chunks;
-        private final Map<ChunkKey, IndexedChunk> byKey = new HashMap<>();
+        private final Map<ChunkKey, IndexedChunk> byKey;
         private final UnitVectors unitVectors;
         private volatile long lastUsed = System.nanoTime();
+
+        /** {@code same}'s chunks and vectors at another version. */
+        private Copy(Version version, Copy same) {
+            this.version = version;
+            this.stamps = same.stamps;
+            this.chunks = same.chunks;
+            this.byKey = same.byKey;
+            this.unitVectors = same.unitVectors;
+        }
 
         private Copy(Version version, Map<String, String> stamps, IndexedChunk[] chunks, UnitVectors unitVectors) {
             this.version = version;
             this.stamps = Map.copyOf(stamps);
+            this.byKey = new HashMap<>();
             this.chunks = chunks;
             for (IndexedChunk chunk : chunks) {
                 byKey.put(new ChunkKey(chunk.documentId(), chunk.chunkIndex()), chunk);
@@ -251,6 +274,9 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
 
         /** This copy with the {@code changes} applied: the chunks of unchanged documents kept, the changed ones' replaced, the deleted ones' dropped. */
         Copy with(CollectionVectors.Changes changes) {
+            if (changes.chunks().isEmpty() && changes.documents().equals(stamps)) {
+                return new Copy(changes.version(), this); // only the version moved (a write that changed no chunk)
+            }
             List<IndexedChunk> chunksNow = new ArrayList<>(changes.chunks());
             for (int i = 0; i < chunks.length; i++) {
                 String documentId = chunks[i].documentId();
