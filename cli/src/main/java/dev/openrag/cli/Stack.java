@@ -163,7 +163,8 @@ final class Stack {
     /**
      * The ingest pipeline's default niceness. Embedding is the stack's heaviest CPU work and can
      * wait a moment; searches cannot. On 2 cores, `./openrag bench soak` measured search p99 during
-     * ingest 172 ms at normal priority and 70 ms at 10 (docs/benchmarks.md).
+     * ingest 159 ms at normal priority and 97 ms at 10, at some cost in ingest speed while searches
+     * keep the cores busy (docs/benchmarks.md).
      */
     static final int DEFAULT_INGEST_NICENESS = 10;
 
