@@ -2,6 +2,7 @@ package dev.openrag.knowledge;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -152,6 +153,59 @@ class Neo4jMemoryStoreTest {
 
         assertThat(speakerRank(store, scope, "what did Melanie paint")).as("the new speaker, within the cache's lifetime").isEqualTo(1);
         assertThat(speakerRank(store, scope, "what did caroline say")).as("names match in any case").isEqualTo(1);
+    }
+
+    @Test
+    void recencyRanksNewerMemoriesHigherOnlyWhenAskedAndFiltersNothing() throws InterruptedException {
+        long day = 86_400_000L;
+        long reference = 1_700_000_000_000L;
+        for (long maxCopied : new long[] {0, Neo4jMemoryStore.DEFAULT_MAX_COPIED}) { // Neo4j answers; then the scope's copy
+            Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, maxCopied);
+            String scope = "recency-" + System.nanoTime();
+            // equally similar to the query; "later" happened after the reference time, which counts as new
+            long[] happened = {reference - 90 * day, reference - 30 * day, reference - 10 * day, reference + day};
+            String[] names = {"old", "month", "recent", "later"};
+            for (int i = 0; i < names.length; i++) {
+                store.add(new Memory(scope + "-" + names[i], scope, "ramen lunch with Priya", List.of(), false, 1, 1, null, null, null,
+                        List.of(), List.of(), happened[i], null), new float[] {1, 0, 0, 0});
+            }
+            store.add(new Memory(scope + "-unrelated", scope, "the quarterly report is due", List.of(), false, 1, 1, null, null, null,
+                    List.of(), List.of(), reference, null), new float[] {0, 1, 0, 0});
+            for (int attempt = 0; maxCopied > 0 && !store.servesFromMemory(scope) && attempt < 100; attempt++) {
+                Thread.sleep(100); // the copy is read in the background
+            }
+            assertThat(store.servesFromMemory(scope)).isEqualTo(maxCopied > 0);
+            float[] query = {1, 0, 0, 0};
+            MemoryQuery.Recency recency = new MemoryQuery.Recency(30.0 * day, reference);
+
+            for (String text : new String[] {null, "ramen lunch"}) { // vectors only, and the fused lists
+                List<MemoryHit> plain = store.search(new MemoryQuery(scope, text, query, 5, null, 0, false, null, null, null, 2,
+                        MemoryQuery.HYBRID, null, null, false, null));
+                List<MemoryHit> recent = store.search(new MemoryQuery(scope, text, query, 5, null, 0, false, null, null, null, 2,
+                        MemoryQuery.HYBRID, null, null, false, null, recency));
+                assertThat(recent).extracting(MemoryHit::id).as("same hits, %s", text)
+                        .containsExactlyInAnyOrderElementsOf(plain.stream().map(MemoryHit::id).toList());
+                assertThat(plain).allSatisfy(hit -> assertThat(hit.adjusted() == null || !hit.adjusted().containsKey("recency")).isTrue());
+                Map<String, Double> lift = new java.util.HashMap<>();
+                recent.forEach(hit -> lift.put(hit.id().substring(scope.length() + 1), hit.adjusted().get("recency")));
+                assertThat(lift.get("later")).as("after the reference time: new").isEqualTo(MemoryQuery.Recency.WEIGHT);
+                assertThat(lift.get("month")).as("one half-life old").isCloseTo(MemoryQuery.Recency.WEIGHT / 2, within(1e-9));
+                assertThat(lift.get("recent")).isBetween(lift.get("month"), lift.get("later"));
+                assertThat(lift.get("old")).isCloseTo(MemoryQuery.Recency.WEIGHT / 8, within(1e-9));
+                // each score is the score without recency, over the best, plus the lift
+                double best = plain.stream().mapToDouble(MemoryHit::score).max().orElseThrow();
+                for (MemoryHit hit : recent) {
+                    double without = plain.stream().filter(other -> other.id().equals(hit.id())).findFirst().orElseThrow().score();
+                    assertThat(hit.score()).as(hit.id()).isCloseTo(without / best + hit.adjusted().get("recency"), within(1e-9));
+                }
+                if (text == null) { // equally similar: newest first, and the unrelated memory stays last however new
+                    assertThat(recent).extracting(MemoryHit::id).containsExactly(scope + "-later", scope + "-recent", scope + "-month",
+                            scope + "-old", scope + "-unrelated");
+                }
+            }
+        }
+        assertThatThrownBy(() -> new MemoryQuery.Recency(0, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("half-life must be positive");
     }
 
     private static Memory speaking(String scope, String id, String text, String speaker) {

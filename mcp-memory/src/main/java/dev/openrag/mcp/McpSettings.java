@@ -26,6 +26,18 @@ public interface McpSettings {
     @WithDefault("0.1")
     double conversationBoost();
 
+    /**
+     * Whether add_memory finds the earlier memories a new one replaces when the caller names none:
+     * {@code off} (the default; only {@code supersedes} does) or {@code llm} (the {@code memory} LLM
+     * role, {@code openrag.llm.memory.*}, is shown the scope's current memories nearest to the new one).
+     */
+    @WithDefault("off")
+    String contradictions();
+
+    /** How many of the scope's current memories nearest to a new one the contradiction check is shown. */
+    @WithDefault("5")
+    int contradictionCandidates();
+
     /** Largest document ingest_document accepts (text or fetched URL), in bytes. */
     @WithDefault("20971520")
     long maxDocumentBytes();

@@ -292,6 +292,19 @@ class MemoryToolsTest {
                 .contains("'after' must be earlier than 'before'");
         assertThat(mcp.callError("search_memory", Map.of("query", "x", "scope", scope, "before", "2023-13-45")))
                 .contains("'before' must be an ISO-8601");
+
+        // recency when asked, counted from referenceTime: every hit says what its age left of the lift, nothing is filtered out
+        JsonNode recent = mcp.call("search_memory", Map.of("query", "what happened", "scope", scope, "k", 5,
+                "referenceTime", "2023-06-21", "recencyHalfLifeDays", 30)).get("results");
+        assertThat(recent).hasSize(3);
+        Map<String, Double> lift = new java.util.HashMap<>();
+        recent.forEach(hit -> lift.put(hit.path("memory").path("id").asText(), hit.path("adjusted").path("recency").asDouble(-1)));
+        assertThat(lift.get(june)).isGreaterThan(lift.get(may.get("id").asText())).isLessThanOrEqualTo(0.3);
+        assertThat(lift.get(may.get("id").asText())).isPositive();
+        for (Object bad : List.of(0, -2, 36501, "soon")) {
+            assertThat(mcp.callError("search_memory", Map.of("query", "x", "scope", scope, "recencyHalfLifeDays", bad)))
+                    .as("recencyHalfLifeDays %s", bad).contains("recencyHalfLifeDays");
+        }
     }
 
     @Test

@@ -7,13 +7,12 @@ import java.util.Locale;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.openrag.knowledge.llm.JsonAnswers;
+import dev.openrag.knowledge.llm.JsonAnswers.InvalidAnswer;
 import dev.openrag.knowledge.port.ChatModel;
 import dev.openrag.knowledge.port.ChatModel.Prompt;
-import dev.openrag.knowledge.port.ChatModel.Reply;
 import dev.openrag.schemas.TokenUsage;
 
 /**
@@ -26,7 +25,6 @@ import dev.openrag.schemas.TokenUsage;
 public final class LlmGraphExtractor {
 
     private static final Logger LOG = LoggerFactory.getLogger(LlmGraphExtractor.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     static final String PROMPT = """
             Extract the named entities of this text and the relations between them.
@@ -36,10 +34,6 @@ public final class LlmGraphExtractor {
             <text>
             %s
             </text>""";
-
-    static final String REPAIR = """
-            Your answer was not valid: %s
-            Answer again with JSON only, exactly in the shape asked for.""";
 
     /** What the model found in one chunk: entities as [name, type], relations as [from, to, type]. */
     public record Found(List<String[]> entities, List<String[]> relations) {
@@ -65,38 +59,15 @@ public final class LlmGraphExtractor {
     }
 
     public Result extract(String chunkText) {
-        String ask = PROMPT.formatted(chunkText);
-        TokenUsage usage = TokenUsage.NONE;
-        try {
-            Reply first = model.chat(prompt(chunkText));
-            usage = usage.plus(first.usage());
-            try {
-                return new Result(parse(first.text()), usage, null);
-            } catch (InvalidAnswer invalid) {
-                Reply second = model.chat(new Prompt(null, ask + "\n\n" + first.text() + "\n\n" + REPAIR.formatted(invalid.getMessage()), true));
-                usage = usage.plus(second.usage());
-                return new Result(parse(second.text()), usage, null);
-            }
-        } catch (InvalidAnswer invalid) {
-            LOG.warn("LLM graph extraction gave invalid JSON twice, keeping the rule-based graph: {}", invalid.getMessage());
-            return new Result(null, usage, "invalid JSON after one repair: " + invalid.getMessage());
-        } catch (RuntimeException e) {
-            LOG.warn("LLM graph extraction failed, keeping the rule-based graph: {}", e.getMessage());
-            return new Result(null, usage, "call failed: " + e.getMessage());
+        JsonAnswers.Outcome<Found> outcome = JsonAnswers.ask(model, PROMPT.formatted(chunkText), LlmGraphExtractor::read);
+        if (outcome.problem() != null) {
+            LOG.warn("LLM graph extraction: {}; keeping the rule-based graph", outcome.problem());
         }
+        return new Result(outcome.value(), outcome.usage(), outcome.problem());
     }
 
     /** The answer checked against the shape asked for; the message says what is wrong, to quote in the repair. */
-    static Found parse(String answer) throws InvalidAnswer {
-        JsonNode root;
-        try {
-            root = JSON.readTree(stripFence(answer));
-        } catch (JsonProcessingException e) {
-            throw new InvalidAnswer("not JSON (" + e.getOriginalMessage() + ")");
-        }
-        if (root == null || !root.isObject()) {
-            throw new InvalidAnswer("the answer must be a JSON object with \"entities\" and \"relations\"");
-        }
+    static Found read(JsonNode root) throws InvalidAnswer {
         JsonNode entities = root.path("entities");
         JsonNode relations = root.path("relations");
         if (!entities.isArray()) {
@@ -123,25 +94,5 @@ public final class LlmGraphExtractor {
             foundRelations.add(new String[] {from, to, relation.path("type").asText("related to").strip()});
         }
         return new Found(foundEntities, foundRelations);
-    }
-
-    /** Models without a JSON mode often wrap JSON in a Markdown fence. */
-    private static String stripFence(String answer) {
-        String text = answer == null ? "" : answer.strip();
-        if (text.startsWith("```")) {
-            int firstLine = text.indexOf('\n');
-            int end = text.lastIndexOf("```");
-            if (firstLine > 0 && end > firstLine) {
-                return text.substring(firstLine + 1, end);
-            }
-        }
-        return text;
-    }
-
-    static final class InvalidAnswer extends Exception {
-
-        InvalidAnswer(String message) {
-            super(message, null, false, false);
-        }
     }
 }

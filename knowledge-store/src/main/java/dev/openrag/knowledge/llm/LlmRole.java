@@ -6,7 +6,9 @@ public enum LlmRole {
     CONTEXTUALIZER("contextualizer"),
     GRAPH_EXTRACTOR("graph-extractor"),
     SUMMARIZER("summarizer"),
-    ANSWER("answer");
+    ANSWER("answer"),
+    /** Tells which earlier memories a new one replaces (mcp-memory, {@code openrag.mcp.contradictions=llm}). */
+    MEMORY("memory");
 
     private final String id;
 

@@ -54,6 +54,14 @@ public record Memory(
         return links.stream().filter(link -> SUPERSEDES.equals(link.type())).map(Link::toId).findFirst().orElse(null);
     }
 
+    /** This memory, also superseding the memories with these ids. */
+    public Memory superseding(List<String> oldIds) {
+        List<Link> more = new java.util.ArrayList<>(links);
+        oldIds.forEach(old -> more.add(new Link(SUPERSEDES, old)));
+        return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
+                List.copyOf(more), occurredAt, speaker, validTo, entities);
+    }
+
     /** A typed link from this memory to another one. */
     public record Link(String type, String toId) {
     }

@@ -12,7 +12,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * ({@code vector}: by similarity, conversation messages included; {@code bm25}), and {@code adjusted}
  * what the steps after fusion did to its score: {@code otherSpeaker}, the factor it was weighed by as
  * another speaker's memory than the one the question names; {@code episode}, what its day's hits
- * added (the score is then over the best). Absent when no such step ran.
+ * added (the score is then over the best); {@code recency}, what its age left of the recency weight, when
+ * the search asked for recency (the score is then over the best). Absent when no such step ran.
  */
 public record MemoryHit(String kind, double score, Memory memory, Message message,
                         @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Integer> ranks,

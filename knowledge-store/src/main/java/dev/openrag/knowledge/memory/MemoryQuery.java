@@ -15,11 +15,42 @@ import java.util.Set;
  * entities they mention (a list of its own in the fusion; off unless asked: it did not lift LoCoMo
  * recall on the tune conversations, docs/benchmarks.md). {@code secondVector}: the question embedded by
  * the second model ({@link dev.openrag.knowledge.embedding.SecondEmbedder}; null: none), whose
- * nearest memories a hybrid search fuses as a list of its own.
+ * nearest memories a hybrid search fuses as a list of its own. {@code recency}: newer memories rank
+ * higher (null: off, the default).
  */
 public record MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                           boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
-                          TimeExpressions.Window period, Long asOf, boolean entityLinks, float[] secondVector) {
+                          TimeExpressions.Window period, Long asOf, boolean entityLinks, float[] secondVector, Recency recency) {
+
+    /**
+     * Recency as a signal, after fusion: each result's score, over the best, gains
+     * {@link #WEIGHT} × 0.5^(age / half-life), its age counted from {@code from} back to when it
+     * happened (a memory that happened after {@code from} counts as new). Nothing is filtered out.
+     */
+    public record Recency(double halfLifeMs, long from) {
+
+        /** What a memory that happened at {@code from} gains: as much as a third of the best hit's score, fixed, not fitted. */
+        public static final double WEIGHT = 0.3;
+
+        public Recency {
+            if (!(halfLifeMs > 0)) {
+                throw new IllegalArgumentException("the recency half-life must be positive, got " + halfLifeMs);
+            }
+        }
+
+        /** The lift of a memory that happened at {@code happened} (epoch ms). */
+        public double lift(long happened) {
+            double age = Math.max(0, from - happened);
+            return WEIGHT * Math.pow(0.5, age / halfLifeMs);
+        }
+    }
+
+    public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
+                       boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
+                       TimeExpressions.Window period, Long asOf, boolean entityLinks, float[] secondVector) {
+        this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, mode, period,
+                asOf, entityLinks, secondVector, null);
+    }
 
     public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                        boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,

@@ -268,8 +268,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     private static List<Map<String, Object>> supersessions(List<Memory> memories) {
-        return memories.stream().filter(memory -> memory.supersedes() != null)
-                .map(memory -> Map.<String, Object>of("id", memory.id(), "old", memory.supersedes())).toList();
+        return memories.stream().flatMap(memory -> memory.links().stream().filter(link -> Memory.SUPERSEDES.equals(link.type()))
+                .map(link -> Map.<String, Object>of("id", memory.id(), "old", link.toId()))).toList();
     }
 
     @Override
@@ -481,7 +481,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         String lucene = query.text() == null || MemoryQuery.VECTOR.equals(query.mode()) ? "" : MemoryText.luceneQuery(query.text());
         boolean wordsOnly = MemoryQuery.BM25.equals(query.mode());
         int k = query.k();
-        int depth = lucene.isEmpty() ? k : Math.max(k, FUSION_DEPTH);
+        // recency reorders what the lists found, so they look deeper than k when it is on
+        int depth = lucene.isEmpty() && query.recency() == null ? k : Math.max(k, FUSION_DEPTH);
         params.put("k", depth);
         // whether the scope is small enough to scan: counting past the limit would read the whole scope's index
         // entries (9 ms at 10,000 memories, before anything else could start)
@@ -532,7 +533,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
         bySimilarity.addAll(join(messages));
         bySimilarity.sort(Comparator.comparingDouble(Candidate::score).reversed());
         if (byText == null) {
-            return results(bySimilarity.stream().limit(k).map(candidate -> new Fused(candidate, candidate.score(), null)).toList());
+            List<Fused> similar = bySimilarity.stream().map(candidate -> new Fused(candidate, candidate.score(), null)).toList();
+            if (query.recency() != null) {
+                similar = liftedByRecency(query.recency(), copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(similar), similar);
+            }
+            return results(similar.stream().limit(k).toList());
         }
         Map<String, List<Candidate>> lists = new LinkedHashMap<>();
         if (!wordsOnly) {
@@ -569,7 +574,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         // a question about one of the scope's speakers is mostly answered by what that person said
         String focus = tuning.otherSpeakerWeight() >= 1 ? null : onlyNamedSpeaker(facts, query.text());
         boolean episodes = tuning.episodeWeight() > 0;
-        if (focus == null && !episodes) {
+        if (focus == null && !episodes && query.recency() == null) {
             return results(fuse(lists, k));
         }
         List<Fused> fused = fuse(lists, Integer.MAX_VALUE);
@@ -580,7 +585,29 @@ public final class Neo4jMemoryStore implements MemoryStore {
         if (episodes) {
             fused = liftedByEpisode(said, fused);
         }
+        if (query.recency() != null) {
+            fused = liftedByRecency(query.recency(), said, fused);
+        }
         return results(fused.stream().limit(k).toList());
+    }
+
+    /**
+     * Recency, when the search asks for it ({@link MemoryQuery.Recency}): each memory's score, over the
+     * best, gains what its age leaves of the recency weight. Messages keep their score over the best.
+     */
+    private static List<Fused> liftedByRecency(MemoryQuery.Recency recency, Said said, List<Fused> fused) {
+        double best = fused.stream().mapToDouble(Fused::score).max().orElse(0);
+        if (best <= 0) {
+            return fused;
+        }
+        return fused.stream()
+                .map(hit -> {
+                    Long happened = hit.candidate().message() == null ? said.happenedAt().apply(hit.candidate().id()) : null;
+                    double lift = happened == null ? 0 : recency.lift(happened);
+                    return hit.adjusted(hit.score() / best + lift, "recency", lift);
+                })
+                .sorted(BEST_FIRST)
+                .toList();
     }
 
     /**

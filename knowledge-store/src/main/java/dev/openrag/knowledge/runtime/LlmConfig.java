@@ -31,6 +31,8 @@ public interface LlmConfig {
 
     Role answer();
 
+    Role memory();
+
     /** Prices in the currency of your bill per million tokens, by model name ("gpt-4o-mini"). */
     Map<String, Price> prices();
 
@@ -73,6 +75,7 @@ public interface LlmConfig {
             case GRAPH_EXTRACTOR -> graphExtractor();
             case SUMMARIZER -> summarizer();
             case ANSWER -> answer();
+            case MEMORY -> memory();
         };
     }
 

@@ -46,20 +46,23 @@ public class MemoryTools {
     private final ScopeGuard scopes;
     private final Memories memories;
     private final McpSettings settings;
+    private final ContradictionCheck contradictions;
     private final Clock clock;
 
     public MemoryTools(MemoryStore store, MemoryEmbeddings embeddings, ScopeGuard scopes, Memories memories, McpSettings settings,
-                       Clock clock) {
+                       ContradictionCheck contradictions, Clock clock) {
         this.store = store;
         this.embeddings = embeddings;
         this.scopes = scopes;
         this.memories = memories;
         this.settings = settings;
+        this.contradictions = contradictions;
         this.clock = clock;
     }
 
     @Tool(name = "add_memory", description = "Remember something long-term in a scope (a user, agent or project). "
-            + "Returns the new memory with its id.")
+            + "Returns the new memory with its id, and its supersedes links (a server set to detect contradictions adds those "
+            + "it finds when none is given).")
     public Memory addMemory(
             @ToolArg(description = "What to remember") String text,
             @ToolArg(description = "Isolation scope, e.g. 'user:alice'") String scope,
@@ -95,6 +98,9 @@ public class MemoryTools {
                 replaced == null ? List.of() : List.of(new Memory.Link(Memory.SUPERSEDES, replaced.id())),
                 happened == null ? now : happened, who);
         MemoryEmbeddings.Vectors vectors = embeddings.memory(value);
+        if (replaced == null && contradictions.enabled()) {
+            memory = memory.superseding(contradictions.replacedBy(memory, vectors.first(), now));
+        }
         return store.add(memory, vectors.first(), vectors.second());
     }
 
@@ -139,7 +145,10 @@ public class MemoryTools {
             @ToolArg(description = "What was true at this ISO-8601 time: memories that had happened by then and were not yet "
                     + "superseded (default: what is true now)", required = false) String asOf,
             @ToolArg(description = "In hybrid mode, also rank memories that share a name (person, place, ...) with the query or "
-                    + "with the best hits (default false)", required = false) Boolean entityLinks) {
+                    + "with the best hits (default false)", required = false) Boolean entityLinks,
+            @ToolArg(description = "Rank newer memories higher: a memory this many days older than referenceTime (or asOf, "
+                    + "or now) gets half the lift of a new one; nothing is filtered out (default: recency off)",
+                    required = false) Double recencyHalfLifeDays) {
         String retrieval = mode == null || mode.isBlank() ? MemoryQuery.HYBRID : mode.strip();
         if (!MemoryQuery.MODES.contains(retrieval)) {
             throw new ToolCallException("argument 'mode' must be hybrid, vector or bm25, got '" + retrieval + "'");
@@ -155,11 +164,13 @@ public class MemoryTools {
         Long reference = ToolArguments.time(referenceTime, "referenceTime");
         Long validAt = ToolArguments.time(asOf, "asOf");
         var period = TimeExpressions.window(value, reference == null ? clock.millis() : reference).orElse(null);
+        MemoryQuery.Recency recency = ToolArguments.recency(recencyHalfLifeDays,
+                validAt != null ? validAt : reference != null ? reference : clock.millis());
         // the second list is fused only in a hybrid search without a conversation (Neo4jMemoryStore#search)
         MemoryEmbeddings.Vectors vectors = embeddings.query(value, MemoryQuery.HYBRID.equals(retrieval) && conversationId == null);
         return new SearchResult(store.search(new MemoryQuery(target, value, vectors.first(), limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
-                clock.millis(), retrieval, period, validAt, Boolean.TRUE.equals(entityLinks), vectors.second())));
+                clock.millis(), retrieval, period, validAt, Boolean.TRUE.equals(entityLinks), vectors.second(), recency)));
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import dev.openrag.knowledge.memory.MemoryBatch;
+import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.Tags;
 import io.quarkiverse.mcp.server.ToolCallException;
 
@@ -64,6 +65,21 @@ public final class ToolArguments {
         } catch (IllegalArgumentException e) {
             throw new ToolCallException("argument " + e.getMessage());
         }
+    }
+
+    /** Longest recency half-life accepted, in days (a century). */
+    static final double MAX_HALF_LIFE_DAYS = 36_500;
+
+    /** Recency counted back from {@code from} (epoch ms) with this half-life in days; null when not asked for. */
+    public static MemoryQuery.Recency recency(Double halfLifeDays, long from) {
+        if (halfLifeDays == null) {
+            return null;
+        }
+        if (!(halfLifeDays > 0 && halfLifeDays <= MAX_HALF_LIFE_DAYS)) {
+            throw new ToolCallException("argument 'recencyHalfLifeDays' must be a number of days above 0 and at most "
+                    + (long) MAX_HALF_LIFE_DAYS + ", got " + halfLifeDays);
+        }
+        return new MemoryQuery.Recency(halfLifeDays * 86_400_000d, from);
     }
 
     public static String speaker(String speaker) {
