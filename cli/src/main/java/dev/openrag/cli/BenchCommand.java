@@ -87,6 +87,9 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--entity-links", description = "for 'locomo': search_memory with entityLinks (off by default)")
     boolean entityLinks;
 
+    @Option(names = "--summaries", description = "for 'locomo': summarize_memories on each conversation before its questions")
+    boolean summaries;
+
     @Option(names = "--dump", description = "for 'locomo': write each question with its evidence and first 50 results as JSON lines")
     Path dump;
 
@@ -111,7 +114,7 @@ class BenchCommand implements Callable<Integer> {
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
             case "soak" -> new SoakBench(kafka, url, queryUrl, queries, documents, rate).run();
-            case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).dumpTo(dump).run();
+            case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).dumpTo(dump).withSummaries(summaries).run();
             default -> {
                 System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults, locomo, soak");
                 yield 2;

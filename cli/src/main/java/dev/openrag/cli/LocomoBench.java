@@ -48,6 +48,7 @@ final class LocomoBench {
     private final boolean context;
     private final boolean entityLinks;
     private PrintWriter dump;
+    private boolean summaries;
 
     /**
      * @param mode    search_memory's mode: hybrid, vector or bm25
@@ -108,6 +109,12 @@ final class LocomoBench {
         return this;
     }
 
+    /** Whether each conversation's scope gets its summaries (summarize_memories) before the questions. */
+    LocomoBench withSummaries(boolean summaries) {
+        this.summaries = summaries;
+        return this;
+    }
+
     int run() throws IOException {
         List<Path> files;
         try (Stream<Path> listing = Files.list(data)) {
@@ -140,6 +147,9 @@ final class LocomoBench {
                 long started = System.nanoTime();
                 mcp.call("add_memories", Map.of("scope", scope, "memories", batch));
                 adds.addMillis((System.nanoTime() - started) / 1e6 / batch.size());
+            }
+            if (summaries) {
+                mcp.call("summarize_memories", Map.of("scope", scope));
             }
             List<Question> questions = questions(conversation);
             for (Question question : questions) {

@@ -89,7 +89,7 @@ class MemoryToolsTest {
             List<String> tools = client.client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
             assertThat(tools).containsExactlyInAnyOrder("add_memory", "add_memories", "search_memory", "get_memory", "list_memories",
                     "update_memory", "link_memories", "pin_memory", "unpin_memory", "forget_memory", "restore_memory",
-                    "delete_memory", "submit_correction", "list_corrections", "create_conversation", "add_message",
+                    "delete_memory", "summarize_memories", "submit_correction", "list_corrections", "create_conversation", "add_message",
                     "get_conversation", "search_knowledge", "ask", "ingest_document", "get_job_status");
             McpSchema.Tool add = client.client.listTools().tools().stream().filter(t -> t.name().equals("add_memory")).findFirst().orElseThrow();
             assertThat(add.inputSchema().required()).containsExactlyInAnyOrder("text", "scope");
@@ -339,6 +339,51 @@ class MemoryToolsTest {
         assertThat(first.path("ranks").path("vector2").asInt()).as("e5's nearest: %s", first).isEqualTo(1);
         assertThat(first.path("memory").path("id").asText()).isEqualTo(garden);
         assertThat(first.path("memory").has("secondEmbedding")).as("vectors stay out of results").isFalse();
+    }
+
+    @Test
+    void summariesOfEachDayAndOfTheScopeAreMemoriesLinkedToWhatTheySumUpAndAreRewritten() {
+        String scope = scope();
+        List<Map<String, Object>> turns = List.of(
+                Map.of("id", scope + ":1", "text", "I signed up for a pottery class at the community studio", "speaker", "Melanie",
+                        "occurredAt", "2023-05-08T13:56:00Z"),
+                Map.of("id", scope + ":2", "text", "Pottery sounds relaxing! What will you make at the studio?", "speaker", "Caroline",
+                        "occurredAt", "2023-05-08T13:56:00Z"),
+                Map.of("id", scope + ":3", "text", "A bowl first; the pottery teacher says bowls are easiest", "speaker", "Melanie",
+                        "occurredAt", "2023-05-08T13:56:00Z"),
+                Map.of("id", scope + ":4", "text", "We went camping by the lake with the kids", "speaker", "Melanie",
+                        "occurredAt", "2023-06-20T09:00:00Z"));
+        mcp.call("add_memories", Map.of("scope", scope, "memories", turns));
+
+        JsonNode first = mcp.call("summarize_memories", Map.of("scope", scope));
+        assertThat(first.get("memories").asInt()).isEqualTo(4);
+        List<String> ids = new ArrayList<>();
+        first.get("summaries").forEach(id -> ids.add(id.asText()));
+        assertThat(ids).containsExactly(scope + "/summary/2023-05-08", scope + "/summary/2023-06-20", scope + "/summary/all");
+
+        JsonNode may = mcp.call("get_memory", Map.of("id", ids.get(0)));
+        assertThat(may.get("text").asText()).startsWith("Summary of 2023-05-08: Melanie and Caroline, 3 memories.")
+                .contains("pottery class").contains("Key terms: studio, pottery.");
+        assertThat(may.get("tags")).extracting(JsonNode::asText).containsExactly("summary");
+        List<String> summed = new ArrayList<>();
+        may.get("links").forEach(link -> summed.add(link.get("type").asText() + " " + link.get("toId").asText()));
+        assertThat(summed).containsExactlyInAnyOrder("summarizes " + scope + ":1", "summarizes " + scope + ":2", "summarizes " + scope + ":3");
+        assertThat(mcp.call("get_memory", Map.of("id", ids.get(2))).get("text").asText()).contains("on 2 days").contains("Melanie (3)");
+        assertThat(searchIds("what did we talk about on 8 May 2023", scope, "k", 10)).contains(ids.get(0));
+
+        // a new day and a second run: the summaries are rewritten, not doubled, and never summarise summaries
+        mcp.call("add_memories", Map.of("scope", scope, "memories", List.of(Map.of("id", scope + ":5", "text", "Back from the lake",
+                "speaker", "Caroline", "occurredAt", "2023-06-21T10:00:00Z"))));
+        JsonNode second = mcp.call("summarize_memories", Map.of("scope", scope));
+        assertThat(second.get("memories").asInt()).isEqualTo(5);
+        assertThat(second.get("summaries")).hasSize(4);
+        JsonNode listed = mcp.call("list_memories", Map.of("scope", scope, "tag", "summary"));
+        assertThat(listed.get("memories")).hasSize(4);
+
+        assertThat(mcp.callError("summarize_memories", Map.of("scope", " "))).contains("scope");
+        JsonNode empty = mcp.call("summarize_memories", Map.of("scope", scope()));
+        assertThat(empty.get("memories").asInt()).isZero();
+        assertThat(empty.get("summaries")).isEmpty();
     }
 
     @Test

@@ -238,7 +238,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 WITH m
                 OPTIONAL MATCH (c:Conversation {id: $conversationId, scope: $scope})
                 FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (c)-[:HAS_MEMORY]->(m))""", params,
-                supersessions(List.of(memory)), memory.scope());
+                List.of(memory), memory.scope());
         return get(memory.id()).orElseThrow();
     }
 
@@ -264,6 +264,20 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 RETURN pair.old AS missing""", Map.of("pairs", pairs, "type", Memory.SUPERSEDES)).list(r -> r.get("missing").asString());
         if (!missing.isEmpty()) {
             throw new IllegalArgumentException("'supersedes' names no memory of this scope: '" + missing.get(0) + "'");
+        }
+    }
+
+    /** The links of new memories: supersessions (which end validity), then every other typed link to a memory of the same scope. */
+    private static void linkAll(TransactionContext tx, List<Memory> memories) {
+        supersede(tx, supersessions(memories));
+        List<Map<String, Object>> links = memories.stream().flatMap(memory -> memory.links().stream()
+                .filter(link -> !Memory.SUPERSEDES.equals(link.type()))
+                .map(link -> Map.<String, Object>of("id", memory.id(), "to", link.toId(), "type", link.type()))).toList();
+        if (!links.isEmpty()) {
+            tx.run("""
+                    UNWIND $links AS link
+                    MATCH (a:Memory {id: link.id}), (b:Memory {id: link.to}) WHERE b.scope = a.scope
+                    MERGE (a)-[:LINKED {type: link.type}]->(b)""", Map.of("links", links)).consume();
         }
     }
 
@@ -317,7 +331,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         }
                         RETURN m.id AS id""", Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
                 // only the memories this call added: a batch sent again changes nothing
-                supersede(tx, supersessions(memories.stream().filter(memory -> added.contains(memory.id())).toList()));
+                linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
                 if (!added.isEmpty()) {
                     MemoryScopeCopies.bump(tx, scope);
                 }
@@ -1077,11 +1091,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
         });
     }
 
-    /** {@code cypher}, then the supersessions, then a new version for the scope, in one transaction. */
-    private void write(String cypher, Map<String, Object> params, List<Map<String, Object>> supersessions, String scope) {
+    /** {@code cypher}, then the links of the memories it created, then a new version for the scope, in one transaction. */
+    private void write(String cypher, Map<String, Object> params, List<Memory> created, String scope) {
         write(tx -> {
             tx.run(cypher, params).consume();
-            supersede(tx, supersessions);
+            linkAll(tx, created);
             MemoryScopeCopies.bump(tx, scope);
         });
     }

@@ -1,6 +1,7 @@
 package dev.openrag.mcp.memory;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
@@ -11,6 +12,7 @@ import dev.openrag.knowledge.memory.MemoryBatch;
 import dev.openrag.knowledge.memory.MemoryEmbeddings;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
+import dev.openrag.knowledge.memory.MemorySummaries;
 import dev.openrag.knowledge.memory.TimeExpressions;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.runtime.ApiException;
@@ -124,6 +126,45 @@ public class MemoryTools {
         } catch (IllegalArgumentException e) {
             throw new ToolCallException("argument " + e.getMessage());
         }
+    }
+
+    /** summarize_memories' answer: how many memories were summed up, and the summaries' ids (the scope's own last). */
+    public record Summarized(String scope, int memories, List<String> summaries) {
+    }
+
+    /** The most memories summarize_memories reads from one scope. */
+    static final int MAX_SUMMARIZED = 20_000;
+    private static final int SUMMARY_PAGE = 1000;
+
+    @Tool(name = "summarize_memories", description = "Write extractive summaries of a scope's memories (offline, no model): one "
+            + "per day on which memories happened (a conversation's session) and one of the whole scope, each a memory tagged "
+            + "'summary' and linked ('summarizes') to the memories it sums up, which search finds like any other. Run it again "
+            + "after adding memories: the scope's summaries are rewritten.")
+    public Summarized summarizeMemories(@ToolArg(description = "Scope to summarize") String scope) {
+        String target = scopes.requireWritable(scope);
+        long now = clock.millis();
+        List<Memory> current = new ArrayList<>();
+        for (int offset = 0; ; offset += SUMMARY_PAGE) {
+            List<Memory> page = store.list(target, null, null, offset, SUMMARY_PAGE, now);
+            current.addAll(page);
+            if (current.size() > MAX_SUMMARIZED) {
+                throw new ToolCallException("scope '" + target + "' holds more than " + MAX_SUMMARIZED
+                        + " memories; summarize_memories reads at most that many");
+            }
+            if (page.size() < SUMMARY_PAGE) {
+                break;
+            }
+        }
+        List<MemorySummaries.Summary> summaries = MemorySummaries.of(target, current);
+        List<Memory> old = current.stream().filter(memory -> memory.tags().contains(MemorySummaries.TAG)).toList();
+        old.forEach(memory -> store.delete(memory.id())); // rewritten below; a failure in between leaves the scope unsummarised
+        List<Memory> written = summaries.stream().map(summary -> summary.memory(target, now)).toList();
+        if (!written.isEmpty()) {
+            MemoryEmbeddings.Batch vectors = embeddings.batch(written.stream()
+                    .map(memory -> new MemoryBatch.Item(memory.id(), memory.text(), null, null, null, null, null, null)).toList());
+            store.addAll(written, vectors.first(), vectors.second());
+        }
+        return new Summarized(target, current.size() - old.size(), written.stream().map(Memory::id).toList());
     }
 
     @Tool(name = "search_memory", description = "Find the memories of a scope that best match a query: by meaning "
