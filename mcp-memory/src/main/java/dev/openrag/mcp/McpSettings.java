@@ -34,6 +34,13 @@ public interface McpSettings {
     @WithDefault("off")
     String contradictions();
 
+    /**
+     * How add_memory finds the entities a memory is linked through: {@code rules} (the default,
+     * offline) or {@code llm} (the {@code memory} LLM role's names as well).
+     */
+    @WithDefault("rules")
+    String entities();
+
     /** How many of the scope's current memories nearest to a new one the contradiction check is shown. */
     @WithDefault("5")
     int contradictionCandidates();

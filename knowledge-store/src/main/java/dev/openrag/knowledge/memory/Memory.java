@@ -62,6 +62,14 @@ public record Memory(
                 List.copyOf(more), occurredAt, speaker, validTo, entities);
     }
 
+    /** This memory, also naming these entities (a model's, say; the store adds the rules' own). */
+    public Memory mentioning(List<String> names) {
+        List<String> more = new java.util.ArrayList<>(entities == null ? List.of() : entities);
+        more.addAll(names);
+        return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
+                links, occurredAt, speaker, validTo, List.copyOf(more));
+    }
+
     /** A typed link from this memory to another one. */
     public record Link(String type, String toId) {
     }

@@ -216,7 +216,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("occurredAt", memory.occurredAt());
         params.put("speaker", memory.speaker());
         params.put("speakerKey", MemoryText.key(memory.speaker()));
-        params.put("entities", entities(memory.text()));
+        params.put("entities", entities(memory));
         noteSpeaker(memory.scope(), memory.speaker());
         write("""
                 CREATE (m:Memory {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
@@ -304,7 +304,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("occurredAt", memory.occurredAt());
             row.put("speaker", memory.speaker());
             row.put("speakerKey", MemoryText.key(memory.speaker()));
-            row.put("entities", entities(memory.text()));
+            row.put("entities", entities(memory));
             noteSpeaker(scope, memory.speaker());
             row.put("embedding", Neo4jGraphStore.toList(embeddings.get(i)));
             row.put("secondEmbedding", secondEmbeddings == null ? null : Neo4jGraphStore.toList(secondEmbeddings.get(i)));
@@ -444,6 +444,19 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private static List<Map<String, Object>> entities(String text) {
         return MemoryEntities.of(text, null).stream()
                 .map(e -> Map.<String, Object>of("key", e.key(), "name", e.name(), "certain", e.certain())).toList();
+    }
+
+    /** A new memory's entities: the rules' over its text, and any it names itself (a model's, certain), each key once. */
+    private static List<Map<String, Object>> entities(Memory memory) {
+        Map<String, Map<String, Object>> byKey = new LinkedHashMap<>();
+        entities(memory.text()).forEach(entity -> byKey.put((String) entity.get("key"), entity));
+        for (String name : memory.entities() == null ? List.<String>of() : memory.entities()) {
+            String key = MemoryText.key(name);
+            if (key != null && !key.isEmpty()) {
+                byKey.put(key, Map.of("key", key, "name", name.strip(), "certain", true));
+            }
+        }
+        return List.copyOf(byKey.values());
     }
 
     /**

@@ -49,16 +49,18 @@ public class MemoryTools {
     private final Memories memories;
     private final McpSettings settings;
     private final ContradictionCheck contradictions;
+    private final EntityExtraction entities;
     private final Clock clock;
 
     public MemoryTools(MemoryStore store, MemoryEmbeddings embeddings, ScopeGuard scopes, Memories memories, McpSettings settings,
-                       ContradictionCheck contradictions, Clock clock) {
+                       ContradictionCheck contradictions, EntityExtraction entities, Clock clock) {
         this.store = store;
         this.embeddings = embeddings;
         this.scopes = scopes;
         this.memories = memories;
         this.settings = settings;
         this.contradictions = contradictions;
+        this.entities = entities;
         this.clock = clock;
     }
 
@@ -103,6 +105,7 @@ public class MemoryTools {
         if (replaced == null && contradictions.enabled()) {
             memory = memory.superseding(contradictions.replacedBy(memory, vectors.first(), now));
         }
+        memory = memory.mentioning(entities.names(value));
         return store.add(memory, vectors.first(), vectors.second());
     }
 

@@ -28,18 +28,22 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /**
- * add_memory with {@code openrag.mcp.contradictions=llm} through a real MCP client on real Neo4j,
- * the {@code memory} LLM role pointed at an OpenAI API STAND-IN (no LLM runs here): a fact that
- * changed supersedes the old one without the caller naming it; what only adds to it, a failed
- * model and a memory that tries to steer the model replace nothing, and every memory is added.
+ * add_memory with {@code openrag.mcp.contradictions=llm} and {@code openrag.mcp.entities=llm}
+ * through a real MCP client on real Neo4j, the {@code memory} LLM role pointed at an OpenAI API
+ * STAND-IN (no LLM runs here): a fact that changed supersedes the old one without the caller naming
+ * it; what only adds to it, a failed model and a memory that tries to steer the model replace
+ * nothing, and every memory is added; the model's entities join the rules'.
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
-@QuarkusTestResource(value = ContradictionsWithLlmApiStandInTest.StandIn.class, restrictToAnnotatedClass = true)
+@QuarkusTestResource(value = MemoryLlmRoleWithApiStandInTest.StandIn.class, restrictToAnnotatedClass = true)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ContradictionsWithLlmApiStandInTest {
+class MemoryLlmRoleWithApiStandInTest {
 
-    /** The stand-in's rule: a move replaces the earlier memory saying where that person lives; "crash" fails the call. */
+    /**
+     * The stand-in's rules: asked for entities, "tram depot" is a place; asked what a memory replaces, a move replaces
+     * the earlier memory saying where that person lives; "crash" fails either call.
+     */
     public static class StandIn implements QuarkusTestResourceLifecycleManager {
 
         static LlmApiStandIn api;
@@ -50,6 +54,13 @@ class ContradictionsWithLlmApiStandInTest {
             try {
                 api = new LlmApiStandIn(0, request -> {
                     String asked = request.user();
+                    if (asked.startsWith("Extract the named entities")) {
+                        if (asked.contains("crash")) {
+                            throw new IllegalStateException("model crashed");
+                        }
+                        return asked.contains("tram depot") ? "{\"entities\": [{\"name\": \"tram depot\", \"type\": \"place\"}]}"
+                                : "{\"entities\": []}";
+                    }
                     String added = asked.substring(asked.indexOf("<new>"), asked.indexOf("</new>"));
                     if (added.contains("crash")) {
                         throw new IllegalStateException("model crashed");
@@ -63,7 +74,7 @@ class ContradictionsWithLlmApiStandInTest {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            return Map.of("openrag.mcp.contradictions", "llm", "openrag.llm.memory.provider", "openai",
+            return Map.of("openrag.mcp.contradictions", "llm", "openrag.mcp.entities", "llm", "openrag.llm.memory.provider", "openai",
                     "openrag.llm.memory.base-url", api.url(), "openrag.llm.memory.api-key", "stand-in-key",
                     "openrag.llm.memory.model", "stand-in", "openrag.llm.memory.max-retries", "0");
         }
@@ -107,6 +118,10 @@ class ContradictionsWithLlmApiStandInTest {
         return ids;
     }
 
+    private static List<String> contradictionPrompts() {
+        return StandIn.api.requests.stream().map(LlmApiStandIn.Request::user).filter(user -> user.contains("<earlier>")).toList();
+    }
+
     private static List<String> superseded(JsonNode memory) {
         List<String> ids = new ArrayList<>();
         memory.path("links").forEach(link -> {
@@ -131,13 +146,26 @@ class ContradictionsWithLlmApiStandInTest {
         assertThat(searchIds(scope, "where does Marguerite live")).contains(porto.get("id").asText(), tiles.get("id").asText())
                 .doesNotContain(lisbon);
         assertThat(searchIds(scope, "where does Marguerite live", "asOf", "2023-03-01")).contains(lisbon);
-        assertThat(StandIn.api.requests.get(StandIn.api.requests.size() - 1).user()).contains("Marguerite lives in Lisbon");
+        assertThat(contradictionPrompts()).last().asString().contains("<new>\n(2023-06-01) Marguerite moved to Porto\n</new>")
+                .contains("Marguerite lives in Lisbon");
 
-        // the caller's own supersedes is taken as it is: no model call
-        int calls = StandIn.api.calls.get();
+        // the caller's own supersedes is taken as it is: the model is not asked what the memory replaces
+        int asked = contradictionPrompts().size();
         JsonNode braga = add(scope, "Marguerite moved to Braga", "2023-09-01", "supersedes", porto.get("id").asText());
         assertThat(superseded(braga)).containsExactly(porto.get("id").asText());
-        assertThat(StandIn.api.calls.get()).isEqualTo(calls);
+        assertThat(contradictionPrompts()).hasSize(asked);
+    }
+
+    @Test
+    void theModelsEntitiesJoinTheRulesAndLinkMemoriesThatShareOnlyThem() {
+        String scope = "entities-" + UUID.randomUUID().toString().substring(0, 8);
+        JsonNode bakery = add(scope, "Marguerite and I met at the bakery by the old tram depot", "2023-01-10");
+        assertThat(bakery.get("entities")).extracting(JsonNode::asText).contains("Marguerite", "tram depot");
+        JsonNode closing = add(scope, "They are closing the tram depot next spring", "2023-02-10");
+        assertThat(closing.get("entities")).extracting(JsonNode::asText).containsExactly("tram depot");
+
+        JsonNode crashed = add(scope, "Lunch with Priya, crash the model", "2023-03-10");
+        assertThat(crashed.get("entities")).extracting(JsonNode::asText).as("the rules' alone").containsExactly("Priya");
     }
 
     @Test
