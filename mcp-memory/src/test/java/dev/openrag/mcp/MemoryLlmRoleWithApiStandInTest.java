@@ -164,7 +164,7 @@ class MemoryLlmRoleWithApiStandInTest {
         JsonNode closing = add(scope, "They are closing the tram depot next spring", "2023-02-10");
         assertThat(closing.get("entities")).extracting(JsonNode::asText).containsExactly("tram depot");
 
-        JsonNode crashed = add(scope, "Lunch with Priya, crash the model", "2023-03-10");
+        JsonNode crashed = add(scope, "lunch with Priya by the tram depot, crash the model", "2023-03-10");
         assertThat(crashed.get("entities")).extracting(JsonNode::asText).as("the rules' alone").containsExactly("Priya");
     }
 
