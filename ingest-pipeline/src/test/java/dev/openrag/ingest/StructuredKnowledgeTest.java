@@ -83,6 +83,15 @@ class StructuredKnowledgeTest {
             assertThat(operation.get("path").asString()).isEqualTo("/pets/{petId}");
             assertThat(operation.get("text").asString()).startsWith("GET /pets/{petId} — Info for a specific pet");
             assertThat(operation.get("dimension").asInt()).isEqualTo(384);
+            // graph retrieval's seeds by similarity (the tests turn openrag.graph.node-seeds on): words and vectors
+            Record seeds = session.run("""
+                    MATCH (o:Operation {operationId: 'showPetById'}), (e:Entity {collection: 'api-petstore', name: 'Pets'})
+                    RETURN o.words AS operation, size(o.embedding) AS operationDimension, e.words AS entity,
+                           size(e.embedding) AS entityDimension""").single();
+            assertThat(seeds.get("operation").asString()).isEqualTo("Info for a specific pet. showPetById (show pet by id): GET /pets/{petId}");
+            assertThat(seeds.get("operationDimension").asInt()).isEqualTo(384);
+            assertThat(seeds.get("entity").asString()).isEqualTo("Pets");
+            assertThat(seeds.get("entityDimension").asInt()).isEqualTo(384);
         }
 
         given().delete("/api/documents/" + documentId + "?collection=api-petstore").then().statusCode(202);

@@ -5,10 +5,12 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.schemas.ChunksEmbedded;
 import dev.openrag.schemas.DocumentDeleted;
@@ -17,7 +19,8 @@ import io.smallrye.common.annotation.Blocking;
 
 /**
  * Neo4j: documents, sections and chunks with their vectors (from openrag.chunks.embedded), the
- * entity graph (from openrag.graph.extracted) and deletions, each through its own consumer group.
+ * entity graph (from openrag.graph.extracted) with, when graph retrieval seeds by them, the vectors
+ * of its new entities and operations, and deletions, each through its own consumer group.
  */
 @ApplicationScoped
 public class Neo4jSink {
@@ -26,10 +29,19 @@ public class Neo4jSink {
 
     private final StageRunner runner;
     private final GraphStore graph;
+    private final Embedder embedder;
+    private final boolean embedGraphNodes;
 
-    public Neo4jSink(StageRunner runner, GraphStore graph) {
+    /**
+     * @param nodeSeeds {@code openrag.graph.node-seeds}, the weight query-api gives entities and
+     *                  operations similar to a question; above 0, their vectors are made here
+     */
+    public Neo4jSink(StageRunner runner, GraphStore graph, Embedder embedder,
+                     @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double nodeSeeds) {
         this.runner = runner;
         this.graph = graph;
+        this.embedder = embedder;
+        this.embedGraphNodes = nodeSeeds > 0;
     }
 
     @Incoming("embedded-neo4j")
@@ -48,6 +60,9 @@ public class Neo4jSink {
     public void onGraph(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_GRAPH, record, GraphExtracted.class, extracted -> {
             graph.upsertGraph(extracted);
+            if (embedGraphNodes) {
+                graph.embedGraphNodes(extracted, embedder);
+            }
             return extracted.mentions().size();
         });
     }

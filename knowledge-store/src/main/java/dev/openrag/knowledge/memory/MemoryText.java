@@ -53,7 +53,12 @@ public final class MemoryText {
      * those (a scope's tokens as a phrase; the exact scope is checked again after).
      */
     public static String inScope(String scope, String words) {
-        return "+scope:\"" + scope.replace("\\", "\\\\").replace("\"", "\\\"") + "\" +(" + words.replace(" OR ", " ") + ")";
+        return within("scope", scope, words);
+    }
+
+    /** {@code words} (a {@link #luceneQuery}) limited to the nodes whose {@code field} holds {@code value}'s tokens. */
+    public static String within(String field, String value, String words) {
+        return "+" + field + ":\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\" +(" + words.replace(" OR ", " ") + ")";
     }
 
     /** The Lucene query for {@code text}; empty when it has no word worth searching. */

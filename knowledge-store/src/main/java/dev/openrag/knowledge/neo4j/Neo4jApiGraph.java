@@ -7,6 +7,7 @@ import java.util.Map;
 
 import org.neo4j.driver.TransactionContext;
 
+import dev.openrag.knowledge.text.NodeWords;
 import dev.openrag.schemas.ApiGraph;
 
 /**
@@ -37,7 +38,14 @@ final class Neo4jApiGraph {
             row.put("label", node.label());
             row.put("name", node.name());
             row.put("type", node.type());
-            row.put("properties", node.properties() == null ? Map.of() : node.properties());
+            Map<String, String> properties = node.properties() == null ? Map.of() : node.properties();
+            row.put("properties", properties);
+            row.put("words", switch (node.label()) {
+                case ApiGraph.ENTITY -> NodeWords.entity(node.name());
+                case ApiGraph.OPERATION -> NodeWords.operation(node.name(), properties.get("method"), properties.get("path"),
+                        properties.get("summary"));
+                default -> null;
+            });
             nodes.add(row);
         }
         Map<String, String> labels = new HashMap<>();
@@ -63,7 +71,7 @@ final class Neo4jApiGraph {
         for (String label : ApiGraph.LABELS) {
             List<Map<String, Object>> rows = nodes.stream().filter(row -> label.equals(row.get("label"))).toList();
             tx.run("UNWIND $rows AS row MERGE (n:" + label + " {uid: row.uid})"
-                    + " SET n += row.properties, n.name = row.name, n.type = row.type, n.collection = $collection"
+                    + " SET n += row.properties, n.name = row.name, n.type = row.type, n.words = row.words, n.collection = $collection"
                     + (label.equals(ApiGraph.ENTITY) ? "" : ", n.documentId = $documentId, n.documentUid = $documentUid"),
                     Map.of("rows", rows, "collection", collection, "documentId", documentId, "documentUid", documentUid)).consume();
         }

@@ -12,6 +12,7 @@ import org.neo4j.driver.Session;
 import org.neo4j.driver.Value;
 
 import dev.openrag.knowledge.browse.ApiOperation;
+import dev.openrag.knowledge.memory.MemoryText;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.text.QueryTerms;
@@ -25,6 +26,11 @@ import dev.openrag.knowledge.text.QueryTerms;
  * every chunk that mentions it, divided by log2(2 + its mentions) (a name every chunk mentions says
  * little). A chunk scores the sum of what reaches it; chunks within {@code maxHops} NEXT steps of a
  * scored chunk get half the score per step.
+ *
+ * <p>With a positive {@code nodeSeeds} weight, entities and operations are seeds by their own
+ * similarity too (their {@code words}, embedded at ingest): the {@value #SIMILAR_SEEDS} nearest to the
+ * query vector and the {@value #SIMILAR_SEEDS} best by BM25 over their words, the r-th of each list
+ * weighing {@code nodeSeeds / r}; an entity passes that on as above, an operation to its chunk.
  */
 public final class Neo4jGraphRetriever implements GraphRetriever {
 
@@ -60,6 +66,43 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
               }
               RETURN hit, weight""".formatted(Neo4jSchema.CHUNK_VECTOR_INDEX);
 
+    /** Nodes by vector and by words, one weight per rank and list, summed per node. */
+    private static final String NODE_SEEDS = """
+              UNION ALL
+              CALL () {
+                CALL () {
+                  MATCH (n:Entity)
+                    SEARCH n IN (VECTOR INDEX %s FOR $vector WHERE n.collection = $collection LIMIT $seeds) SCORE AS similarity
+                  RETURN n, similarity
+                  UNION ALL
+                  MATCH (n:Operation)
+                    SEARCH n IN (VECTOR INDEX %s FOR $vector WHERE n.collection = $collection LIMIT $seeds) SCORE AS similarity
+                  RETURN n, similarity
+                }
+                WITH n, similarity ORDER BY similarity DESC LIMIT $seeds
+                WITH collect(n) AS nodes
+                UNWIND range(0, size(nodes) - 1) AS r
+                RETURN nodes[r] AS n, $nodeWeight / (r + 1) AS strength
+                UNION ALL
+                CALL db.index.fulltext.queryNodes('%s', $lucene, {limit: 4 * $seeds}) YIELD node, score
+                WITH node AS n, score WHERE n.collection = $collection
+                WITH n, score ORDER BY score DESC LIMIT $seeds
+                WITH collect(n) AS nodes
+                UNWIND range(0, size(nodes) - 1) AS r
+                RETURN nodes[r] AS n, $nodeWeight / (r + 1) AS strength
+              }
+              WITH n, sum(strength) AS strength
+              CALL (n, strength) {
+                MATCH (n:Entity)<-[:MENTIONS]-(hit:Chunk)
+                WITH n, strength, hit, COUNT { (n)<-[:MENTIONS]-() } AS mentions
+                RETURN hit, strength / (log(2.0 + mentions) / log(2.0)) AS weight
+                UNION ALL
+                MATCH (n:Operation)-[:HAS_CHUNK]->(hit:Chunk)
+                RETURN hit, strength AS weight
+              }
+              RETURN hit, weight""".formatted(Neo4jSchema.ENTITY_VECTOR_INDEX, Neo4jSchema.OPERATION_VECTOR_INDEX,
+            Neo4jSchema.GRAPH_WORDS_INDEX);
+
     private final Driver driver;
 
     public Neo4jGraphRetriever(Driver driver) {
@@ -67,15 +110,19 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
     }
 
     @Override
-    public List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, int limit) {
+    public List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, double nodeSeeds,
+                                    int limit) {
         List<String> grams = QueryTerms.squashedGrams(query);
         if (grams.isEmpty() && queryVector == null) {
             return List.of();
         }
         int hops = Math.max(0, Math.min(3, maxHops));
+        String lucene = MemoryText.luceneQuery(query);
+        boolean seedByNodes = nodeSeeds > 0 && queryVector != null && !lucene.isEmpty();
         String cypher = """
                 CYPHER 25
                 CALL () {
+                %s
                 %s
                 %s
                 }
@@ -90,11 +137,15 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 WITH ch, max(s) AS score
                 WHERE ch.text IS NOT NULL
                 RETURN ch %s AS ch, score ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(BY_NAME,
-                queryVector == null ? "" : BY_SIMILARITY, Neo4jVectorIndex.CHUNK_FIELDS);
+                queryVector == null ? "" : BY_SIMILARITY, seedByNodes ? NODE_SEEDS : "", Neo4jVectorIndex.CHUNK_FIELDS);
         Map<String, Object> parameters = new HashMap<>(Map.of("collection", collection, "grams", grams, "hops", hops,
                 "limit", limit, "seeds", SIMILAR_SEEDS));
         if (queryVector != null) {
             parameters.put("vector", Neo4jGraphStore.toList(queryVector));
+        }
+        if (seedByNodes) {
+            parameters.put("lucene", MemoryText.within("collection", collection, lucene));
+            parameters.put("nodeWeight", nodeSeeds);
         }
         try (Session session = driver.session()) {
             List<Record> rows = session.executeRead(tx -> tx.run(cypher, parameters).list());

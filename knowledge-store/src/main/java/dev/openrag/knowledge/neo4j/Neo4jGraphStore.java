@@ -7,11 +7,14 @@ import java.util.List;
 import java.util.Map;
 
 import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.TransactionContext;
 
+import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.knowledge.text.NodeWords;
 import dev.openrag.schemas.GraphExtracted;
 import dev.openrag.schemas.SectionSummary;
 
@@ -20,7 +23,8 @@ import dev.openrag.schemas.SectionSummary;
  * where sections form a tree ({@code (:Section)-[:HAS_SECTION]->(:Section)} for nested headings)
  * carrying a summary and its vector ({@code Section.embedding}, {@code Document.summaryEmbedding}),
  * {@code (:Chunk)-[:NEXT]->(:Chunk)}, {@code (:Chunk)-[:MENTIONS]->(:Entity)-[:RELATED_TO]->(:Entity)};
- * chunk vectors live on {@code Chunk.embedding} (the single-machine vector index). Every write is
+ * chunk vectors live on {@code Chunk.embedding} (the single-machine vector index), entity and
+ * operation vectors on {@code Entity.embedding} and {@code Operation.embedding}. Every write is
  * an idempotent upsert keyed by deterministic ids, in one transaction per document.
  */
 public final class Neo4jGraphStore implements GraphStore {
@@ -174,7 +178,8 @@ public final class Neo4jGraphStore implements GraphStore {
         params.put("collection", collection);
         params.put("documentId", graph.documentId());
         params.put("entities", graph.entities().stream()
-                .map(e -> Map.<String, Object>of("uid", collection + ":" + e.id(), "name", e.name(), "type", e.type())).toList());
+                .map(e -> Map.<String, Object>of("uid", collection + ":" + e.id(), "name", e.name(), "type", e.type(),
+                        "words", NodeWords.entity(e.name()))).toList());
         params.put("mentions", graph.mentions().stream()
                 .map(m -> Map.<String, Object>of("chunkId", m.chunkId(), "uid", collection + ":" + m.entityId(),
                         "index", chunkIndexOf(m.chunkId()))).toList());
@@ -191,7 +196,7 @@ public final class Neo4jGraphStore implements GraphStore {
                 tx.run("""
                         UNWIND $entities AS e
                         MERGE (n:Entity {uid: e.uid})
-                        SET n.collection = $collection, n.name = e.name, n.type = e.type""", params).consume();
+                        SET n.collection = $collection, n.name = e.name, n.type = e.type, n.words = e.words""", params).consume();
                 // the chunk sink may not have written the chunk yet: create it bare, it fills it in later
                 tx.run("""
                         UNWIND $mentions AS m
@@ -214,6 +219,49 @@ public final class Neo4jGraphStore implements GraphStore {
                 return null;
             });
         }
+    }
+
+    /**
+     * Vectors for the graph's entities and the document's operations that have none: a node's
+     * {@code words}, embedded once per collection (an entity another document already brought keeps
+     * its vector; an operation is rewritten with its document, so it is embedded again). Read, embed
+     * and write are separate steps so that no transaction waits on the model.
+     */
+    @Override
+    public int embedGraphNodes(GraphExtracted graph, Embedder embedder) {
+        Map<String, Object> params = Map.of("collection", graph.collection(),
+                "documentUid", documentUid(graph.collection(), graph.documentId()),
+                "uids", graph.entities().stream().map(e -> graph.collection() + ":" + e.id()).toList());
+        List<Record> missing;
+        try (Session session = driver.session()) {
+            missing = session.executeRead(tx -> tx.run("""
+                    UNWIND $uids AS uid
+                    MATCH (n:Entity {uid: uid})
+                    WHERE n.embedding IS NULL AND n.words IS NOT NULL
+                    RETURN n.uid AS uid, 'Entity' AS label, n.words AS words
+                    UNION
+                    MATCH (n:Operation {documentUid: $documentUid})
+                    WHERE n.embedding IS NULL AND n.words IS NOT NULL
+                    RETURN n.uid AS uid, 'Operation' AS label, n.words AS words""", params).list());
+        }
+        if (missing.isEmpty()) {
+            return 0;
+        }
+        List<float[]> vectors = embedder.embed(missing.stream().map(row -> row.get("words").asString()).toList());
+        Map<String, List<Map<String, Object>>> rowsByLabel = new HashMap<>();
+        for (int i = 0; i < missing.size(); i++) {
+            rowsByLabel.computeIfAbsent(missing.get(i).get("label").asString(), label -> new ArrayList<>())
+                    .add(Map.of("uid", missing.get(i).get("uid").asString(), "vector", toList(vectors.get(i))));
+        }
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> {
+                // labels spelled out per statement so that each lookup uses its uid constraint
+                rowsByLabel.forEach((label, rows) -> tx.run("UNWIND $rows AS row MATCH (n:" + label + " {uid: row.uid})"
+                        + " CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)", Map.of("rows", rows)).consume());
+                return null;
+            });
+        }
+        return missing.size();
     }
 
     @Override

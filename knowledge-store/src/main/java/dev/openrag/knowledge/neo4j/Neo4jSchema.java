@@ -12,8 +12,9 @@ import org.neo4j.driver.exceptions.TransientException;
 
 /**
  * Bootstraps the graph schema of ARCHITECTURE §4: uniqueness constraints (deterministic ids make
- * sink upserts idempotent), the vector indexes on {@code Chunk.embedding}, {@code Memory.embedding}
- * and {@code Section.embedding} (section summaries). Idempotent.
+ * sink upserts idempotent), the vector indexes on {@code Chunk.embedding}, {@code Memory.embedding},
+ * {@code Section.embedding} (section summaries), {@code Entity.embedding} and
+ * {@code Operation.embedding} (graph seeds). Idempotent.
  */
 public final class Neo4jSchema {
 
@@ -21,6 +22,10 @@ public final class Neo4jSchema {
     public static final String MEMORY_VECTOR_INDEX = "memory_embedding";
     public static final String SECTION_VECTOR_INDEX = "section_embedding";
     public static final String MEMORY_TEXT_INDEX = "memory_words";
+    /** Entity and operation vectors and words ({@code NodeWords}): graph retrieval seeds by them. */
+    public static final String ENTITY_VECTOR_INDEX = "entity_embedding";
+    public static final String OPERATION_VECTOR_INDEX = "operation_embedding";
+    public static final String GRAPH_WORDS_INDEX = "graph_words";
 
     private static final List<String> CONSTRAINTS = List.of(
             "CREATE CONSTRAINT document_uid IF NOT EXISTS FOR (n:Document) REQUIRE n.uid IS UNIQUE",
@@ -55,6 +60,8 @@ public final class Neo4jSchema {
             // BM25 over what memories say (names, places, exact phrases), fused with their vectors; the
             // scope is indexed too, so that Lucene reads only the asked scope's memories
             "CREATE FULLTEXT INDEX memory_words IF NOT EXISTS FOR (n:Memory) ON EACH [n.text, n.scope]",
+            // BM25 over entity and operation words, limited to a collection the way memory_words is to a scope
+            "CREATE FULLTEXT INDEX graph_words IF NOT EXISTS FOR (n:Entity|Operation) ON EACH [n.words, n.collection]",
             "CREATE INDEX correction_scope IF NOT EXISTS FOR (n:Correction) ON (n.scope)",
             // an earlier version kept a fulltext index over chunk text and context that nothing
             // searched (BM25 is OpenSearch's), at the cost of indexing every chunk twice
@@ -64,14 +71,16 @@ public final class Neo4jSchema {
 
     /** Vector index name → the label whose {@code embedding} it indexes. */
     private static final Map<String, String> VECTOR_INDEXES = Map.of(
-            CHUNK_VECTOR_INDEX, "Chunk", MEMORY_VECTOR_INDEX, "Memory", SECTION_VECTOR_INDEX, "Section");
+            CHUNK_VECTOR_INDEX, "Chunk", MEMORY_VECTOR_INDEX, "Memory", SECTION_VECTOR_INDEX, "Section",
+            ENTITY_VECTOR_INDEX, "Entity", OPERATION_VECTOR_INDEX, "Operation");
     /**
      * Vector index name → the property a search filters by (chunks and sections by collection,
      * memories by scope), stored in the index so that a search walks only the matching vectors
      * however many others share the index (Cypher 25 {@code SEARCH … WHERE}).
      */
     private static final Map<String, String> FILTER_PROPERTIES = Map.of(
-            CHUNK_VECTOR_INDEX, "collection", MEMORY_VECTOR_INDEX, "scope", SECTION_VECTOR_INDEX, "collection");
+            CHUNK_VECTOR_INDEX, "collection", MEMORY_VECTOR_INDEX, "scope", SECTION_VECTOR_INDEX, "collection",
+            ENTITY_VECTOR_INDEX, "collection", OPERATION_VECTOR_INDEX, "collection");
 
     private Neo4jSchema() {
     }

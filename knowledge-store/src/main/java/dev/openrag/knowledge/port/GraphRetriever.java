@@ -6,9 +6,9 @@ import java.util.Map;
 import dev.openrag.knowledge.browse.ApiOperation;
 
 /**
- * Retrieval through the knowledge graph, seeded two ways: entities and OpenAPI operations named in
- * the query, and the chunks most similar to the query with the entities they mention (plain
- * questions name no entity). From the seeds' entities to the chunks that mention them (rarer
+ * Retrieval through the knowledge graph, seeded by entities and OpenAPI operations named in the
+ * query, by the chunks most similar to the query with the entities they mention (plain questions
+ * name no entity), and optionally by the entities and operations most similar to the query. From the seeds' entities to the chunks that mention them (rarer
  * entities weigh more), then NEXT neighbours up to {@code maxHops} away with a decaying score.
  */
 public interface GraphRetriever {
@@ -16,8 +16,10 @@ public interface GraphRetriever {
     /**
      * @param queryVector the query's embedding, to seed the graph by similarity as well as by name
      *                    (null: by name only)
+     * @param nodeSeeds   what the entity or operation most similar to the query passes on (0: entities
+     *                    and operations seed by name only)
      */
-    List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, int limit);
+    List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, double nodeSeeds, int limit);
 
     /** The OpenAPI operations (with examples and related entities) the given chunks present, by chunk id. */
     Map<String, ApiOperation> operations(List<String> chunkIds);

@@ -18,6 +18,12 @@ public interface GraphStore {
 
     void upsertGraph(GraphExtracted graph);
 
+    /**
+     * Embeds the written graph's entities and operations that have no vector yet (graph retrieval
+     * seeds by their similarity to a question); returns how many it embedded.
+     */
+    int embedGraphNodes(GraphExtracted graph, Embedder embedder);
+
     void deleteDocument(String collection, String documentId);
 
     long countDocuments(String collection);

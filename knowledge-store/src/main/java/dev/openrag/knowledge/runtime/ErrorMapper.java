@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.runtime;
 
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.MediaType;
@@ -10,6 +11,7 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 
 import dev.openrag.knowledge.port.EngineUnavailableException;
 import io.quarkus.security.AuthenticationFailedException;
@@ -50,9 +52,22 @@ public class ErrorMapper {
         return body(400, "invalid_json", "the request body is not valid JSON" + where + ": " + e.getOriginalMessage());
     }
 
+    /** A field of the wrong type ({@code "k": "ten"}): Quarkus's own mapper for these answers with an empty body. */
+    @ServerExceptionMapper
+    public Response mismatched(MismatchedInputException e) {
+        String field = e.getPath().stream()
+                .map(reference -> reference.getFieldName() != null ? reference.getFieldName() : "[" + reference.getIndex() + "]")
+                .collect(Collectors.joining("."));
+        return body(400, "invalid_json", (field.isEmpty() ? "the request body" : "field '" + field + "'")
+                + " has the wrong type: " + e.getOriginalMessage());
+    }
+
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof MismatchedInputException wrongType) {
+                return mismatched(wrongType);
+            }
             if (cause instanceof JsonProcessingException invalidJson) {
                 return json(invalidJson); // Quarkus REST wraps body parsing errors in a 400
             }

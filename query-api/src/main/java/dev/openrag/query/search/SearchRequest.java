@@ -13,24 +13,25 @@ import java.util.Map;
  * {@code vector}, {@code bm25}, {@code graph}, 0-10; defaults {@code openrag.search.weight.*}) set
  * the fusion of the hybrid modes, for cross-validating them ({@code ./openrag eval --folds}); so do
  * {@code rerankWeight} and {@code headPrior} (0-10; defaults {@code openrag.search.rerank.weight} and
- * {@code openrag.search.head-prior}) for the second stage.
+ * {@code openrag.search.head-prior}) for the second stage, and {@code graphNodeSeeds} (0-10; default
+ * {@code openrag.graph.node-seeds}) for graph retrieval's seeding by similar entities and operations.
  */
 public record SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
                             Integer maxHops, List<String> scopes, Integer candidates, Integer expand, Integer rrfK,
-                            Map<String, Double> weights, Double rerankWeight, Double headPrior) {
+                            Map<String, Double> weights, Double rerankWeight, Double headPrior, Double graphNodeSeeds) {
 
     /** The same request for a checked collection and the memory scopes the caller may read (null: all). */
     public SearchRequest restrictedTo(String checkedCollection, List<String> readableScopes) {
         return new SearchRequest(query, k, checkedCollection, mode, rerank, explain, maxHops, readableScopes, candidates, expand,
-                rrfK, weights, rerankWeight, headPrior);
+                rrfK, weights, rerankWeight, headPrior, graphNodeSeeds);
     }
 
     public SearchRequest(String query, Integer k, String collection, String mode) {
-        this(query, k, collection, mode, null, null, null, null, null, null, null, null, null, null);
+        this(query, k, collection, mode, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     public SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
                          Integer maxHops, List<String> scopes) {
-        this(query, k, collection, mode, rerank, explain, maxHops, scopes, null, null, null, null, null, null);
+        this(query, k, collection, mode, rerank, explain, maxHops, scopes, null, null, null, null, null, null, null);
     }
 }

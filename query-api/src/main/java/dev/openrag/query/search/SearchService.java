@@ -80,6 +80,7 @@ public class SearchService {
     private final int expandDocuments;
     private final double expandRatio;
     private final ChunkLookup chunks;
+    private final double graphNodeSeeds;
     private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
@@ -97,6 +98,7 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.search.head-prior", defaultValue = "0.3") double headPrior,
                          @ConfigProperty(name = "openrag.search.expand.documents", defaultValue = "1") int expandDocuments,
                          @ConfigProperty(name = "openrag.search.expand.ratio", defaultValue = "0.5") double expandRatio,
+                         @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double graphNodeSeeds,
                          GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker, ChunkLookup chunks) {
         this.expandDocuments = expandDocuments;
         this.expandRatio = expandRatio;
@@ -120,6 +122,10 @@ public class SearchService {
         this.rerankByDefault = rerankByDefault;
         this.rerankWeight = rerankWeight;
         this.headPrior = headPrior;
+        if (!(graphNodeSeeds >= 0 && graphNodeSeeds <= 10)) {
+            throw new IllegalArgumentException("openrag.graph.node-seeds must be between 0 and 10, got " + graphNodeSeeds);
+        }
+        this.graphNodeSeeds = graphNodeSeeds;
     }
 
     @PreDestroy
@@ -168,6 +174,7 @@ public class SearchService {
         }
         double rerankBy = secondStage(request.rerankWeight(), rerankWeight, "rerankWeight");
         double headBy = secondStage(request.headPrior(), headPrior, "headPrior");
+        double nodeSeeds = secondStage(request.graphNodeSeeds(), graphNodeSeeds, "graphNodeSeeds");
         if (mode.equals("automatic")) {
             route = router.route(query);
             mode = route.mode();
@@ -214,7 +221,7 @@ public class SearchService {
         if (hybrid && fusionWeights.get(GRAPH) > 0 || mode.equals(GRAPH)) {
             running.put(GRAPH, retrieve(() -> {
                 float[] vector = queryVector.get();
-                return timed(timings, GRAPH, () -> graph.search(collection, query, vector, maxHops, depth));
+                return timed(timings, GRAPH, () -> graph.search(collection, query, vector, maxHops, nodeSeeds, depth));
             }));
         }
         if (hybrid || mode.equals(BM25)) {

@@ -230,6 +230,11 @@ class SearchApiTest extends FixtureTest {
         post(Map.of("query", "x", "rerankWeight", 11, "collection", COLLECTION)).statusCode(400)
                 .body("message", containsString("'rerankWeight' must be between 0 and 10"));
         post(Map.of("query", " ", "collection", COLLECTION)).statusCode(400).body("message", containsString("'query'"));
+        // a field of the wrong type is named too (Quarkus alone answers these with an empty body)
+        post(Map.of("query", "x", "k", "ten", "collection", COLLECTION)).statusCode(400).body("error", equalTo("invalid_json"))
+                .body("message", containsString("field 'k' has the wrong type"));
+        post(Map.of("query", "x", "weights", Map.of("bm25", "heavy"), "collection", COLLECTION)).statusCode(400)
+                .body("message", containsString("field 'weights.bm25' has the wrong type"));
         post(Map.of("query", "x", "k", 0, "collection", COLLECTION)).statusCode(400).body("message", containsString("'k' must be between 1 and 100"));
         post(Map.of("query", "x", "k", 101, "collection", COLLECTION)).statusCode(400);
         post(Map.of("query", "x", "mode", "fuzzy", "collection", COLLECTION)).statusCode(400).body("message", containsString("unknown mode 'fuzzy'"));

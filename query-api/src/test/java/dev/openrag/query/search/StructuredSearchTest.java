@@ -202,6 +202,75 @@ class StructuredSearchTest {
                 .doesNotContain("hoses");
     }
 
+    /**
+     * Entities and operations seed graph mode by their own similarity when asked: twelve notes are
+     * nearer the question than the code or the bare operation chunk that answers it, so the nearest
+     * chunks never reach those; only the entity's and the operation's words do.
+     */
+    @Test
+    void graphModeSeedsByTheEntitiesAndOperationsSimilarToTheQuestionWithinTheAskedCollection() {
+        String nodes = "structured-nodes";
+        String other = "structured-nodes-other";
+        for (int i = 0; i < 12; i++) {
+            document(nodes, "note-" + i, "Glasshouse note " + i, List.<String[]>of(new String[] {null,
+                    "Glasshouse diary, day " + i + ": the beds in the glasshouse were watered by hand in the morning."}));
+        }
+        document(nodes, "planner", "planner.rs", List.<String[]>of(new String[] {null,
+                "impl GlasshouseWateringPlanner {\n    pub fn next_slot(&self, now: Instant) -> Slot { self.slots.after(now) }\n}"}));
+        document(nodes, "lawn-api", "Lawn API", List.<String[]>of(new String[] {null, "PUT /v2/zones/{zoneId}/valve"}));
+        document(other, "planner", "planner.rs", List.<String[]>of(new String[] {null,
+                "impl GlasshouseWateringPlanner {\n    pub fn next_slot(&self) -> Slot { todo!() }\n}"}));
+        String op = "op:PUT /v2/zones/{zoneId}/valve";
+        List<GraphExtracted> graphs = List.of(
+                graph(nodes, "planner", "symbol:glasshousewateringplanner", "GlasshouseWateringPlanner", null),
+                graph(nodes, "lawn-api", "schema:valvestate", "ValveState", new ApiGraph("Lawn API", "1", List.of(
+                        new ApiGraph.Node(op, ApiGraph.OPERATION, "openValve", ApiGraph.OPERATION, Map.of("method", "PUT",
+                                "path", "/v2/zones/{zoneId}/valve", "operationId", "openValve",
+                                "summary", "Switch the lawn sprinklers of a zone on"))),
+                        List.of(), List.of(new ApiGraph.ChunkLink(0, op)))),
+                graph(other, "planner", "symbol:glasshousewateringplanner", "GlasshouseWateringPlanner", null));
+        Neo4jGraphStore store = new Neo4jGraphStore(driver);
+        for (GraphExtracted graph : graphs) {
+            store.upsertGraph(graph);
+        }
+        assertThat(graphs.stream().mapToInt(graph -> store.embedGraphNodes(graph, embedder)).sum())
+                .as("two entities and an operation in one collection, one entity in the other").isEqualTo(4);
+        assertThat(graphs.stream().mapToInt(graph -> store.embedGraphNodes(graph, embedder)).sum())
+                .as("a node is embedded once").isZero();
+
+        String planning = "which component plans when the glasshouse gets watered";
+        assertThat(nodeSeeded(nodes, planning, 0).getList("results.documentId", String.class))
+                .as("without node seeds only the notes are reached").doesNotContain("planner", "lawn-api");
+        JsonPath planner = nodeSeeded(nodes, planning, 1.0);
+        assertThat(planner.getList("results.documentId", String.class)).contains("planner");
+        assertThat(planner.getList("results.chunkId", String.class)).as("the entity's vector and words are the asked collection's")
+                .allMatch(id -> id.startsWith(nodes + "/"));
+        assertThat(nodeSeeded(other, planning, 1.0).getList("results.chunkId", String.class)).containsExactly(other + "/planner#0");
+
+        JsonPath sprinklers = nodeSeeded(nodes, "how can I turn on the sprinklers on my lawn", 1.0);
+        assertThat(sprinklers.getString("results[0].documentId")).isEqualTo("lawn-api");
+        assertThat(sprinklers.getString("results[0].operation.operationId")).isEqualTo("openValve");
+
+        for (Object bad : List.of(-1, 10.5)) {
+            given().contentType(ContentType.JSON).body(Map.of("query", planning, "collection", nodes, "mode", "graph", "graphNodeSeeds", bad))
+                    .post("/api/search").then().statusCode(400)
+                    .body("message", org.hamcrest.Matchers.containsString("'graphNodeSeeds' must be between 0 and 10, got " + bad));
+        }
+        given().contentType(ContentType.JSON).body(Map.of("query", planning, "collection", nodes, "mode", "graph", "graphNodeSeeds", "many"))
+                .post("/api/search").then().statusCode(400)
+                .body("message", org.hamcrest.Matchers.startsWith("field 'graphNodeSeeds' has the wrong type"));
+    }
+
+    private static GraphExtracted graph(String collection, String documentId, String entityId, String entityName, ApiGraph api) {
+        return new GraphExtracted(1, "e", documentId, "job", collection, List.of(new GraphExtracted.Entity(entityId, entityName, "symbol")),
+                List.of(), List.of(new GraphExtracted.Mention(collection + "/" + documentId + "#0", entityId)), api);
+    }
+
+    private static JsonPath nodeSeeded(String collection, String query, double nodeSeeds) {
+        return given().contentType(ContentType.JSON).body(Map.of("query", query, "k", 20, "collection", collection, "mode", "graph",
+                "graphNodeSeeds", nodeSeeds)).post("/api/search").then().statusCode(200).extract().jsonPath();
+    }
+
     @Test
     void theNeighbourhoodOfASchemaShowsTheOperationsAndExamples() {
         given().get("/api/graph/neighbourhood?collection=" + COLLECTION + "&entity=WateringRequest&hops=2").then().statusCode(200)
