@@ -25,7 +25,8 @@ import dev.openrag.knowledge.text.QueryTerms;
  * entities they mention, each passing half its seed's weight on. An entity passes its weight to
  * every chunk that mentions it, divided by log2(2 + its mentions) (a name every chunk mentions says
  * little). A chunk scores the sum of what reaches it; chunks within {@code maxHops} NEXT steps of a
- * scored chunk get half the score per step.
+ * scored chunk get half the score per step, keeping the better of the two. The signals behind a
+ * chunk's score come back with it ({@link #SIGNAL_PREFIX}).
  *
  * <p>With a positive {@code nodeSeeds} weight, entities and operations are seeds by their own
  * similarity too (their {@code words}, embedded at ingest): the {@value #SIMILAR_SEEDS} nearest to the
@@ -35,6 +36,13 @@ import dev.openrag.knowledge.text.QueryTerms;
 public final class Neo4jGraphRetriever implements GraphRetriever {
 
     static final int SIMILAR_SEEDS = 10;
+    /**
+     * What each signal gave a chunk, named {@code graph.name} (entities and operations the query
+     * names), {@code graph.similarChunk} (a seed chunk itself), {@code graph.sharedEntity} (an entity
+     * of a seed chunk), {@code graph.similarNode} (an entity or operation similar to the query) or
+     * {@code graph.next} (reached over NEXT from a scored chunk: its score, decayed, is all it has).
+     */
+    public static final String SIGNAL_PREFIX = "graph.";
 
     private static final String BY_NAME = """
               MATCH (e:Entity {collection: $collection})
@@ -42,11 +50,11 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
               WHERE key IN $grams
               WITH e, COUNT { (e)<-[:MENTIONS]-() } AS mentions
               MATCH (e)<-[:MENTIONS]-(hit:Chunk)
-              RETURN hit, 1.0 / (log(2.0 + mentions) / log(2.0)) AS weight
+              RETURN hit, 1.0 / (log(2.0 + mentions) / log(2.0)) AS weight, 'name' AS signal
               UNION ALL
               MATCH (o:Operation {collection: $collection})-[:HAS_CHUNK]->(hit:Chunk)
               WHERE toLower(o.operationId) IN $grams
-              RETURN hit, 1.0 AS weight""";
+              RETURN hit, 1.0 AS weight, 'name' AS signal""";
 
     private static final String BY_SIMILARITY = """
               UNION ALL
@@ -57,14 +65,14 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
               UNWIND range(0, size(seeds) - 1) AS r
               WITH seeds[r] AS seed, 1.0 / (r + 1) AS strength
               CALL (seed, strength) {
-                RETURN seed AS hit, strength AS weight
+                RETURN seed AS hit, strength AS weight, 'similarChunk' AS signal
                 UNION ALL
                 MATCH (seed)-[:MENTIONS]->(e:Entity)
                 WITH e, strength, COUNT { (e)<-[:MENTIONS]-() } AS mentions
                 MATCH (e)<-[:MENTIONS]-(hit:Chunk)
-                RETURN hit, 0.5 * strength / (log(2.0 + mentions) / log(2.0)) AS weight
+                RETURN hit, 0.5 * strength / (log(2.0 + mentions) / log(2.0)) AS weight, 'sharedEntity' AS signal
               }
-              RETURN hit, weight""".formatted(Neo4jSchema.CHUNK_VECTOR_INDEX);
+              RETURN hit, weight, signal""".formatted(Neo4jSchema.CHUNK_VECTOR_INDEX);
 
     /** Nodes by vector and by words, one weight per rank and list, summed per node. */
     private static final String NODE_SEEDS = """
@@ -100,7 +108,7 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 MATCH (n:Operation)-[:HAS_CHUNK]->(hit:Chunk)
                 RETURN hit, strength AS weight
               }
-              RETURN hit, weight""".formatted(Neo4jSchema.ENTITY_VECTOR_INDEX, Neo4jSchema.OPERATION_VECTOR_INDEX,
+              RETURN hit, weight, 'similarNode' AS signal""".formatted(Neo4jSchema.ENTITY_VECTOR_INDEX, Neo4jSchema.OPERATION_VECTOR_INDEX,
             Neo4jSchema.GRAPH_WORDS_INDEX);
 
     private final Driver driver;
@@ -126,17 +134,19 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 %s
                 %s
                 }
-                WITH hit, sum(weight) AS score
-                CALL (hit, score) {
-                  RETURN hit AS ch, score AS s
+                WITH hit, signal, sum(weight) AS part
+                WITH hit, sum(part) AS score, collect([signal, part]) AS parts
+                CALL (hit, score, parts) {
+                  RETURN hit AS ch, score AS s, parts AS why
                   UNION
                   MATCH p = (hit)-[:NEXT*1..3]-(near:Chunk)
                   WHERE length(p) <= $hops
-                  RETURN near AS ch, score * (0.5 ^ length(p)) AS s
+                  RETURN near AS ch, score * (0.5 ^ length(p)) AS s, [['next', score * (0.5 ^ length(p))]] AS why
                 }
-                WITH ch, max(s) AS score
+                WITH ch, s, why ORDER BY s DESC
+                WITH ch, max(s) AS score, collect(why)[0] AS why
                 WHERE ch.text IS NOT NULL
-                RETURN ch %s AS ch, score ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(BY_NAME,
+                RETURN ch %s AS ch, score, why ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(BY_NAME,
                 queryVector == null ? "" : BY_SIMILARITY, seedByNodes ? NODE_SEEDS : "", Neo4jVectorIndex.CHUNK_FIELDS);
         Map<String, Object> parameters = new HashMap<>(Map.of("collection", collection, "grams", grams, "hops", hops,
                 "limit", limit, "seeds", SIMILAR_SEEDS));
@@ -152,7 +162,11 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
             List<ScoredChunk> results = new ArrayList<>();
             int rank = 1;
             for (Record row : rows) {
-                results.add(new ScoredChunk(Neo4jVectorIndex.toChunk(row.get("ch")), rank++, row.get("score").asDouble()));
+                Map<String, Double> signals = new LinkedHashMap<>();
+                for (Value part : row.get("why").values()) {
+                    signals.put(SIGNAL_PREFIX + part.get(0).asString(), part.get(1).asDouble());
+                }
+                results.add(new ScoredChunk(Neo4jVectorIndex.toChunk(row.get("ch")), rank++, row.get("score").asDouble(), signals));
             }
             return results;
         }

@@ -17,7 +17,10 @@ import dev.openrag.knowledge.port.ScoredChunk;
  */
 public final class RankFusion {
 
-    /** A fused hit: the chunk, its fused score, and its rank and score in each retriever that found it. */
+    /**
+     * A fused hit: the chunk, its fused score, and its rank and score in each retriever that found it
+     * (with the signals behind a retriever's score, such as {@code graph.name}).
+     */
     public record Fused(IndexedChunk chunk, double score, Map<String, Integer> ranks, Map<String, Double> scores) {
     }
 
@@ -80,7 +83,9 @@ public final class RankFusion {
                 chunks.putIfAbsent(id, hit.chunk());
                 fused.merge(id, weight / (k + hit.rank()), Double::sum);
                 ranks.computeIfAbsent(id, x -> new LinkedHashMap<>()).put(retriever, hit.rank());
-                scores.computeIfAbsent(id, x -> new LinkedHashMap<>()).put(retriever, hit.score());
+                Map<String, Double> hitScores = scores.computeIfAbsent(id, x -> new LinkedHashMap<>());
+                hitScores.put(retriever, hit.score());
+                hitScores.putAll(hit.signals()); // after the retriever's own score, which a single mode reports first
             }
         });
         List<Fused> results = new ArrayList<>();

@@ -173,6 +173,10 @@ class StructuredSearchTest {
         assertThat(byOperationId.getString("results[0].operation.api")).isEqualTo("Garden Irrigation API");
         assertThat(byOperationId.getString("results[0].operation.examples[0].value")).isEqualTo("{\"durationMinutes\":10}");
         assertThat(byOperationId.getList("results[0].operation.entities", String.class)).containsExactly("WateringRequest");
+        Map<String, Number> why = byOperationId.getMap("results[0].scores");
+        assertThat(why).as("explain names the signals behind the graph score").containsKeys("graph", "graph.name");
+        assertThat(why.entrySet().stream().filter(e -> e.getKey().startsWith("graph.")).mapToDouble(e -> e.getValue().doubleValue()).sum())
+                .as("the signals add up to the score").isCloseTo(why.get("graph").doubleValue(), within(1e-4));
 
         JsonPath bySchema = search("what does a WateringRequest contain", "graph");
         assertThat(bySchema.getString("results[0].operation.operationId")).isEqualTo("startWatering");
@@ -188,6 +192,8 @@ class StructuredSearchTest {
         assertThat(watering.getList("results.documentId", String.class)).as("graph mode answers a plain question").isNotEmpty();
         assertThat(watering.getString("results[0].documentId")).isEqualTo("garden-api");
         assertThat(watering.getString("results[0].operation.operationId")).isEqualTo("startWatering");
+        assertThat(watering.getMap("results[0].scores")).as("a seed by similarity, not by name")
+                .containsKey("graph.similarChunk").doesNotContainKey("graph.name");
 
         JsonPath pruning = search("when should I cut back my fruit trees", "graph");
         assertThat(pruning.getString("results[0].documentId")).isEqualTo("orchard");
@@ -243,6 +249,8 @@ class StructuredSearchTest {
                 .as("without node seeds only the notes are reached").doesNotContain("planner", "lawn-api");
         JsonPath planner = nodeSeeded(nodes, planning, 1.0);
         assertThat(planner.getList("results.documentId", String.class)).contains("planner");
+        assertThat(planner.getMap("results.find { it.documentId == 'planner' }.scores")).containsKeys("graph", "graph.similarNode")
+                .doesNotContainKeys("graph.name", "graph.similarChunk", "graph.sharedEntity", "graph.next");
         assertThat(planner.getList("results.chunkId", String.class)).as("the entity's vector and words are the asked collection's")
                 .allMatch(id -> id.startsWith(nodes + "/"));
         assertThat(nodeSeeded(other, planning, 1.0).getList("results.chunkId", String.class)).containsExactly(other + "/planner#0");
@@ -268,7 +276,7 @@ class StructuredSearchTest {
 
     private static JsonPath nodeSeeded(String collection, String query, double nodeSeeds) {
         return given().contentType(ContentType.JSON).body(Map.of("query", query, "k", 20, "collection", collection, "mode", "graph",
-                "graphNodeSeeds", nodeSeeds)).post("/api/search").then().statusCode(200).extract().jsonPath();
+                "graphNodeSeeds", nodeSeeds, "explain", true)).post("/api/search").then().statusCode(200).extract().jsonPath();
     }
 
     @Test
