@@ -8,8 +8,9 @@ import dev.openrag.knowledge.browse.ApiOperation;
 /**
  * Retrieval through the knowledge graph, seeded by entities and OpenAPI operations named in the
  * query, by the chunks most similar to the query with the entities they mention (plain questions
- * name no entity), and optionally by the entities and operations most similar to the query. From the seeds' entities to the chunks that mention them (rarer
- * entities weigh more), then NEXT neighbours up to {@code maxHops} away with a decaying score.
+ * name no entity), and optionally by the entities and operations most similar to the query. From
+ * the seeds' entities to the chunks that mention them (rarer entities weigh more), then NEXT
+ * neighbours up to {@code maxHops} away with a decaying score.
  */
 public interface GraphRetriever {
 

@@ -8,6 +8,10 @@ import java.util.Map;
  */
 public record ScoredChunk(IndexedChunk chunk, int rank, double score, Map<String, Double> signals) {
 
+    public ScoredChunk {
+        signals = signals == null ? Map.of() : signals;
+    }
+
     public ScoredChunk(IndexedChunk chunk, int rank, double score) {
         this(chunk, rank, score, Map.of());
     }
