@@ -185,7 +185,10 @@ class MemoryToolsTest {
         String id = conversation.get("id").asText();
         mcp.call("add_message", Map.of("conversationId", id, "role", "user", "content", "I want to visit Lisbon in May"));
         mcp.call("add_message", Map.of("conversationId", id, "role", "assistant", "content", "Lisbon in May is warm and sunny"));
-        String inConversation = add("The traveller dislikes early flights", scope, "conversationId", id).get("id").asText();
+        JsonNode added = add("The traveller dislikes early flights", scope, "conversationId", id);
+        // what add_memory answers is the memory as stored, its conversation included
+        assertThat(added.get("conversationId").asText()).isEqualTo(id);
+        String inConversation = added.get("id").asText();
         String outside = add("The traveller dislikes early flights and red-eyes", scope).get("id").asText();
 
         JsonNode full = mcp.call("get_conversation", Map.of("id", id));

@@ -51,10 +51,12 @@ final class MemoryScopeCopies {
         tx.run("MERGE (s:MemoryScope {scope: $scope}) SET s.version = randomUUID()", Map.of("scope", scope)).consume();
     }
 
+    /** {@link #bump} as a clause, for a statement that has the memory {@code m} bound (saves a round trip). */
+    static final String BUMP_SCOPE_OF_M = "MERGE (s:MemoryScope {scope: m.scope}) SET s.version = randomUUID()";
+
     /** {@link #bump} for the scope of the memory {@code id} (run it before a delete), if there is one. */
     static void bumpScopeOf(TransactionContext tx, String id) {
-        tx.run("MATCH (m:Memory {id: $id}) MERGE (s:MemoryScope {scope: m.scope}) SET s.version = randomUUID()",
-                Map.of("id", id)).consume();
+        tx.run("MATCH (m:Memory {id: $id}) " + BUMP_SCOPE_OF_M, Map.of("id", id)).consume();
     }
 
     private final Driver driver;
