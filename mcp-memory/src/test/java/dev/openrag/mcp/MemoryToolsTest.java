@@ -345,6 +345,41 @@ class MemoryToolsTest {
     }
 
     @Test
+    void aRepliesWordsAreSearchedWithTheTurnItAnswersWhichIsNeverShown() throws InterruptedException {
+        String scope = scope();
+        List<Map<String, Object>> turns = new ArrayList<>();
+        turns.add(Map.of("id", scope + ":q", "text", "Nate: How are the two turtles doing?", "speaker", "Nate"));
+        turns.add(Map.of("id", scope + ":a", "text", "Joanna: Great, I've had them for three years now", "speaker", "Joanna",
+                "context", "Nate: How are the two turtles doing?"));
+        for (int i = 0; i < 12; i++) {
+            turns.add(Map.of("id", scope + ":" + i, "text", "Joanna: busy week " + i, "speaker", "Joanna"));
+        }
+        mcp.call("add_memories", Map.of("scope", scope, "memories", turns));
+        // the list needs the scope's in-memory copy, read in the background after a write
+        JsonNode reply = null;
+        for (int attempt = 0; attempt < 100 && reply == null; attempt++) {
+            Thread.sleep(attempt == 0 ? 0 : 100);
+            for (JsonNode hit : mcp.call("search_memory", Map.of("query", "How long has Joanna had turtles?", "scope", scope, "k", 5))
+                    .get("results")) {
+                if (hit.path("ranks").has("context") && hit.path("memory").path("id").asText().equals(scope + ":a")) {
+                    reply = hit;
+                }
+            }
+        }
+        assertThat(reply).as("the reply, found by the words of the turn before it").isNotNull();
+        // its own words hold no "turtles", only "joanna", as every other turn of hers does
+        assertThat(reply.path("ranks").path("bm25").asInt(Integer.MAX_VALUE)).as("%s", reply).isGreaterThan(2);
+        assertThat(reply.path("ranks").path("context").asInt()).as("%s", reply).isLessThanOrEqualTo(2);
+        assertThat(reply.path("memory").has("context")).as("the context stays out of results").isFalse();
+        assertThat(mcp.call("get_memory", Map.of("id", scope + ":a")).has("context")).isFalse();
+        // a context over the size limit is the item's error, and nothing of the batch is written
+        String tooLong = "x".repeat(20_001);
+        assertThat(mcp.callError("add_memories", Map.of("scope", scope, "memories",
+                List.of(Map.of("id", scope + ":big", "text", "short", "context", tooLong))))).contains("memories[0].context");
+        assertThat(mcp.callError("get_memory", Map.of("id", scope + ":big"))).isNotBlank();
+    }
+
+    @Test
     void summariesOfEachDayAndOfTheScopeAreMemoriesLinkedToWhatTheySumUpAndAreRewritten() {
         String scope = scope();
         List<Map<String, Object>> turns = List.of(

@@ -24,7 +24,8 @@ public final class MemoryBatch {
     /**
      * One memory of a batch; {@code id} null: a new random one (a given id makes re-sending the batch
      * harmless). {@code context} situates the text (e.g. the turn before it in a conversation): it
-     * is embedded with the text, as chunks are with their context, but not stored or shown.
+     * is embedded with the text, as chunks are with their context, and kept beside the memory for
+     * word search (BM25 over context and text together), but never shown.
      * {@code supersedes}: the id of a memory of the scope (stored before, or earlier in the batch)
      * that this one replaces.
      */
@@ -36,6 +37,11 @@ public final class MemoryBatch {
     public static List<String> embeddingTexts(List<Item> items) {
         return items.stream().map(item -> item.context() == null || item.context().isBlank()
                 ? item.text().strip() : item.context().strip() + "\n" + item.text().strip()).toList();
+    }
+
+    /** Each item's context, in order (null where it has none). */
+    public static List<String> contexts(List<Item> items) {
+        return items.stream().map(Item::context).toList();
     }
 
     private MemoryBatch() {

@@ -148,7 +148,7 @@ final class MemoryScopeCopies {
                 }
                 return Copy.of(readAt, stemming, tx.run("""
                         MATCH (m:Memory {scope: $scope})
-                        RETURN m.id AS id, m.text AS text, m.embedding AS embedding, m.secondEmbedding AS second, m.speaker AS speaker,
+                        RETURN m.id AS id, m.text AS text, m.context AS context, m.embedding AS embedding, m.secondEmbedding AS second, m.speaker AS speaker,
                                coalesce(m.occurredAt, m.createdAt) AS happened, m.forgottenAt AS forgottenAt,
                                m.expiresAt AS expiresAt, m.validTo AS validTo,
                                [(c:Conversation)-[:HAS_MEMORY]->(m) | c.id] AS conversations""", Map.of("scope", scope)).list());
@@ -206,11 +206,14 @@ final class MemoryScopeCopies {
         private final long[] validTo;
         private final List<List<String>> conversations;
         private final ScopeWords words;
+        /** The words of each memory's context and text, or null when no memory of the scope has a context. */
+        private final ScopeWords wordsInContext;
         private final Map<String, Integer> positions = new HashMap<>();
         private volatile long lastUsed = System.nanoTime();
 
         private Copy(String version, String[] ids, UnitVectors vectors, UnitVectors secondVectors, String[] speakers, long[] happened,
-                     long[] forgottenAt, long[] expiresAt, long[] validTo, List<List<String>> conversations, ScopeWords words) {
+                     long[] forgottenAt, long[] expiresAt, long[] validTo, List<List<String>> conversations, ScopeWords words,
+                     ScopeWords wordsInContext) {
             this.version = version;
             this.ids = ids;
             this.vectors = vectors;
@@ -222,6 +225,7 @@ final class MemoryScopeCopies {
             this.validTo = validTo;
             this.conversations = conversations;
             this.words = words;
+            this.wordsInContext = wordsInContext;
             for (int i = 0; i < ids.length; i++) {
                 positions.put(ids[i], i);
             }
@@ -239,11 +243,16 @@ final class MemoryScopeCopies {
             long[] validTo = new long[n];
             List<List<String>> conversations = new ArrayList<>(n);
             List<String> texts = new ArrayList<>(n);
+            List<String> inContext = new ArrayList<>(n);
+            boolean anyContext = false;
             int dimension = 0;
             for (int i = 0; i < n; i++) {
                 Record row = rows.get(i);
                 ids[i] = row.get("id").asString();
                 texts.add(row.get("text").asString(""));
+                String context = row.get("context").asString(null);
+                anyContext |= context != null;
+                inContext.add(context == null ? texts.get(i) : context + "\n" + texts.get(i));
                 embeddings[i] = floats(row.get("embedding"));
                 dimension = Math.max(dimension, embeddings[i].length);
                 seconds[i] = row.get("second").isNull() ? null : floats(row.get("second"));
@@ -263,7 +272,7 @@ final class MemoryScopeCopies {
             boolean allSeconds = n > 0 && Arrays.stream(seconds).allMatch(v -> v != null && v.length == seconds[0].length);
             UnitVectors secondVectors = allSeconds ? UnitVectors.of(seconds, seconds[0].length) : null;
             return new Copy(version, ids, UnitVectors.of(embeddings, dimension), secondVectors, speakers, happened, forgottenAt,
-                    expiresAt, validTo, conversations, ScopeWords.of(texts, stemming));
+                    expiresAt, validTo, conversations, ScopeWords.of(texts, stemming), anyContext ? ScopeWords.of(inContext, stemming) : null);
         }
 
         private static float[] floats(Value list) {
@@ -345,6 +354,14 @@ final class MemoryScopeCopies {
         /** The {@code k} best memories by BM25 over the scope's own texts ({@link ScopeWords}), as {@link #nearest}; only those holding a term. */
         List<Scored> bestByWords(List<String> terms, Filter filter, int k) {
             return best(words.scores(terms), filter, k, true);
+        }
+
+        /**
+         * {@link #bestByWords} over each memory's context (the turn before a reply) and text together; null when no
+         * memory of the scope has a context.
+         */
+        List<Scored> bestByWordsInContext(List<String> terms, Filter filter, int k) {
+            return wordsInContext == null ? null : best(wordsInContext.scores(terms), filter, k, true);
         }
 
         private List<Scored> best(double[] scores, Filter filter, int k, boolean matchedOnly) {

@@ -55,7 +55,7 @@ import dev.openrag.knowledge.port.MemoryStore;
 public final class Neo4jMemoryStore implements MemoryStore {
 
     private static final String MEMORY_FIELDS = """
-            m {.*, embedding: null, secondEmbedding: null,
+            m {.*, embedding: null, secondEmbedding: null, context: null,
                about: [(m)-[:ABOUT]->(a) | coalesce(a.name, a.documentId)],
                links: [(m)-[l:LINKED]->(o:Memory) | {type: l.type, toId: o.id}],
                entities: [(m)-[:MENTIONS]->(e:MemoryEntity) | e.name],
@@ -153,6 +153,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
     /** The fused list of the second embedding model's nearest memories (its name in a hit's ranks). */
     public static final String SECOND_VECTOR_LIST = "vector2";
+    /** The list of BM25 over each memory's context and text together (memories added with a context). */
+    public static final String CONTEXT_WORDS_LIST = "context";
 
     /** Where a search's independent queries run, each waiting on Neo4j (virtual threads: waiting is cheap). */
     private static final ExecutorService QUERIES = Executors.newVirtualThreadPerTaskExecutor();
@@ -301,7 +303,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public List<String> addAll(List<Memory> memories, List<float[]> embeddings, List<float[]> secondEmbeddings) {
+    public List<String> addAll(List<Memory> memories, List<String> contexts, List<float[]> embeddings, List<float[]> secondEmbeddings) {
         if (memories.isEmpty()) {
             return List.of();
         }
@@ -312,6 +314,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
             Map<String, Object> row = new HashMap<>();
             row.put("id", memory.id());
             row.put("text", memory.text());
+            String context = contexts == null ? null : contexts.get(i);
+            row.put("context", context == null || context.isBlank() ? null : context.strip());
             row.put("tags", memory.tags());
             row.put("pinned", memory.pinned());
             row.put("createdAt", memory.createdAt());
@@ -335,7 +339,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         UNWIND $rows AS row
                         OPTIONAL MATCH (existing:Memory {id: row.id})
                         WITH row WHERE existing IS NULL
-                        CREATE (m:Memory {id: row.id, scope: $scope, text: row.text, tags: row.tags, pinned: row.pinned,
+                        CREATE (m:Memory {id: row.id, scope: $scope, text: row.text, context: row.context, tags: row.tags, pinned: row.pinned,
                                           createdAt: row.createdAt, updatedAt: row.createdAt, embedding: row.embedding,
                                           secondEmbedding: row.secondEmbedding, occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
                         WITH m, row
@@ -592,6 +596,14 @@ public final class Neo4jMemoryStore implements MemoryStore {
             }
         }
         lists.put("bm25", join(byText));
+        if (copy != null && !wordsOnly) {
+            // a reply's words with the turn it answers: "I've had them for 3 years" holds no "turtles", the question before it does
+            List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(MemoryText.queryTerms(query.text()),
+                    MemoryScopeCopies.Filter.of(params), depth);
+            if (inContext != null) {
+                lists.put(CONTEXT_WORDS_LIST, inContext.stream().map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList());
+            }
+        }
         if (inPeriod != null) {
             lists.put("time", join(inPeriod));
         }

@@ -76,7 +76,15 @@ public interface MemoryStore {
     }
 
     /** {@link #addAll(List, List)} with the second model's vectors, in the same order (null: none). */
-    List<String> addAll(List<Memory> memories, List<float[]> embeddings, List<float[]> secondEmbeddings);
+    default List<String> addAll(List<Memory> memories, List<float[]> embeddings, List<float[]> secondEmbeddings) {
+        return addAll(memories, null, embeddings, secondEmbeddings);
+    }
+
+    /**
+     * {@link #addAll(List, List, List)} with each memory's context (e.g. the turn before it; null: none),
+     * kept beside the memory for word search and never shown.
+     */
+    List<String> addAll(List<Memory> memories, List<String> contexts, List<float[]> embeddings, List<float[]> secondEmbeddings);
 
     /** Hard-deletes expired memories and those forgotten before {@code forgottenBefore}; returns how many. */
     int sweep(long now, long forgottenBefore);

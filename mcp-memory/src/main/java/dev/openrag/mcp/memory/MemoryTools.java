@@ -114,7 +114,7 @@ public class MemoryTools {
 
     @Tool(name = "add_memories", description = "Remember many things in a scope in one call (up to 500), e.g. a "
             + "conversation's turns. Each: {text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?}; context "
-            + "(e.g. the turn before) is embedded with the text but not stored; supersedes names a memory of the scope it "
+            + "(e.g. the turn before) is embedded with the text and searched with its words, never returned; supersedes names a memory of the scope it "
             + "replaces. An id already in the scope is left as it is, so a batch can be sent again.")
     public Added addMemories(
             @ToolArg(description = "Isolation scope") String scope,
@@ -124,7 +124,7 @@ public class MemoryTools {
         try {
             List<Memory> batch = MemoryBatch.memories(target, memories, settings.maxTextChars(), clock.millis());
             MemoryEmbeddings.Batch vectors = embeddings.batch(memories);
-            List<String> added = store.addAll(batch, vectors.first(), vectors.second());
+            List<String> added = store.addAll(batch, MemoryBatch.contexts(memories), vectors.first(), vectors.second());
             return new Added(added.size(), batch.size() - added.size(), batch.stream().map(Memory::id).toList());
         } catch (IllegalArgumentException e) {
             throw new ToolCallException("argument " + e.getMessage());

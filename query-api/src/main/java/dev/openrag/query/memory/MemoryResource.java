@@ -118,7 +118,7 @@ public class MemoryResource {
         try {
             batch = MemoryBatch.memories(scope, request.memories(), MAX_TEXT, System.currentTimeMillis());
             MemoryEmbeddings.Batch vectors = embeddings.batch(request.memories());
-            added = store.addAll(batch, vectors.first(), vectors.second());
+            added = store.addAll(batch, MemoryBatch.contexts(request.memories()), vectors.first(), vectors.second());
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
