@@ -61,6 +61,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                entities: [(m)-[:MENTIONS]->(e:MemoryEntity) | e.name],
                conversationId: head([(c:Conversation)-[:HAS_MEMORY]->(m) | c.id])} AS memory""";
 
+    private static final String MEMORY_BY_ID = "MATCH (m:Memory {id: $id}) RETURN " + MEMORY_FIELDS;
+
     /** After {@code UNWIND ... AS entity} with {@code m} bound: links m to each entity of its scope (never its own speaker). */
     private static final String MENTION = """
                   WITH m, entity WHERE entity.key <> coalesce(m.speakerKey, '')
@@ -253,7 +255,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 tx.run(create, params).consume();
                 linkAll(tx, List.of(memory));
                 MemoryScopeCopies.bump(tx, memory.scope());
-                return memory(tx.run("MATCH (m:Memory {id: $id}) RETURN " + MEMORY_FIELDS, Map.of("id", memory.id())).single().get("memory"));
+                return memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory"));
             });
         }
     }
@@ -361,7 +363,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     @Override
     public Optional<Memory> get(String id) {
         try (Session session = driver.session()) {
-            return session.executeRead(tx -> tx.run("MATCH (m:Memory {id: $id}) RETURN " + MEMORY_FIELDS, Map.of("id", id))
+            return session.executeRead(tx -> tx.run(MEMORY_BY_ID, Map.of("id", id))
                     .list().stream().findFirst().map(row -> memory(row.get("memory"))));
         }
     }
@@ -539,9 +541,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         CompletableFuture<List<Candidate>> byText = null;
         if (!lucene.isEmpty()) {
             if (copy != null) { // BM25 with the scope's own statistics
-                byText = CompletableFuture.completedFuture(copy.bestByWords(MemoryText.queryTerms(query.text()),
-                        MemoryScopeCopies.Filter.of(params), depth).stream()
-                        .map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList());
+                byText = CompletableFuture.completedFuture(fromCopy(copy.bestByWords(MemoryText.queryTerms(query.text()),
+                        MemoryScopeCopies.Filter.of(params), depth)));
             } else {
                 Map<String, Object> words = new HashMap<>(params);
                 words.put("lucene", MemoryText.inScope(query.scope(), lucene));
@@ -592,7 +593,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             List<MemoryScopeCopies.Scored> second = copy == null || query.secondVector() == null || query.conversationId() != null ? null
                     : copy.nearestBySecond(query.secondVector(), MemoryScopeCopies.Filter.of(params), depth);
             if (second != null) {
-                lists.put(SECOND_VECTOR_LIST, second.stream().map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList());
+                lists.put(SECOND_VECTOR_LIST, fromCopy(second));
             }
         }
         lists.put("bm25", join(byText));
@@ -601,7 +602,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(MemoryText.queryTerms(query.text()),
                     MemoryScopeCopies.Filter.of(params), depth);
             if (inContext != null) {
-                lists.put(CONTEXT_WORDS_LIST, inContext.stream().map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList());
+                lists.put(CONTEXT_WORDS_LIST, fromCopy(inContext));
             }
         }
         if (inPeriod != null) {
@@ -762,8 +763,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         }
         List<String> terms = new ArrayList<>(MemoryText.queryTerms(text));
         terms.addAll(copy.feedbackTerms(positions, tuning.feedbackTerms(), terms));
-        return copy.bestByWords(terms, filter, depth).stream()
-                .map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList();
+        return fromCopy(copy.bestByWords(terms, filter, depth));
     }
 
     /** Whether a search of the scope now would take its vector lists from memory (reads the scope's version; starts a copy if none). */
@@ -931,8 +931,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
         if (copy == null) {
             return async(() -> nearest(query, k, scopeSize));
         }
-        return CompletableFuture.completedFuture(copy.nearest(similarities, MemoryScopeCopies.Filter.of(query), k).stream()
-                .map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList());
+        return CompletableFuture.completedFuture(fromCopy(copy.nearest(similarities, MemoryScopeCopies.Filter.of(query), k)));
+    }
+
+    /** A list ranked over the scope's copy, as fusion candidates. */
+    private static List<Candidate> fromCopy(List<MemoryScopeCopies.Scored> ranked) {
+        return ranked.stream().map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList();
     }
 
     /**
