@@ -78,6 +78,53 @@ class Neo4jMemoryStoreTest {
             List<String> properties = session.run("SHOW INDEXES YIELD name, properties WHERE name = $name RETURN properties",
                     Map.of("name", Neo4jSchema.MEMORY_VECTOR_INDEX)).single().get("properties").asList(org.neo4j.driver.Value::asString);
             assertThat(properties).as("big scopes are searched with the scope as the index's filter").contains("embedding", "scope");
+            assertThat(session.run("SHOW INDEXES YIELD name, labelsOrTypes WHERE name = $name RETURN labelsOrTypes",
+                    Map.of("name", Neo4jSchema.MEMORY_VECTOR_INDEX)).single().get("labelsOrTypes").asList(org.neo4j.driver.Value::asString))
+                    .as("the index holds the memories moved into it, not every memory at its write").containsExactly(Neo4jSchema.INDEXED_MEMORY);
+        }
+    }
+
+    @Test
+    void aNewMemoryOfABigScopeIsFoundBeforeItEntersTheVectorIndexAndAfter() throws InterruptedException {
+        // a scope bigger than the exact scan, no copy, and no moves into the index but the test's own
+        Thread.sleep(Neo4jMemoryStore.VECTOR_INDEX_DELAY.toMillis() + 200); // other tests' stores' scheduled moves have run by now
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 5, 0, SearchTuning.DEFAULT, null);
+        String scope = "queued-" + System.nanoTime();
+        for (int i = 0; i < 20; i++) { // all near the query, so that the index alone fills k with them
+            store.add(memory(scope + "-" + i, scope), new float[] {0.9f, 0.1f * (i + 1), 0, 0});
+        }
+        assertThat(labels(scope + "-0")).contains(Neo4jSchema.MEMORY_TO_INDEX).doesNotContain(Neo4jSchema.INDEXED_MEMORY);
+        assertThat(store.indexQueuedVectors()).isGreaterThanOrEqualTo(20);
+        assertThat(labels(scope + "-0")).contains(Neo4jSchema.INDEXED_MEMORY).doesNotContain(Neo4jSchema.MEMORY_TO_INDEX);
+
+        store.add(memory(scope + "-new", scope), new float[] {1, 0, 0, 0});
+        assertThat(labels(scope + "-new")).contains(Neo4jSchema.MEMORY_TO_INDEX);
+        assertThat(store.search(scope, new float[] {1, 0, 0, 0}, 3, null, 0, false, 2)).extracting(MemoryHit::id)
+                .as("the index's three nearest are older memories; the queued one is scanned beside them").startsWith(scope + "-new");
+
+        assertThat(store.indexQueuedVectors()).isGreaterThanOrEqualTo(1);
+        assertThat(labels(scope + "-new")).contains(Neo4jSchema.INDEXED_MEMORY).doesNotContain(Neo4jSchema.MEMORY_TO_INDEX);
+        assertThat(store.search(scope, new float[] {1, 0, 0, 0}, 3, null, 0, false, 2)).extracting(MemoryHit::id)
+                .as("now from the index").startsWith(scope + "-new").hasSize(3);
+        assertThat(store.indexQueuedVectors()).as("nothing left to move").isZero();
+    }
+
+    @Test
+    void aStoreMovesNewMemoriesIntoTheVectorIndexByItself() throws InterruptedException {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 5, 0, SearchTuning.DEFAULT, java.time.Duration.ofMillis(50));
+        String scope = "moved-" + System.nanoTime();
+        store.add(memory(scope + "-0", scope), new float[] {1, 0, 0, 0});
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (labels(scope + "-0").contains(Neo4jSchema.MEMORY_TO_INDEX) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(labels(scope + "-0")).contains(Neo4jSchema.INDEXED_MEMORY).doesNotContain(Neo4jSchema.MEMORY_TO_INDEX);
+    }
+
+    private static List<String> labels(String memoryId) {
+        try (var session = driver.session()) {
+            return session.run("MATCH (m:Memory {id: $id}) RETURN labels(m) AS labels", Map.of("id", memoryId))
+                    .single().get("labels").asList(org.neo4j.driver.Value::asString);
         }
     }
 

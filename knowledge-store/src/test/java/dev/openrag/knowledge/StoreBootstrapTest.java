@@ -107,6 +107,28 @@ class StoreBootstrapTest {
     }
 
     @Test
+    void aMemoryVectorIndexOverEveryMemoryIsRebuiltOverIndexedMemoriesAndItsMemoriesQueued() {
+        String id = "migrated-" + System.nanoTime();
+        try (var session = driver.session()) {
+            // the index as an older version made it: every Memory, indexed at its write
+            session.run("DROP INDEX " + Neo4jSchema.MEMORY_VECTOR_INDEX + " IF EXISTS").consume();
+            session.run("CYPHER 25 CREATE VECTOR INDEX " + Neo4jSchema.MEMORY_VECTOR_INDEX + " FOR (n:Memory) ON n.embedding WITH [n.scope] "
+                    + "OPTIONS {indexConfig: {`vector.dimensions`: 4, `vector.similarity_function`: 'cosine'}}").consume();
+            session.run("CREATE (:Memory {id: $id, scope: 'migrated', text: 'old', embedding: [1.0, 0.0, 0.0, 0.0]})", Map.of("id", id)).consume();
+        }
+        Neo4jSchema.bootstrap(driver, 4);
+
+        try (var session = driver.session()) {
+            assertThat(session.run("SHOW INDEXES YIELD name, labelsOrTypes WHERE name = $name RETURN labelsOrTypes",
+                    Map.of("name", Neo4jSchema.MEMORY_VECTOR_INDEX)).single().get("labelsOrTypes").asList(org.neo4j.driver.Value::asString))
+                    .containsExactly(Neo4jSchema.INDEXED_MEMORY);
+            assertThat(session.run("MATCH (m:Memory {id: $id}) RETURN labels(m) AS labels", Map.of("id", id)).single()
+                    .get("labels").asList(org.neo4j.driver.Value::asString))
+                    .as("queued for the new index, which the memory store fills").contains(Neo4jSchema.MEMORY_TO_INDEX);
+        }
+    }
+
+    @Test
     void aCollectionThatRepeatsAnotherCollectionsVectorsStillGetsItsExactNeighbours() {
         Neo4jSchema.bootstrap(driver, 4);
         // the same 200 documents imported into four collections, one after the other (an eval run,

@@ -1,5 +1,6 @@
 package dev.openrag.knowledge.neo4j;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -46,7 +47,8 @@ import dev.openrag.knowledge.port.MemoryStore;
  * <p>
  * Memory search scans a small scope exactly (indexed by {@code Memory.scope}) and asks the shared
  * {@code memory_embedding} vector index for a big one (see {@link #nearest}); the index ranks
- * all scopes together, so a small scope next to a big one could get no hits from it alone. Once a
+ * all scopes together, so a small scope next to a big one could get no hits from it alone, and it
+ * takes new memories in batches after their write ({@link MemoryVectorQueue}). Once a
  * scope has an in-memory copy that is current ({@link MemoryScopeCopies}), its lists come from the
  * copy instead: exact vector scans, and BM25 with the scope's own word statistics; the copy also
  * gives a hybrid search its feedback list ({@link #expandedByFeedback}) and the second embedding
@@ -87,6 +89,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     /** Scopes up to this many memories are searched by an exact scan (about 20 ms on 2 cores). */
     public static final int EXACT_SCAN_LIMIT = 1000;
+    /** How long new memories wait to enter the vector index together: a few hundred at a time under a steady stream. */
+    public static final Duration VECTOR_INDEX_DELAY = Duration.ofMillis(500);
     /** The vectors of 50,000 memories of 384 dimensions take about 80 MB of heap, 160 with the second model's (texts and word index come on top). */
     public static final long DEFAULT_MAX_COPIED = 50_000;
     /** How deep each list of a hybrid search is before fusion. */
@@ -169,6 +173,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private final Driver driver;
     private final int exactScanLimit;
     private final MemoryScopeCopies copies;
+    private final MemoryVectorQueue vectorQueue;
     private final SearchTuning tuning;
     /**
      * Per scope: its size (up to the exact-scan limit) and who speaks in it, read once every
@@ -197,10 +202,25 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     /** @param tuning how a hybrid search's lists are fused ({@link SearchTuning}) */
     public Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied, SearchTuning tuning) {
+        this(driver, exactScanLimit, maxCopied, tuning, VECTOR_INDEX_DELAY);
+    }
+
+    /**
+     * @param vectorIndexDelay how long new memories wait to enter the vector index together
+     *                         ({@link MemoryVectorQueue}); null: only when {@link #indexQueuedVectors} is called
+     */
+    public Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied, SearchTuning tuning, Duration vectorIndexDelay) {
         this.driver = driver;
         this.exactScanLimit = exactScanLimit;
         this.tuning = Objects.requireNonNull(tuning);
         this.copies = new MemoryScopeCopies(driver, maxCopied, tuning.stemming());
+        this.vectorQueue = new MemoryVectorQueue(driver, vectorIndexDelay);
+        vectorQueue.queued(); // what an earlier run left queued
+    }
+
+    /** Moves the memories waiting for the vector index into it now (they are searchable before too); returns how many. */
+    public int indexQueuedVectors() {
+        return vectorQueue.indexAll();
     }
 
     @Override
@@ -222,8 +242,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("speakerKey", MemoryText.key(memory.speaker()));
         params.put("entities", entities(memory));
         noteSpeaker(memory.scope(), memory.speaker());
-        String create = """
-                CREATE (m:Memory {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
+        String create = ("""
+                CREATE (m:Memory:%s {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
                                   createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
                                   secondEmbedding: $secondEmbedding, occurredAt: $occurredAt, speaker: $speaker,
                                   speakerKey: $speakerKey})
@@ -242,12 +262,13 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 WITH m
                 OPTIONAL MATCH (c:Conversation {id: $conversationId, scope: $scope})
                 FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (c)-[:HAS_MEMORY]->(m))
-                """;
+                """).formatted(Neo4jSchema.MEMORY_TO_INDEX);
         // one transaction: without links, one statement that also gives the scope its new version and returns the memory
         // as stored (three round trips and a second session fewer: 11.6 to 8.3-9.1 ms at p50 for the store's part of an
         // add, docs/benchmarks.md); with links, the version comes after them, so the scope locks last
+        Memory added;
         try (Session session = driver.session()) {
-            return session.executeWrite(tx -> {
+            added = session.executeWrite(tx -> {
                 if (memory.links().isEmpty()) {
                     return memory(tx.run(create + "WITH m\n" + MemoryScopeCopies.BUMP_SCOPE_OF_M + "\nWITH m\nRETURN " + MEMORY_FIELDS,
                             params).single().get("memory"));
@@ -258,6 +279,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 return memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory"));
             });
         }
+        vectorQueue.queued();
+        return added;
     }
 
     /**
@@ -330,18 +353,19 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("secondEmbedding", secondEmbeddings == null ? null : Neo4jGraphStore.toList(secondEmbeddings.get(i)));
             rows.add(row);
         }
+        List<String> written;
         try (Session session = driver.session()) {
-            return session.executeWrite(tx -> {
+            written = session.executeWrite(tx -> {
                 List<String> taken = tx.run("MATCH (m:Memory) WHERE m.id IN [row IN $rows | row.id] AND m.scope <> $scope RETURN m.id AS id",
                         Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
                 if (!taken.isEmpty()) {
                     throw new IllegalArgumentException("ids already used outside scope '" + scope + "': " + taken);
                 }
-                List<String> added = tx.run("""
+                List<String> added = tx.run(("""
                         UNWIND $rows AS row
                         OPTIONAL MATCH (existing:Memory {id: row.id})
                         WITH row WHERE existing IS NULL
-                        CREATE (m:Memory {id: row.id, scope: $scope, text: row.text, context: row.context, tags: row.tags, pinned: row.pinned,
+                        CREATE (m:Memory:%s {id: row.id, scope: $scope, text: row.text, context: row.context, tags: row.tags, pinned: row.pinned,
                                           createdAt: row.createdAt, updatedAt: row.createdAt, embedding: row.embedding,
                                           secondEmbedding: row.secondEmbedding, occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
                         WITH m, row
@@ -349,7 +373,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                           UNWIND row.entities AS entity
                         """ + MENTION + """
                         }
-                        RETURN m.id AS id""", Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
+                        RETURN m.id AS id""").formatted(Neo4jSchema.MEMORY_TO_INDEX), Map.of("rows", rows, "scope", scope))
+                        .list(r -> r.get("id").asString());
                 // only the memories this call added: a batch sent again changes nothing
                 linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
                 if (!added.isEmpty()) {
@@ -358,6 +383,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 return added;
             });
         }
+        vectorQueue.queued();
+        return written;
     }
 
     @Override
@@ -942,14 +969,25 @@ public final class Neo4jMemoryStore implements MemoryStore {
     /**
      * Small scopes are scanned exactly; a big one asks the vector index, filtered by scope inside
      * the index, for its nearest {@code max(4 k, 50)} memories (room for forgotten and expired ones
-     * to drop out), falling back to the exact scan when that still leaves fewer than k.
+     * to drop out) and scans the scope's memories not yet in the index ({@link MemoryVectorQueue}),
+     * falling back to the exact scan when that still leaves fewer than k.
      */
     private List<Candidate> nearest(Map<String, Object> query, int k, long scopeSize) {
         Map<String, Object> params = new HashMap<>(query); // lists run at once: each gets its own parameters
         if (scopeSize > exactScanLimit) {
             params.put("candidates", Math.max(4 * k, 50));
-            List<Candidate> approximate = candidates(read("CYPHER 25\nMATCH (m:Memory)\n  SEARCH m IN (VECTOR INDEX "
-                    + Neo4jSchema.MEMORY_VECTOR_INDEX + " FOR $vector WHERE m.scope = $scope LIMIT $candidates) SCORE AS similarity\n"
+            List<Candidate> approximate = candidates(read("""
+                    CYPHER 25
+                    CALL () {
+                      MATCH (m:%s)
+                        SEARCH m IN (VECTOR INDEX %s FOR $vector WHERE m.scope = $scope LIMIT $candidates) SCORE AS similarity
+                      RETURN m, similarity
+                      UNION
+                      MATCH (m:%s {scope: $scope})
+                      RETURN m, vector.similarity.cosine(m.embedding, $vector) AS similarity
+                    }
+                    WITH m, similarity
+                    """.formatted(Neo4jSchema.INDEXED_MEMORY, Neo4jSchema.MEMORY_VECTOR_INDEX, Neo4jSchema.MEMORY_TO_INDEX)
                     + FILTER, params));
             if (approximate.size() >= Math.min(k, scopeSize)) {
                 return approximate;

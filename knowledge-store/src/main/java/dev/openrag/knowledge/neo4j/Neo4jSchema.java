@@ -12,7 +12,7 @@ import org.neo4j.driver.exceptions.TransientException;
 
 /**
  * Bootstraps the graph schema of ARCHITECTURE §4: uniqueness constraints (deterministic ids make
- * sink upserts idempotent), the vector indexes on {@code Chunk.embedding}, {@code Memory.embedding},
+ * sink upserts idempotent), the vector indexes on {@code Chunk.embedding}, {@code IndexedMemory.embedding},
  * {@code Section.embedding} (section summaries), {@code Entity.embedding} and
  * {@code Operation.embedding} (graph seeds). Idempotent.
  */
@@ -26,6 +26,10 @@ public final class Neo4jSchema {
     public static final String ENTITY_VECTOR_INDEX = "entity_embedding";
     public static final String OPERATION_VECTOR_INDEX = "operation_embedding";
     public static final String GRAPH_WORDS_INDEX = "graph_words";
+    /** The label of the memories {@link #MEMORY_VECTOR_INDEX} holds (a memory gets it after its write: {@code MemoryVectorQueue}). */
+    public static final String INDEXED_MEMORY = "IndexedMemory";
+    /** The label of the memories waiting for {@link #INDEXED_MEMORY}. */
+    public static final String MEMORY_TO_INDEX = "MemoryToIndex";
 
     private static final List<String> CONSTRAINTS = List.of(
             "CREATE CONSTRAINT document_uid IF NOT EXISTS FOR (n:Document) REQUIRE n.uid IS UNIQUE",
@@ -71,7 +75,7 @@ public final class Neo4jSchema {
 
     /** Vector index name → the label whose {@code embedding} it indexes. */
     private static final Map<String, String> VECTOR_INDEXES = Map.of(
-            CHUNK_VECTOR_INDEX, "Chunk", MEMORY_VECTOR_INDEX, "Memory", SECTION_VECTOR_INDEX, "Section",
+            CHUNK_VECTOR_INDEX, "Chunk", MEMORY_VECTOR_INDEX, INDEXED_MEMORY, SECTION_VECTOR_INDEX, "Section",
             ENTITY_VECTOR_INDEX, "Entity", OPERATION_VECTOR_INDEX, "Operation");
     /**
      * Vector index name → the property a search filters by (chunks and sections by collection,
@@ -124,9 +128,15 @@ public final class Neo4jSchema {
                                 + " but the embedding model produces " + dimension
                                 + "; drop the index (DROP INDEX " + index + ") and re-ingest, or configure the old model");
                     }
-                    if (!existing.get("properties").asList(Value::asString).contains(filter)) {
-                        // made by an older version without the filter property: rebuilt from the stored vectors
+                    if (!existing.get("properties").asList(Value::asString).contains(filter)
+                            || !existing.get("labelsOrTypes").asList(Value::asString).contains(label)) {
+                        // made by an older version without the filter property, or over all memories: rebuilt from the stored vectors
                         session.run("DROP INDEX " + index + " IF EXISTS").consume();
+                        if (MEMORY_VECTOR_INDEX.equals(index)) {
+                            // the memories an index over the Memory label held: queued for the new one
+                            session.run("MATCH (m:Memory) WHERE NOT m:" + INDEXED_MEMORY + " CALL (m) { SET m:" + MEMORY_TO_INDEX
+                                    + " } IN TRANSACTIONS OF 1000 ROWS").consume();
+                        }
                     }
                 }
                 session.run("CYPHER 25 CREATE VECTOR INDEX " + index + " IF NOT EXISTS FOR (n:" + label + ") ON n.embedding "
@@ -148,7 +158,7 @@ public final class Neo4jSchema {
     }
 
     private static Record existingIndex(Session session, String index) {
-        List<Record> rows = session.run("SHOW INDEXES YIELD name, properties, options WHERE name = $name RETURN properties, options",
+        List<Record> rows = session.run("SHOW INDEXES YIELD name, labelsOrTypes, properties, options WHERE name = $name RETURN labelsOrTypes, properties, options",
                 Map.of("name", index)).list();
         return rows.isEmpty() ? null : rows.get(0);
     }

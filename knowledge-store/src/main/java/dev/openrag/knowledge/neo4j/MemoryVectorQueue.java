@@ -1,0 +1,77 @@
+package dev.openrag.knowledge.neo4j;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jboss.logging.Logger;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
+
+/**
+ * Puts new memories into the {@code memory_embedding} vector index in batches, after their write
+ * instead of in it. Lucene's vector index costs about 4 ms per committed transaction however few
+ * vectors it holds (one memory or ten: 6.5 against 1.7 ms a memory, docs/benchmarks.md), a quarter
+ * of an {@code add_memory}; a batch pays it once.
+ *
+ * <p>A memory is written as {@code (:Memory:}{@value Neo4jSchema#MEMORY_TO_INDEX}{@code )}; the index holds
+ * {@code (:}{@value Neo4jSchema#INDEXED_MEMORY}{@code )} nodes only. {@link #queued()} schedules a
+ * move of every queued memory to the indexed label a short delay later, so that the memories
+ * written meanwhile share its transactions. Nothing is lost when the move fails or the app stops
+ * first: the label is in Neo4j, the next write (or the next start) moves them, and until then the
+ * only search that asks the index also scans the scope's queued memories exactly
+ * ({@link Neo4jMemoryStore}'s {@code nearest}), so a new memory is found at once either way.
+ */
+final class MemoryVectorQueue {
+
+    private static final Logger LOG = Logger.getLogger(MemoryVectorQueue.class);
+    /** Memories labelled per transaction: one commit for many, and a bounded transaction. */
+    static final int BATCH = 1000;
+
+    private static final Executor BACKGROUND = Executors.newVirtualThreadPerTaskExecutor();
+
+    private final Driver driver;
+    private final Executor delayed;
+    private final AtomicBoolean scheduled = new AtomicBoolean();
+
+    /** @param delay how long a move waits for more memories (null: never on its own, only {@link #indexAll()}) */
+    MemoryVectorQueue(Driver driver, Duration delay) {
+        this.driver = driver;
+        this.delayed = delay == null ? null : CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS, BACKGROUND);
+    }
+
+    /** Memories were queued: moves them (and any others queued) into the index soon, unless a move is already due. */
+    void queued() {
+        if (delayed != null && scheduled.compareAndSet(false, true)) {
+            delayed.execute(() -> {
+                // cleared before the move: a memory queued while it runs schedules the next one
+                scheduled.set(false);
+                try {
+                    indexAll();
+                } catch (RuntimeException e) {
+                    LOG.warnf("memories wait for the vector index until the next write: %s", e.getMessage());
+                }
+            });
+        }
+    }
+
+    /** Moves every queued memory into the vector index now; returns how many. */
+    int indexAll() {
+        int moved = 0;
+        try (Session session = driver.session()) {
+            while (true) {
+                int batch = session.executeWrite(tx -> tx.run("MATCH (m:" + Neo4jSchema.MEMORY_TO_INDEX + ") WITH m LIMIT $batch "
+                        + "REMOVE m:" + Neo4jSchema.MEMORY_TO_INDEX + " SET m:" + Neo4jSchema.INDEXED_MEMORY + " RETURN count(m) AS n",
+                        Map.of("batch", BATCH)).single().get("n").asInt());
+                moved += batch;
+                if (batch < BATCH) {
+                    return moved;
+                }
+            }
+        }
+    }
+}
