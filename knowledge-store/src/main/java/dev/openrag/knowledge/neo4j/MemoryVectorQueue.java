@@ -11,18 +11,22 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.exceptions.ServiceUnavailableException;
+import org.neo4j.driver.exceptions.SessionExpiredException;
+import org.neo4j.driver.exceptions.TransientException;
 
 /**
  * Puts new memories into the {@code memory_embedding} vector index in batches, after their write
  * instead of in it. Lucene's vector index costs about 4 ms per committed transaction however few
- * vectors it holds (one memory or ten: 6.5 against 1.7 ms a memory, docs/benchmarks.md), a quarter
+ * vectors it holds (one memory a transaction or ten: 6.5 against 1.7 ms a memory, docs/benchmarks.md), a quarter
  * of an {@code add_memory}; a batch pays it once.
  *
  * <p>A memory is written as {@code (:Memory:}{@value Neo4jSchema#MEMORY_TO_INDEX}{@code )}; the index holds
  * {@code (:}{@value Neo4jSchema#INDEXED_MEMORY}{@code )} nodes only. {@link #queued()} schedules a
  * move of every queued memory to the indexed label a short delay later, so that the memories
  * written meanwhile share its transactions. Nothing is lost when the move fails or the app stops
- * first: the label is in Neo4j, the next write (or the next start) moves them, and until then the
+ * first: the label is in Neo4j; a move that finds Neo4j away tries again every
+ * {@link #RETRY_DELAY}, the next write or start moves them too, and until then the
  * only search that asks the index also scans the scope's queued memories exactly
  * ({@link Neo4jMemoryStore}'s {@code nearest}), so a new memory is found at once either way.
  */
@@ -34,28 +38,47 @@ final class MemoryVectorQueue {
 
     private static final Executor BACKGROUND = Executors.newVirtualThreadPerTaskExecutor();
 
+    /** How long a move that found Neo4j away waits before it tries again. */
+    static final Duration RETRY_DELAY = Duration.ofSeconds(5);
+
     private final Driver driver;
     private final Executor delayed;
+    private final Executor retry;
     private final AtomicBoolean scheduled = new AtomicBoolean();
 
     /** @param delay how long a move waits for more memories (null: never on its own, only {@link #indexAll()}) */
     MemoryVectorQueue(Driver driver, Duration delay) {
         this.driver = driver;
-        this.delayed = delay == null ? null : CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS, BACKGROUND);
+        this.delayed = delay == null ? null : after(delay);
+        this.retry = delay == null ? null : after(RETRY_DELAY);
+    }
+
+    private static Executor after(Duration delay) {
+        return CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS, BACKGROUND);
     }
 
     /** Memories were queued: moves them (and any others queued) into the index soon, unless a move is already due. */
     void queued() {
-        if (delayed != null && scheduled.compareAndSet(false, true)) {
-            delayed.execute(() -> {
-                // cleared before the move: a memory queued while it runs schedules the next one
-                scheduled.set(false);
-                try {
-                    indexAll();
-                } catch (RuntimeException e) {
-                    LOG.warnf("memories wait for the vector index until the next write: %s", e.getMessage());
-                }
-            });
+        schedule(delayed);
+    }
+
+    private void schedule(Executor after) {
+        if (after != null && scheduled.compareAndSet(false, true)) {
+            after.execute(this::move);
+        }
+    }
+
+    private void move() {
+        scheduled.set(false); // before the move: a memory queued while it runs schedules the next one
+        try {
+            indexAll();
+        } catch (ServiceUnavailableException | SessionExpiredException | TransientException e) {
+            // Neo4j is away or busy: try again by itself, so that no further write is needed once it is back
+            LOG.warnf("memories wait for the vector index, searchable meanwhile; trying again in %d s: %s",
+                    RETRY_DELAY.toSeconds(), e.getMessage());
+            schedule(retry);
+        } catch (RuntimeException e) {
+            LOG.warnf("memories wait for the vector index until the next write, searchable meanwhile: %s", e.getMessage());
         }
     }
 
