@@ -18,11 +18,11 @@ import org.neo4j.driver.exceptions.TransientException;
 /**
  * Puts new memories into the {@code memory_embedding} vector index in batches, after their write
  * instead of in it. Lucene's vector index costs about 4 ms per committed transaction however few
- * vectors it holds (one memory a transaction or ten: 6.5 against 1.7 ms a memory, docs/benchmarks.md), a quarter
- * of an {@code add_memory}; a batch pays it once.
+ * vectors it takes (one memory a transaction or ten: 6.5 against 1.7 ms a memory,
+ * docs/benchmarks.md), a quarter of an {@code add_memory}; a batch pays it once.
  *
- * <p>A memory is written as {@code (:Memory:}{@value Neo4jSchema#MEMORY_TO_INDEX}{@code )}; the index holds
- * {@code (:}{@value Neo4jSchema#INDEXED_MEMORY}{@code )} nodes only. {@link #queued()} schedules a
+ * <p>A memory is written as {@code (:Memory:}{@value Neo4jSchema#MEMORY_TO_INDEX}{@code )}; the
+ * index holds {@code (:}{@value Neo4jSchema#INDEXED_MEMORY}{@code )} nodes only. {@link #queued()} schedules a
  * move of every queued memory to the indexed label a short delay later, so that the memories
  * written meanwhile share its transactions. Nothing is lost when the move fails or the app stops
  * first: the label is in Neo4j; a move that finds Neo4j away tries again every
