@@ -110,22 +110,6 @@ class Neo4jMemoryStoreTest {
     }
 
     @Test
-    void aMemoryIsFoundByItsWordsAsSoonAsItsAddReturnsThoughTheWordIndexCatchesUpAfterTheCommit() {
-        // no copy: BM25 comes from Neo4j's fulltext index, which takes each write after its commit
-        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
-        String scope = "words-" + System.nanoTime();
-        for (int i = 0; i < 30; i++) {
-            String word = "xylofon" + i;
-            store.add(new Memory(scope + "-" + i, scope, "the " + word + " was in the attic", List.of(), false, 1, 1, null, null, null,
-                    List.of(), List.of()), new float[] {0, 0, 0, 1});
-            MemoryQuery query = new MemoryQuery(scope, word, new float[] {1, 0, 0, 0}, 1, null, 0, false, null, null, null, 2,
-                    MemoryQuery.BM25, null, null, false);
-            assertThat(store.search(query)).as("searched right after its add: " + word).extracting(MemoryHit::id)
-                    .containsExactly(scope + "-" + i);
-        }
-    }
-
-    @Test
     void aStoreMovesNewMemoriesIntoTheVectorIndexByItself() throws InterruptedException {
         Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 5, 0, SearchTuning.DEFAULT, java.time.Duration.ofMillis(50));
         String scope = "moved-" + System.nanoTime();

@@ -129,22 +129,6 @@ class StoreBootstrapTest {
     }
 
     @Test
-    void aMemoryWordIndexUpdatedInTheWriteIsRebuiltToTakeWritesAfterTheirCommit() {
-        try (var session = driver.session()) {
-            // as older versions made it
-            session.run("DROP INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " IF EXISTS").consume();
-            session.run("CREATE FULLTEXT INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " FOR (n:Memory) ON EACH [n.text, n.scope]").consume();
-        }
-        Neo4jSchema.bootstrap(driver, 4);
-
-        try (var session = driver.session()) {
-            Map<String, Object> options = session.run("SHOW INDEXES YIELD name, options WHERE name = $name RETURN options",
-                    Map.of("name", Neo4jSchema.MEMORY_TEXT_INDEX)).single().get("options").asMap();
-            assertThat(((Map<?, ?>) options.get("indexConfig")).get("fulltext.eventually_consistent")).isEqualTo(true);
-        }
-    }
-
-    @Test
     void aCollectionThatRepeatsAnotherCollectionsVectorsStillGetsItsExactNeighbours() {
         Neo4jSchema.bootstrap(driver, 4);
         // the same 200 documents imported into four collections, one after the other (an eval run,

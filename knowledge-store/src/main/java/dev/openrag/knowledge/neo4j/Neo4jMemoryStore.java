@@ -573,9 +573,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             } else {
                 Map<String, Object> words = new HashMap<>(params);
                 words.put("lucene", MemoryText.inScope(query.scope(), lucene));
-                // the index takes writes after their commit (Neo4jSchema): first it catches up, so a new memory is found
-                byText = async(() -> candidates(read("CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()\n"
-                        + "CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
+                byText = async(() -> candidates(read("CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
                         + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, words)));
             }
         }

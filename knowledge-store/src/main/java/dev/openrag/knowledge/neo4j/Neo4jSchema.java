@@ -22,7 +22,6 @@ public final class Neo4jSchema {
     public static final String MEMORY_VECTOR_INDEX = "memory_embedding";
     public static final String SECTION_VECTOR_INDEX = "section_embedding";
     public static final String MEMORY_TEXT_INDEX = "memory_words";
-    private static final String EVENTUALLY_CONSISTENT = "fulltext.eventually_consistent";
     /** Entity and operation vectors and words ({@code NodeWords}): graph retrieval seeds by them. */
     public static final String ENTITY_VECTOR_INDEX = "entity_embedding";
     public static final String OPERATION_VECTOR_INDEX = "operation_embedding";
@@ -62,6 +61,9 @@ public final class Neo4jSchema {
             // a memory scope's version, changed by every write of its memories (MemoryScopeCopies)
             "CREATE CONSTRAINT memory_scope_version IF NOT EXISTS FOR (n:MemoryScope) REQUIRE n.scope IS UNIQUE",
             "CREATE CONSTRAINT memory_entity_key IF NOT EXISTS FOR (n:MemoryEntity) REQUIRE (n.scope, n.key) IS UNIQUE",
+            // BM25 over what memories say (names, places, exact phrases), fused with their vectors; the
+            // scope is indexed too, so that Lucene reads only the asked scope's memories
+            "CREATE FULLTEXT INDEX memory_words IF NOT EXISTS FOR (n:Memory) ON EACH [n.text, n.scope]",
             // BM25 over entity and operation words, limited to a collection the way memory_words is to a scope
             "CREATE FULLTEXT INDEX graph_words IF NOT EXISTS FOR (n:Entity|Operation) ON EACH [n.words, n.collection]",
             "CREATE INDEX correction_scope IF NOT EXISTS FOR (n:Correction) ON (n.scope)",
@@ -114,7 +116,6 @@ public final class Neo4jSchema {
             for (String statement : CONSTRAINTS) {
                 session.run(statement).consume();
             }
-            memoryWordsIndex(session);
             for (Map.Entry<String, String> entry : VECTOR_INDEXES.entrySet()) {
                 String index = entry.getKey();
                 String label = entry.getValue();
@@ -147,27 +148,6 @@ public final class Neo4jSchema {
         }
     }
 
-    /**
-     * BM25 over what memories say (names, places, exact phrases), fused with their vectors; the scope
-     * is indexed too, so that Lucene reads only the asked scope's memories. Eventually consistent:
-     * Lucene's work happens after a write's commit instead of in it (about 3 ms of an add_memory,
-     * docs/benchmarks.md), and the one search that reads the index waits for it to catch up first
-     * ({@code Neo4jMemoryStore}), so a memory is found as soon as its add returns. An index made by an
-     * older version, updated in the write, is rebuilt.
-     */
-    private static void memoryWordsIndex(Session session) {
-        Record existing = existingIndex(session, MEMORY_TEXT_INDEX);
-        if (existing != null && !String.valueOf(indexConfig(existing).get(EVENTUALLY_CONSISTENT)).equals("true")) {
-            session.run("DROP INDEX " + MEMORY_TEXT_INDEX + " IF EXISTS").consume();
-        }
-        session.run("CREATE FULLTEXT INDEX " + MEMORY_TEXT_INDEX + " IF NOT EXISTS FOR (n:Memory) ON EACH [n.text, n.scope] "
-                + "OPTIONS {indexConfig: {`" + EVENTUALLY_CONSISTENT + "`: true}}").consume();
-    }
-
-    private static Map<?, ?> indexConfig(Record index) {
-        return index.get("options").asMap().get("indexConfig") instanceof Map<?, ?> config ? config : Map.of();
-    }
-
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
@@ -184,6 +164,8 @@ public final class Neo4jSchema {
     }
 
     private static Integer dimensionOf(Record index) {
-        return indexConfig(index).get("vector.dimensions") instanceof Number number ? number.intValue() : null;
+        Object dimension = index.get("options").asMap().get("indexConfig") instanceof Map<?, ?> config
+                ? config.get("vector.dimensions") : null;
+        return dimension instanceof Number number ? number.intValue() : null;
     }
 }
