@@ -311,6 +311,49 @@ class MemoryToolsTest {
     }
 
     @Test
+    void aTimeBeforeOrAfterAnEventIsDatedByTheScopesMemoryOfItAndShown() {
+        String scope = scope();
+        String plans = add("We booked the florist and the band", scope, "occurredAt", "2023-05-20").get("id").asText();
+        String wedding = add("Our wedding at the lake was beautiful", scope, "occurredAt", "2023-06-10T16:00:00Z").get("id").asText();
+        String honeymoon = add("We booked flights and hotels for Lisbon", scope, "occurredAt", "2023-07-02").get("id").asText();
+
+        JsonNode before = mcp.call("search_memory", Map.of("query", "What did we book before the wedding?", "scope", scope, "k", 5));
+        assertThat(before.path("period").path("event").asText()).isEqualTo("wedding");
+        assertThat(before.path("period").path("datedBy").asText()).isEqualTo(wedding);
+        assertThat(before.path("period").path("from").isNull()).as("open before").isTrue();
+        assertThat(before.path("period").path("to").asText()).isEqualTo("2023-06-11T00:00:00Z");
+        assertThat(timeRanked(before)).contains(plans, wedding).doesNotContain(honeymoon);
+
+        JsonNode after = mcp.call("search_memory", Map.of("query", "What did we book after our wedding?", "scope", scope, "k", 5));
+        assertThat(after.path("period").path("from").asText()).isEqualTo("2023-06-10T00:00:00Z");
+        assertThat(timeRanked(after)).contains(honeymoon, wedding).doesNotContain(plans);
+        // a ranking signal, not a filter: the memories of the other side are still found
+        assertThat(searchIds("What did we book after our wedding?", scope, "k", 5)).contains(plans);
+
+        // a date is read as a date, and shown the same way
+        JsonNode june = mcp.call("search_memory", Map.of("query", "what happened in June 2023", "scope", scope));
+        assertThat(june.path("period").path("from").asText()).isEqualTo("2023-06-01T00:00:00Z");
+        assertThat(june.path("period").has("event")).isFalse();
+        // no event named, or one the scope never mentions: no period, nothing dated by a memory merely near in meaning
+        assertThat(mcp.call("search_memory", Map.of("query", "what did we book after that?", "scope", scope)).has("period")).isFalse();
+        assertThat(mcp.call("search_memory", Map.of("query", "what did we book before the graduation?", "scope", scope))
+                .has("period")).isFalse();
+        // vector and bm25 modes rank by one list: no period
+        assertThat(mcp.call("search_memory", Map.of("query", "before the wedding", "scope", scope, "mode", "bm25")).has("period"))
+                .isFalse();
+    }
+
+    private static List<String> timeRanked(JsonNode answer) {
+        List<String> ids = new ArrayList<>();
+        answer.get("results").forEach(hit -> {
+            if (hit.path("ranks").has("time")) {
+                ids.add(hit.path("memory").path("id").asText());
+            }
+        });
+        return ids;
+    }
+
+    @Test
     void wordsFindAnExactRareNameAndEveryHitSaysWhichListsRankedIt() {
         String scope = scope();
         for (int i = 0; i < 30; i++) {

@@ -3,26 +3,60 @@ package dev.openrag.knowledge.memory;
 import java.time.DayOfWeek;
 import java.time.LocalDate;
 import java.time.Month;
+import java.time.Period;
 import java.time.ZoneOffset;
 import java.time.format.TextStyle;
 import java.time.temporal.TemporalAdjusters;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * The time a question is about, from the words in it, against a reference time: a day ("on 16 June,
  * 2023", "June 16th 2023", "2023-06-16"), "in May 2023", "May, 2023", "in 2022", "yesterday",
- * "today", "last week|month|year", "3 days|weeks|months ago". A day that does not exist
- * ("31 February 2023") is read as its month.
+ * "today", "last week|weekend|month|year", "this week|month|year", "3 days|weeks|months ago". A day
+ * that does not exist ("31 February 2023") is read as its month.
+ * <p>
+ * Times before or after a date: "before May 2023" and "until …" end where that date begins, "after …"
+ * begins where it ends, "since …" where it begins; the other end is open. A stretch before a date
+ * ("the week before 3 August, 2023", "two weeks before …", "the Sunday before …") reaches through
+ * that date, and one after a date starts on it: a memory's time is often when something was told,
+ * and a question dated by a conversation ("the week before 3 August") is answered by what was said
+ * on that day about the days before it.
+ * <p>
+ * Times before or after an event ("before the wedding", "after the road trip"): {@link #anchor}
+ * names the event; the caller finds when it happened (the scope's best memory for those words) and
+ * {@link Anchor#around} turns that time into a window, the event's own day on both sides of it.
+ * <p>
  * Dates are read in UTC; the first expression found wins; anything else is no window at all
  * (rules, offline: an LLM resolver can come with the model providers).
  */
 public final class TimeExpressions {
 
-    /** {@code [from, to)} in epoch milliseconds. */
+    /** {@code [from, to)} in epoch milliseconds; an open end is {@link Long#MIN_VALUE} or {@link Long#MAX_VALUE}. */
     public record Window(long from, long to) {
+
+        public boolean openBefore() {
+            return from == Long.MIN_VALUE;
+        }
+
+        public boolean openAfter() {
+            return to == Long.MAX_VALUE;
+        }
+    }
+
+    /** An event a question dates itself by: what happened {@code before} it, or after (or since) it. */
+    public record Anchor(String event, boolean before) {
+
+        /** The window on this side of the event, which happened at {@code happenedAt} (epoch ms): its day belongs to both sides. */
+        public Window around(long happenedAt) {
+            LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(happenedAt, 86_400_000L));
+            return before ? new Window(Long.MIN_VALUE, millis(day.plusDays(1))) : new Window(millis(day), Long.MAX_VALUE);
+        }
     }
 
     private static final String MONTHS = monthAlternatives();
@@ -37,38 +71,60 @@ public final class TimeExpressions {
             Pattern.CASE_INSENSITIVE);
     private static final Pattern LAST = Pattern.compile("\\blast\\s+(week|month|year)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern DAY = Pattern.compile("\\b(yesterday|today)\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern LAST_WEEKEND = Pattern.compile("\\blast\\s+weekend\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern THIS = Pattern.compile("\\bthis\\s+(week|month|year)\\b", Pattern.CASE_INSENSITIVE);
+    /** Where a time before or after something begins: the word, then the date or the event. */
+    private static final Pattern RELATION = Pattern.compile("\\b(before|until|prior\\s+to|after|since)\\s+", Pattern.CASE_INSENSITIVE);
+    private static final Pattern BARE_YEAR = Pattern.compile("((?:19|20)\\d{2})\\b");
+    /** The stretch a relation's date is counted from, just before the relation's word. */
+    private static final Pattern STRETCH = Pattern.compile("\\b(?:(?:the|last)\\s+(week|weekend|month)|(\\d{1,3}|a|one|two|three)\\s+(day|week|month)s?"
+            + "|the\\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday))\\s+$", Pattern.CASE_INSENSITIVE);
+    /** An event's words: up to six, to the end of the clause. */
+    private static final Pattern EVENT = Pattern.compile("([\\p{L}\\p{N}'’-]+(?:\\s+[\\p{L}\\p{N}'’-]+){0,5})");
+    /** Words after "before" or "after" that name no event: a question word, a pronoun, "all". */
+    private static final Set<String> NO_EVENT = Set.of("how", "what", "which", "when", "where", "who", "whom",
+            "why", "that", "this", "these", "those", "then", "it", "all", "them", "him", "her", "me", "us", "you", "i", "we", "they",
+            "he", "she", "now", "long", "each", "every", "yesterday", "today", "tomorrow");
+    private static final Set<String> DETERMINERS = Set.of("the", "a", "an", "my", "his", "her", "their", "our",
+            "your", "its");
 
     private TimeExpressions() {
     }
 
     public static Optional<Window> window(String text, long referenceMillis) {
         LocalDate today = LocalDate.ofEpochDay(Math.floorDiv(referenceMillis, 86_400_000L));
-        Matcher m = DAY_MONTH_YEAR.matcher(text);
-        if (m.find()) {
-            return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(2)), Integer.parseInt(m.group(1))));
+        Optional<Window> relative = relativeToADate(text);
+        if (relative.isPresent()) {
+            return relative;
         }
-        m = MONTH_DAY_YEAR.matcher(text);
-        if (m.find()) {
-            return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(1)), Integer.parseInt(m.group(2))));
+        Optional<Window> named = date(text, false);
+        if (named.isPresent()) {
+            return named;
         }
-        m = ISO_DATE.matcher(text);
-        if (m.find() && Integer.parseInt(m.group(2)) >= 1 && Integer.parseInt(m.group(2)) <= 12) {
-            return Optional.of(day(Integer.parseInt(m.group(1)), Month.of(Integer.parseInt(m.group(2))), Integer.parseInt(m.group(3))));
-        }
-        m = MONTH_YEAR.matcher(text);
-        if (m.find()) {
-            LocalDate first = LocalDate.of(Integer.parseInt(m.group(2)), month(m.group(1)), 1);
-            return Optional.of(window(first, first.plusMonths(1)));
-        }
-        m = YEAR.matcher(text);
-        if (m.find()) {
-            LocalDate first = LocalDate.of(Integer.parseInt(m.group(1)), 1, 1);
-            return Optional.of(window(first, first.plusYears(1)));
-        }
-        m = DAY.matcher(text);
+        Matcher m = DAY.matcher(text);
         if (m.find()) {
             LocalDate day = m.group(1).equalsIgnoreCase("yesterday") ? today.minusDays(1) : today;
             return Optional.of(window(day, day.plusDays(1)));
+        }
+        m = LAST_WEEKEND.matcher(text);
+        if (m.find()) {
+            // the last Saturday and Sunday that are over: on a Sunday, the weekend before this one
+            LocalDate saturday = today.with(TemporalAdjusters.previous(DayOfWeek.SATURDAY));
+            if (today.getDayOfWeek() == DayOfWeek.SUNDAY) {
+                saturday = saturday.minusWeeks(1);
+            }
+            return Optional.of(window(saturday, saturday.plusDays(2)));
+        }
+        m = THIS.matcher(text);
+        if (m.find()) {
+            return Optional.of(switch (m.group(1).toLowerCase(Locale.ROOT)) {
+                case "week" -> {
+                    LocalDate monday = today.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+                    yield window(monday, monday.plusWeeks(1));
+                }
+                case "month" -> window(today.withDayOfMonth(1), today.withDayOfMonth(1).plusMonths(1));
+                default -> window(today.withDayOfYear(1), today.withDayOfYear(1).plusYears(1));
+            });
         }
         m = LAST.matcher(text);
         if (m.find()) {
@@ -83,12 +139,7 @@ public final class TimeExpressions {
         }
         m = AGO.matcher(text);
         if (m.find()) {
-            int n = switch (m.group(1).toLowerCase(Locale.ROOT)) {
-                case "a", "one" -> 1;
-                case "two" -> 2;
-                case "three" -> 3;
-                default -> Integer.parseInt(m.group(1));
-            };
+            int n = count(m.group(1));
             // "3 weeks ago": the week around that day, not the instant
             return Optional.of(switch (m.group(2).toLowerCase(Locale.ROOT)) {
                 case "day" -> window(today.minusDays(n), today.minusDays(n - 1L));
@@ -98,6 +149,126 @@ public final class TimeExpressions {
             });
         }
         return Optional.empty();
+    }
+
+    /**
+     * The event a question dates itself by ("before the wedding", "after the road trip", "since my
+     * move to Sweden"): the words after the relation, to the end of the clause, without a leading
+     * article or possessive. None when the relation is followed by a date (that is {@link #window}'s),
+     * a question word or a pronoun ("after all", "before that").
+     */
+    public static Optional<Anchor> anchor(String text) {
+        Matcher relation = RELATION.matcher(text);
+        while (relation.find()) {
+            String rest = text.substring(relation.end());
+            if (date(rest, true).isPresent()) {
+                continue;
+            }
+            Matcher words = EVENT.matcher(rest);
+            if (!words.lookingAt()) {
+                continue;
+            }
+            List<String> event = new ArrayList<>(List.of(words.group(1).split("\\s+")));
+            if (NO_EVENT.contains(event.get(0).toLowerCase(Locale.ROOT))) {
+                continue;
+            }
+            while (!event.isEmpty() && DETERMINERS.contains(event.get(0).toLowerCase(Locale.ROOT))) {
+                event.remove(0);
+            }
+            if (!event.isEmpty()) {
+                return Optional.of(new Anchor(String.join(" ", event), looksBack(relation.group(1))));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** "before May 2023", "the week before 3 August, 2023", "since 2020" (the class comment says how each is read). */
+    private static Optional<Window> relativeToADate(String text) {
+        Matcher relation = RELATION.matcher(text);
+        while (relation.find()) {
+            Optional<Window> anchor = date(text.substring(relation.end()), true);
+            if (anchor.isEmpty()) {
+                continue;
+            }
+            Window date = anchor.get();
+            LocalDate first = LocalDate.ofEpochDay(Math.floorDiv(date.from(), 86_400_000L));
+            LocalDate end = LocalDate.ofEpochDay(Math.floorDiv(date.to(), 86_400_000L));
+            boolean before = looksBack(relation.group(1));
+            Matcher stretch = STRETCH.matcher(text.substring(0, relation.start()));
+            if (!stretch.find()) {
+                return Optional.of(before ? new Window(Long.MIN_VALUE, date.from())
+                        : new Window(relation.group(1).equalsIgnoreCase("since") ? date.from() : date.to(), Long.MAX_VALUE));
+            }
+            LocalDate from;
+            LocalDate to;
+            if (stretch.group(4) != null) { // "the Sunday before": that day, through the date
+                DayOfWeek weekday = DayOfWeek.valueOf(stretch.group(4).toUpperCase(Locale.ROOT));
+                from = before ? first.with(TemporalAdjusters.previous(weekday)) : first;
+                to = before ? end : end.minusDays(1).with(TemporalAdjusters.next(weekday)).plusDays(1);
+            } else {
+                // "the week before", "two weeks before": that many units, and one more for the slack of "two weeks"
+                String unit = (stretch.group(1) != null ? stretch.group(1) : stretch.group(3)).toLowerCase(Locale.ROOT);
+                int n = stretch.group(1) != null ? 1 : count(stretch.group(2)) + 1;
+                Period length = switch (unit) {
+                    case "day" -> Period.ofDays(n);
+                    case "month" -> Period.ofMonths(n);
+                    default -> Period.ofWeeks(n); // week, weekend
+                };
+                from = before ? first.minus(length) : first;
+                to = before ? end : end.plus(length);
+            }
+            return Optional.of(window(from, to));
+        }
+        return Optional.empty();
+    }
+
+    /** Whether a relation's word looks back from its date or event: before, until, prior to. */
+    private static boolean looksBack(String relation) {
+        String word = relation.toLowerCase(Locale.ROOT);
+        return word.equals("before") || word.equals("until") || word.startsWith("prior");
+    }
+
+    /**
+     * A date in {@code text}: a day, a month and year, or a year ("in 2022"); with {@code atStart}, one
+     * that starts the text, where a bare year will do ("since 2020").
+     */
+    private static Optional<Window> date(String text, boolean atStart) {
+        Matcher m = DAY_MONTH_YEAR.matcher(text);
+        if (found(m, atStart)) {
+            return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(2)), Integer.parseInt(m.group(1))));
+        }
+        m = MONTH_DAY_YEAR.matcher(text);
+        if (found(m, atStart)) {
+            return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(1)), Integer.parseInt(m.group(2))));
+        }
+        m = ISO_DATE.matcher(text);
+        if (found(m, atStart) && Integer.parseInt(m.group(2)) >= 1 && Integer.parseInt(m.group(2)) <= 12) {
+            return Optional.of(day(Integer.parseInt(m.group(1)), Month.of(Integer.parseInt(m.group(2))), Integer.parseInt(m.group(3))));
+        }
+        m = MONTH_YEAR.matcher(text);
+        if (found(m, atStart)) {
+            LocalDate first = LocalDate.of(Integer.parseInt(m.group(2)), month(m.group(1)), 1);
+            return Optional.of(window(first, first.plusMonths(1)));
+        }
+        m = (atStart ? BARE_YEAR : YEAR).matcher(text);
+        if (found(m, atStart)) {
+            LocalDate first = LocalDate.of(Integer.parseInt(m.group(1)), 1, 1);
+            return Optional.of(window(first, first.plusYears(1)));
+        }
+        return Optional.empty();
+    }
+
+    private static boolean found(Matcher m, boolean atStart) {
+        return atStart ? m.lookingAt() : m.find();
+    }
+
+    private static int count(String word) {
+        return switch (word.toLowerCase(Locale.ROOT)) {
+            case "a", "one" -> 1;
+            case "two" -> 2;
+            case "three" -> 3;
+            default -> Integer.parseInt(word);
+        };
     }
 
     /** That day, or its month when the day does not exist in it. */
@@ -111,8 +282,11 @@ public final class TimeExpressions {
     }
 
     private static Window window(LocalDate from, LocalDate to) {
-        return new Window(from.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli(),
-                to.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli());
+        return new Window(millis(from), millis(to));
+    }
+
+    private static long millis(LocalDate day) {
+        return day.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
     }
 
     private static Month month(String name) {

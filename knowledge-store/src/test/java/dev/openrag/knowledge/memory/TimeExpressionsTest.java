@@ -13,7 +13,8 @@ class TimeExpressionsTest {
 
     private static String window(String question) {
         return TimeExpressions.window(question, REFERENCE)
-                .map(w -> Instant.ofEpochMilli(w.from()) + ".." + Instant.ofEpochMilli(w.to())).orElse("none");
+                .map(w -> (w.openBefore() ? "open" : Instant.ofEpochMilli(w.from()).toString()) + ".."
+                        + (w.openAfter() ? "open" : Instant.ofEpochMilli(w.to()).toString())).orElse("none");
     }
 
     @Test
@@ -47,9 +48,71 @@ class TimeExpressionsTest {
     }
 
     @Test
+    void timesBeforeAndAfterADateAreOpenOnTheOtherSide() {
+        assertThat(window("What did Caroline do before May 2023?")).isEqualTo("open..2023-05-01T00:00:00Z");
+        assertThat(window("what happened after 16 June, 2023")).isEqualTo("2023-06-17T00:00:00Z..open");
+        assertThat(window("everything since 2020")).isEqualTo("2020-01-01T00:00:00Z..open");
+        assertThat(window("plans made prior to June 3rd 2023")).isEqualTo("open..2023-06-03T00:00:00Z");
+    }
+
+    @Test
+    void aStretchBeforeADateReachesThroughThatDate() {
+        // what was said on 3 August about the week before it answers "the week before 3 August"
+        assertThat(window("What did John do the week before August 3, 2023 involving his kids?"))
+                .isEqualTo("2023-07-27T00:00:00Z..2023-08-04T00:00:00Z");
+        assertThat(window("the name of the puppy she got two weeks before August 11, 2023"))
+                .isEqualTo("2023-07-21T00:00:00Z..2023-08-12T00:00:00Z");
+        assertThat(window("What did Maria do last weekend before April 10, 2023?")).isEqualTo("2023-04-03T00:00:00Z..2023-04-11T00:00:00Z");
+        assertThat(window("shown on the big screen on the Sunday before October 25, 2022")) // a Tuesday
+                .isEqualTo("2022-10-23T00:00:00Z..2022-10-26T00:00:00Z");
+        assertThat(window("the month after March 2023")).isEqualTo("2023-03-01T00:00:00Z..2023-05-01T00:00:00Z");
+    }
+
+    @Test
+    void thisAndLastWeekendCountFromTheReference() {
+        assertThat(window("what did we do last weekend")).isEqualTo("2023-06-10T00:00:00Z..2023-06-12T00:00:00Z");
+        assertThat(TimeExpressions.window("last weekend", Instant.parse("2023-06-18T12:00:00Z").toEpochMilli()).orElseThrow().from())
+                .as("on a Sunday, the weekend before").isEqualTo(Instant.parse("2023-06-10T00:00:00Z").toEpochMilli());
+        assertThat(window("the budget this month")).isEqualTo("2023-06-01T00:00:00Z..2023-07-01T00:00:00Z");
+        assertThat(window("meetings this week")).isEqualTo("2023-06-12T00:00:00Z..2023-06-19T00:00:00Z");
+    }
+
+    @Test
+    void anEventAQuestionIsDatedByIsNamedAndItsDayBelongsToBothSides() {
+        assertThat(TimeExpressions.anchor("What did we plan before the wedding?"))
+                .contains(new TimeExpressions.Anchor("wedding", true));
+        assertThat(TimeExpressions.anchor("When did Melanie go on a hike after the roadtrip?"))
+                .contains(new TimeExpressions.Anchor("roadtrip", false));
+        assertThat(TimeExpressions.anchor("How has John's fitness improved since starting boot camps with his family?"))
+                .contains(new TimeExpressions.Anchor("starting boot camps with his family", false));
+        assertThat(TimeExpressions.anchor("Why did John join after the visit to the hospital, and when?"))
+                .contains(new TimeExpressions.Anchor("visit to the hospital", false));
+
+        long wedding = Instant.parse("2023-06-10T15:30:00Z").toEpochMilli();
+        TimeExpressions.Window before = new TimeExpressions.Anchor("wedding", true).around(wedding);
+        assertThat(before.openBefore()).isTrue();
+        assertThat(Instant.ofEpochMilli(before.to())).isEqualTo(Instant.parse("2023-06-11T00:00:00Z"));
+        TimeExpressions.Window after = new TimeExpressions.Anchor("wedding", false).around(wedding);
+        assertThat(Instant.ofEpochMilli(after.from())).isEqualTo(Instant.parse("2023-06-10T00:00:00Z"));
+        assertThat(after.openAfter()).isTrue();
+    }
+
+    @Test
+    void noEventAfterADateAQuestionWordOrAPronoun() {
+        assertThat(TimeExpressions.anchor("what happened before May 2023")).isEmpty();
+        assertThat(TimeExpressions.anchor("After how many weeks did Tim reconnect with his friend?")).isEmpty();
+        assertThat(TimeExpressions.anchor("what did we decide after that?")).isEmpty();
+        assertThat(TimeExpressions.anchor("it was fine after all")).isEmpty();
+        assertThat(TimeExpressions.anchor("have we met before?")).isEmpty();
+        assertThat(TimeExpressions.anchor("What did Jean go through before meeting Maria?"))
+                .contains(new TimeExpressions.Anchor("meeting Maria", true));
+    }
+
+    @Test
     void noTimeWordsNoWindow() {
         assertThat(window("What may Caroline pursue in her education?")).isEqualTo("none");
-        assertThat(window("the event last weekend")).isEqualTo("none");
+        assertThat(window("the event of the weekend")).isEqualTo("none");
+        assertThat(window("the wedding before the move")).isEqualTo("none");
         assertThat(window("room 2023 on the third floor")).isEqualTo("none");
     }
 }

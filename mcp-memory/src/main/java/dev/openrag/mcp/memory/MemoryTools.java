@@ -7,13 +7,15 @@ import java.util.UUID;
 
 import jakarta.inject.Singleton;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryBatch;
 import dev.openrag.knowledge.memory.MemoryEmbeddings;
 import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.MemoryPeriod;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.MemorySummaries;
-import dev.openrag.knowledge.memory.TimeExpressions;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
@@ -29,8 +31,12 @@ import io.quarkiverse.mcp.server.ToolCallException;
 @EngineOutagesAsToolErrors
 public class MemoryTools {
 
-    /** search_memory's answer. */
-    public record SearchResult(List<MemoryHit> results) {
+    /** search_memory's answer; {@code period}: the time the query was read as being about, when it names one. */
+    public record SearchResult(List<MemoryHit> results, @JsonInclude(JsonInclude.Include.NON_NULL) MemoryPeriod period) {
+
+        public SearchResult(List<MemoryHit> results) {
+            this(results, null);
+        }
     }
 
     /** list_memories' answer: one page, newest first. */
@@ -173,7 +179,9 @@ public class MemoryTools {
     @Tool(name = "search_memory", description = "Find the memories of a scope that best match a query: by meaning "
             + "(vectors) and by its words (BM25: names, places, exact phrases), fused; optionally only one speaker's or "
             + "those that happened in a time window. With a conversationId that conversation's memories and messages rank higher. "
-            + "Returns what is true now (superseded and corrected memories left out), or with asOf what was true then.")
+            + "Returns what is true now (superseded and corrected memories left out), or with asOf what was true then. "
+            + "A time the query names ('in May 2023', 'the week before 3 August, 2023', 'after the wedding') ranks what "
+            + "happened then higher; 'period' says how it was read.")
     public SearchResult searchMemory(
             @ToolArg(description = "What to look for") String query,
             @ToolArg(description = "Scope to search") String scope,
@@ -207,14 +215,18 @@ public class MemoryTools {
         }
         Long reference = ToolArguments.time(referenceTime, "referenceTime");
         Long validAt = ToolArguments.time(asOf, "asOf");
-        var period = TimeExpressions.window(value, reference == null ? clock.millis() : reference).orElse(null);
+        // only a hybrid search fuses the period's list
+        MemoryPeriod period = MemoryQuery.HYBRID.equals(retrieval)
+                ? MemoryPeriod.read(value, target, reference == null ? clock.millis() : reference, validAt, clock.millis(),
+                store, embeddings) : null;
         MemoryQuery.Recency recency = ToolArguments.recency(recencyHalfLifeDays,
                 validAt != null ? validAt : reference != null ? reference : clock.millis());
         // the second list is fused only in a hybrid search without a conversation (Neo4jMemoryStore#search)
         MemoryEmbeddings.Vectors vectors = embeddings.query(value, MemoryQuery.HYBRID.equals(retrieval) && conversationId == null);
         return new SearchResult(store.search(new MemoryQuery(target, value, vectors.first(), limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
-                clock.millis(), retrieval, period, validAt, Boolean.TRUE.equals(entityLinks), vectors.second(), recency)));
+                clock.millis(), retrieval, period == null ? null : period.window(), validAt, Boolean.TRUE.equals(entityLinks),
+                vectors.second(), recency)), period);
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")

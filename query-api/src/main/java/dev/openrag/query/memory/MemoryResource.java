@@ -1,5 +1,6 @@
 package dev.openrag.query.memory;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -24,6 +25,7 @@ import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryBatch;
 import dev.openrag.knowledge.memory.MemoryEmbeddings;
 import dev.openrag.knowledge.memory.MemoryHit;
+import dev.openrag.knowledge.memory.MemoryPeriod;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.Tags;
 import dev.openrag.knowledge.port.MemoryStore;
@@ -129,7 +131,8 @@ public class MemoryResource {
     @POST
     @Path("/memories/search")
     @Operation(summary = "Memories of a scope nearest to a query {scope, query, k?, includeForgotten?, asOf?}: what is true now,"
-            + " or with asOf (ISO-8601) what was true then")
+            + " or with asOf (ISO-8601) what was true then; a time the query names ('in May 2023', 'after the wedding') ranks"
+            + " what happened then higher, and 'period' says how it was read")
     public Map<String, Object> search(MemorySearch request) {
         if (request == null || request.query() == null || request.query().isBlank()) {
             throw ApiException.badRequest("'query' is required and must not be blank");
@@ -146,13 +149,21 @@ public class MemoryResource {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
+        long now = System.currentTimeMillis();
+        MemoryPeriod period = MemoryPeriod.read(query, scope, now, asOf, now, store, embeddings);
         MemoryEmbeddings.Vectors vectors = embeddings.query(query, true);
         List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, vectors.first(), k, null, 0,
-                Boolean.TRUE.equals(request.includeForgotten()), null, null, null, System.currentTimeMillis(),
-                MemoryQuery.HYBRID, null, asOf, false, vectors.second()));
-        return Map.of("scope", scope, "results", hits.stream()
+                Boolean.TRUE.equals(request.includeForgotten()), null, null, null, now,
+                MemoryQuery.HYBRID, period == null ? null : period.window(), asOf, false, vectors.second()));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("scope", scope);
+        answer.put("results", hits.stream()
                 .filter(hit -> hit.memory() != null)
                 .map(hit -> Map.of("score", hit.score(), "memory", hit.memory())).toList());
+        if (period != null) {
+            answer.put("period", period);
+        }
+        return answer;
     }
 
     @POST
