@@ -79,6 +79,8 @@ public final class TimeExpressions {
     /** The stretch a relation's date is counted from, just before the relation's word. */
     private static final Pattern STRETCH = Pattern.compile("\\b(?:(?:the|last)\\s+(week|weekend|month)|(\\d{1,3}|a|one|two|three)\\s+(day|week|month)s?"
             + "|the\\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday))\\s+$", Pattern.CASE_INSENSITIVE);
+    /** Enough characters before a relation to hold its stretch ("the Wednesday ", "three months "). */
+    private static final int STRETCH_CHARS = 24;
     /** An event's words: up to six, to the end of the clause. */
     private static final Pattern EVENT = Pattern.compile("([\\p{L}\\p{N}'’-]+(?:\\s+[\\p{L}\\p{N}'’-]+){0,5})");
     /** Words after "before" or "after" that name no event: a question word, a pronoun, "all". */
@@ -97,7 +99,7 @@ public final class TimeExpressions {
         if (relative.isPresent()) {
             return relative;
         }
-        Optional<Window> named = date(text, false);
+        Optional<Window> named = date(text);
         if (named.isPresent()) {
             return named;
         }
@@ -160,11 +162,10 @@ public final class TimeExpressions {
     public static Optional<Anchor> anchor(String text) {
         Matcher relation = RELATION.matcher(text);
         while (relation.find()) {
-            String rest = text.substring(relation.end());
-            if (date(rest, true).isPresent()) {
+            if (date(text, relation.end()).isPresent()) {
                 continue;
             }
-            Matcher words = EVENT.matcher(rest);
+            Matcher words = EVENT.matcher(text).region(relation.end(), text.length());
             if (!words.lookingAt()) {
                 continue;
             }
@@ -186,7 +187,7 @@ public final class TimeExpressions {
     private static Optional<Window> relativeToADate(String text) {
         Matcher relation = RELATION.matcher(text);
         while (relation.find()) {
-            Optional<Window> anchor = date(text.substring(relation.end()), true);
+            Optional<Window> anchor = date(text, relation.end());
             if (anchor.isEmpty()) {
                 continue;
             }
@@ -194,7 +195,8 @@ public final class TimeExpressions {
             LocalDate first = LocalDate.ofEpochDay(Math.floorDiv(date.from(), 86_400_000L));
             LocalDate end = LocalDate.ofEpochDay(Math.floorDiv(date.to(), 86_400_000L));
             boolean before = looksBack(relation.group(1));
-            Matcher stretch = STRETCH.matcher(text.substring(0, relation.start()));
+            // the stretch's words end where the relation's begin (a few words: no need to scan a long query's start)
+            Matcher stretch = STRETCH.matcher(text.substring(Math.max(0, relation.start() - STRETCH_CHARS), relation.start()));
             if (!stretch.find()) {
                 return Optional.of(before ? new Window(Long.MIN_VALUE, date.from())
                         : new Window(relation.group(1).equalsIgnoreCase("since") ? date.from() : date.to(), Long.MAX_VALUE));
@@ -228,38 +230,44 @@ public final class TimeExpressions {
         return word.equals("before") || word.equals("until") || word.startsWith("prior");
     }
 
+    /** A date anywhere in {@code text}: a day, a month and year, or a year ("in 2022"). */
+    private static Optional<Window> date(String text) {
+        return date(text, -1);
+    }
+
     /**
-     * A date in {@code text}: a day, a month and year, or a year ("in 2022"); with {@code atStart}, one
-     * that starts the text, where a bare year will do ("since 2020").
+     * With {@code start} ≥ 0, a date that starts there, where a bare year will do ("since 2020");
+     * else one anywhere (matched in place: a long query with many relations copies nothing).
      */
-    private static Optional<Window> date(String text, boolean atStart) {
+    private static Optional<Window> date(String text, int start) {
+        boolean atStart = start >= 0;
         Matcher m = DAY_MONTH_YEAR.matcher(text);
-        if (found(m, atStart)) {
+        if (found(m, start)) {
             return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(2)), Integer.parseInt(m.group(1))));
         }
         m = MONTH_DAY_YEAR.matcher(text);
-        if (found(m, atStart)) {
+        if (found(m, start)) {
             return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(1)), Integer.parseInt(m.group(2))));
         }
         m = ISO_DATE.matcher(text);
-        if (found(m, atStart) && Integer.parseInt(m.group(2)) >= 1 && Integer.parseInt(m.group(2)) <= 12) {
+        if (found(m, start) && Integer.parseInt(m.group(2)) >= 1 && Integer.parseInt(m.group(2)) <= 12) {
             return Optional.of(day(Integer.parseInt(m.group(1)), Month.of(Integer.parseInt(m.group(2))), Integer.parseInt(m.group(3))));
         }
         m = MONTH_YEAR.matcher(text);
-        if (found(m, atStart)) {
+        if (found(m, start)) {
             LocalDate first = LocalDate.of(Integer.parseInt(m.group(2)), month(m.group(1)), 1);
             return Optional.of(window(first, first.plusMonths(1)));
         }
         m = (atStart ? BARE_YEAR : YEAR).matcher(text);
-        if (found(m, atStart)) {
+        if (found(m, start)) {
             LocalDate first = LocalDate.of(Integer.parseInt(m.group(1)), 1, 1);
             return Optional.of(window(first, first.plusYears(1)));
         }
         return Optional.empty();
     }
 
-    private static boolean found(Matcher m, boolean atStart) {
-        return atStart ? m.lookingAt() : m.find();
+    private static boolean found(Matcher m, int start) {
+        return start >= 0 ? m.region(start, m.regionEnd()).lookingAt() : m.find();
     }
 
     private static int count(String word) {

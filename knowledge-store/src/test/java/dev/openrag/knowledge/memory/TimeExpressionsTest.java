@@ -1,7 +1,9 @@
 package dev.openrag.knowledge.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import java.time.Duration;
 import java.time.Instant;
 
 import org.junit.jupiter.api.Test;
@@ -106,6 +108,18 @@ class TimeExpressionsTest {
         assertThat(TimeExpressions.anchor("have we met before?")).isEmpty();
         assertThat(TimeExpressions.anchor("What did Jean go through before meeting Maria?"))
                 .contains(new TimeExpressions.Anchor("meeting Maria", true));
+    }
+
+    @Test
+    void aLongQueryFullOfRelationsIsReadWithoutBacktrackingOrCopying() {
+        // a stranger's query of MCP's maximum length, a relation every few words: read in well under the guard's time
+        String hostile = "after the week before since 2 ".repeat(16_000 / 30);
+        assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
+            for (int i = 0; i < 5; i++) {
+                TimeExpressions.window(hostile, REFERENCE);
+                TimeExpressions.anchor(hostile);
+            }
+        });
     }
 
     @Test

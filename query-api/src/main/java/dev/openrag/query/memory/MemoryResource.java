@@ -137,6 +137,9 @@ public class MemoryResource {
         if (request == null || request.query() == null || request.query().isBlank()) {
             throw ApiException.badRequest("'query' is required and must not be blank");
         }
+        if (request.query().length() > MAX_TEXT) {
+            throw ApiException.badRequest("'query' must have at most " + MAX_TEXT + " characters, got " + request.query().length());
+        }
         String scope = scope(request.scope());
         int k = request.k() == null ? 10 : request.k();
         if (k < 1 || k > 50) {

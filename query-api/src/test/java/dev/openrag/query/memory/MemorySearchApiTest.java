@@ -41,5 +41,9 @@ class MemorySearchApiTest {
         given().contentType(ContentType.JSON).body(Map.of("scope", scope, "query", "what did we book before the graduation?"))
                 .post("/api/memories/search").then().statusCode(200)
                 .body("$", not(org.hamcrest.Matchers.hasKey("period")));
+        // a stranger's query over the limit is a clear 400, not minutes of work
+        given().contentType(ContentType.JSON).body(Map.of("scope", scope, "query", "after the wedding ".repeat(500)))
+                .post("/api/memories/search").then().statusCode(400)
+                .body("message", org.hamcrest.Matchers.containsString("'query' must have at most 8000 characters"));
     }
 }
