@@ -26,11 +26,10 @@ public record MemoryPeriod(@JsonIgnore TimeExpressions.Window window, String fro
     }
 
     /**
-     * The period {@code query} names, counted from {@code reference} (epoch ms; {@code now} is the
-     * search's time, for what has expired), or null. An event is
-     * dated by the scope's best hybrid hit for its words (first model only; as of {@code asOf}) among
-     * those that hold some of them: a memory only near in meaning would date "the wedding" in a scope
-     * that never mentions one.
+     * The period {@code query} names, counted from {@code reference} (epoch ms), or null; {@code now}
+     * is the search's time (for what has expired). An event is dated by the scope's best hybrid hit
+     * for its words (first model only; as of {@code asOf}) among those that hold some of them: a
+     * memory only near in meaning would date "the wedding" in a scope that never mentions one.
      */
     public static MemoryPeriod read(String query, String scope, long reference, Long asOf, long now, MemoryStore store,
                                     MemoryEmbeddings embeddings) {
