@@ -405,13 +405,23 @@ async function loadMemories() {
     : [h('li', { class: 'hint' }, 'No corrections in this scope.')]));
 }
 
+/** How the search read the time its query names: what happened then ranks higher, nothing is filtered out. */
+function periodText(period) {
+  const day = (iso) => iso.slice(0, 10);
+  const span = period.from && period.to ? `from ${day(period.from)} until ${day(period.to)}`
+    : period.from ? `from ${day(period.from)} on` : `until ${day(period.to)}`;
+  const event = period.event ? ` ("${period.event}", dated by memory ${period.datedBy})` : '';
+  return `Read as a time ${span}${event}: what happened then ranks higher.`;
+}
+
 function setUpMemory() {
   $('#memory-scope-form').addEventListener('submit', guarded(loadMemories));
   $('#memory-search-form').addEventListener('submit', guarded(async () => {
     const query = $('#memory-query').value.trim();
     if (!query) return loadMemories();
     const found = await api('api/memories/search', json({ scope: scope(), query, k: 10, includeForgotten: $('#memory-forgotten').checked }));
-    $('#memories').replaceChildren(...(found.results.length ? found.results.map((r) => memoryCard(r.memory, r.score))
+    const period = found.period ? [h('li', { class: 'hint', id: 'memory-period' }, periodText(found.period))] : [];
+    $('#memories').replaceChildren(...period, ...(found.results.length ? found.results.map((r) => memoryCard(r.memory, r.score))
       : [h('li', { class: 'hint' }, 'Nothing similar.')]));
   }));
   $('#memory-add-form').addEventListener('submit', guarded(async () => {

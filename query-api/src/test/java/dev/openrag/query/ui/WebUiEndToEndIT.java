@@ -197,6 +197,15 @@ class WebUiEndToEndIT {
         page.locator("#memories li[data-memory] button", new Page.LocatorOptions().setHasText("Restore")).click();
         PlaywrightAssertions.assertThat(page.locator("#memories li[data-memory] .badge.forgotten")).hasCount(0);
         assertThat(get("api/memories?scope=" + COLLECTION)).contains(id);
+
+        // a search that names a time says how it read it: here after the event the memory tells of
+        page.fill("#memory-query", "who took the stairs after the lighthouse visit?");
+        page.click("#memory-search-form button[type=submit]");
+        PlaywrightAssertions.assertThat(page.locator("#memory-period")).containsText("\"lighthouse visit\", dated by memory " + id);
+        PlaywrightAssertions.assertThat(page.locator("#memories li[data-memory]").first()).containsText("east stairway");
+        page.fill("#memory-query", "");
+        page.click("#memory-search-form button[type=submit]");
+        PlaywrightAssertions.assertThat(page.locator("#memory-period")).hasCount(0);
     }
 
     @Test
