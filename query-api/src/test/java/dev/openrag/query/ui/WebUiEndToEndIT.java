@@ -295,6 +295,8 @@ class WebUiEndToEndIT {
         assertThat(send("POST", "api/memories", "{\"scope\": \"ui-e2e\", \"text\": \"  \"}")).startsWith("400").contains("'text' is required");
         assertThat(send("POST", "api/memories/search", "{\"scope\": \"ui-e2e\", \"query\": \"x\", \"k\": 0}")).startsWith("400")
                 .contains("'k' must be between 1 and 50");
+        assertThat(send("POST", "api/memories/search", "{\"scope\": \"ui-e2e\", \"query\": \"" + "after the wedding ".repeat(500) + "\"}"))
+                .startsWith("400").contains("'query' must have at most 8000 characters");
         assertThat(send("POST", "api/memories/no-such-memory/pin", null)).startsWith("404").contains("no memory 'no-such-memory'");
         assertThat(send("GET", "api/corrections?scope=", null)).startsWith("400");
         assertThat(send("GET", "api/ui/config", null)).startsWith("200").contains("\"ingestUrl\":\"http://127.0.0.1:");
