@@ -40,7 +40,8 @@ import dev.openrag.localstack.test.TestStack;
 /**
  * The web UI in a real browser (Debian's Chromium through Playwright) against the packaged
  * query-api and ingest-pipeline on real engines: upload a document and watch its job, find it and
- * open a source, ask (extractive, no LLM), pin and forget a memory, render an entity's graph, the
+ * open a source, ask (extractive, no LLM), pin and forget a memory, search memories by a time named
+ * after an event, render an entity's graph, the
  * narrow layout, and a collection's enrichment settings. Screenshots go to target/ui-screenshots; any browser console error fails.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
