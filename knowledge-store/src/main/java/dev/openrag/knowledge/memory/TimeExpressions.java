@@ -79,14 +79,17 @@ public final class TimeExpressions {
     /** The stretch a relation's date is counted from, just before the relation's word. */
     private static final Pattern STRETCH = Pattern.compile("\\b(?:(?:the|last)\\s+(week|weekend|month)|(\\d{1,3}|a|one|two|three)\\s+(day|week|month)s?"
             + "|the\\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday))\\s+$", Pattern.CASE_INSENSITIVE);
-    /** Enough characters before a relation to hold its stretch ("the Wednesday ", "three months "). */
-    private static final int STRETCH_CHARS = 24;
+    /** Enough characters before a relation for the words that qualify it ("the Wednesday ", "three months ", "named "). */
+    private static final int QUALIFIER_CHARS = 24;
     /** An event's words: up to six, to the end of the clause. */
     private static final Pattern EVENT = Pattern.compile("([\\p{L}\\p{N}'’-]+(?:\\s+[\\p{L}\\p{N}'’-]+){0,5})");
     /** Words after "before" or "after" that name no event: a question word, a pronoun, "all". */
     private static final Set<String> NO_EVENT = Set.of("how", "what", "which", "when", "where", "who", "whom",
             "why", "that", "this", "these", "those", "then", "it", "all", "them", "him", "her", "me", "us", "you", "i", "we", "they",
             "he", "she", "now", "long", "each", "every", "yesterday", "today", "tomorrow");
+    /** Words that make "after" no time: "named after", "looks after", "takes after". */
+    private static final Pattern NOT_A_TIME = Pattern.compile("\\b(?:named|called|look(?:s|ed|ing)?|take(?:s|n)?|took|taking)\\s+$",
+            Pattern.CASE_INSENSITIVE);
     private static final Set<String> DETERMINERS = Set.of("the", "a", "an", "my", "his", "her", "their", "our",
             "your", "its");
 
@@ -157,12 +160,14 @@ public final class TimeExpressions {
      * The event a question dates itself by ("before the wedding", "after the road trip", "since my
      * move to Sweden"): the words after the relation, to the end of the clause, without a leading
      * article or possessive. None when the relation is followed by a date (that is {@link #window}'s),
-     * a question word or a pronoun ("after all", "before that").
+     * a question word or a pronoun ("after all", "before that"), or is no time ("named after", "looks
+     * after", "takes after").
      */
     public static Optional<Anchor> anchor(String text) {
         Matcher relation = RELATION.matcher(text);
         while (relation.find()) {
-            if (date(text, relation.end()).isPresent()) {
+            if (date(text, relation.end()).isPresent()
+                    || NOT_A_TIME.matcher(text.substring(Math.max(0, relation.start() - QUALIFIER_CHARS), relation.start())).find()) {
                 continue;
             }
             Matcher words = EVENT.matcher(text).region(relation.end(), text.length());
@@ -196,7 +201,7 @@ public final class TimeExpressions {
             LocalDate end = LocalDate.ofEpochDay(Math.floorDiv(date.to(), 86_400_000L));
             boolean before = looksBack(relation.group(1));
             // the stretch's words end where the relation's begin (a few words: no need to scan a long query's start)
-            Matcher stretch = STRETCH.matcher(text.substring(Math.max(0, relation.start() - STRETCH_CHARS), relation.start()));
+            Matcher stretch = STRETCH.matcher(text.substring(Math.max(0, relation.start() - QUALIFIER_CHARS), relation.start()));
             if (!stretch.find()) {
                 return Optional.of(before ? new Window(Long.MIN_VALUE, date.from())
                         : new Window(relation.group(1).equalsIgnoreCase("since") ? date.from() : date.to(), Long.MAX_VALUE));

@@ -106,6 +106,9 @@ class TimeExpressionsTest {
         assertThat(TimeExpressions.anchor("what did we decide after that?")).isEmpty();
         assertThat(TimeExpressions.anchor("it was fine after all")).isEmpty();
         assertThat(TimeExpressions.anchor("have we met before?")).isEmpty();
+        assertThat(TimeExpressions.anchor("Is the puppy named after her grandmother?")).isEmpty();
+        assertThat(TimeExpressions.anchor("Who looks after the turtles while Nate travels?")).isEmpty();
+        assertThat(TimeExpressions.anchor("She takes after her mother")).isEmpty();
         assertThat(TimeExpressions.anchor("What did Jean go through before meeting Maria?"))
                 .contains(new TimeExpressions.Anchor("meeting Maria", true));
     }
