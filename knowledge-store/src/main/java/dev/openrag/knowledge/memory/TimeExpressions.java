@@ -167,7 +167,7 @@ public final class TimeExpressions {
         Matcher relation = RELATION.matcher(text);
         while (relation.find()) {
             if (date(text, relation.end()).isPresent()
-                    || NOT_A_TIME.matcher(text.substring(Math.max(0, relation.start() - QUALIFIER_CHARS), relation.start())).find()) {
+                    || NOT_A_TIME.matcher(qualifier(text, relation)).find()) {
                 continue;
             }
             Matcher words = EVENT.matcher(text).region(relation.end(), text.length());
@@ -200,8 +200,7 @@ public final class TimeExpressions {
             LocalDate first = LocalDate.ofEpochDay(Math.floorDiv(date.from(), 86_400_000L));
             LocalDate end = LocalDate.ofEpochDay(Math.floorDiv(date.to(), 86_400_000L));
             boolean before = looksBack(relation.group(1));
-            // the stretch's words end where the relation's begin (a few words: no need to scan a long query's start)
-            Matcher stretch = STRETCH.matcher(text.substring(Math.max(0, relation.start() - QUALIFIER_CHARS), relation.start()));
+            Matcher stretch = STRETCH.matcher(qualifier(text, relation));
             if (!stretch.find()) {
                 return Optional.of(before ? new Window(Long.MIN_VALUE, date.from())
                         : new Window(relation.group(1).equalsIgnoreCase("since") ? date.from() : date.to(), Long.MAX_VALUE));
@@ -227,6 +226,11 @@ public final class TimeExpressions {
             return Optional.of(window(from, to));
         }
         return Optional.empty();
+    }
+
+    /** The few words just before a relation that qualify it (no need to scan a long query's start). */
+    private static String qualifier(String text, Matcher relation) {
+        return text.substring(Math.max(0, relation.start() - QUALIFIER_CHARS), relation.start());
     }
 
     /** Whether a relation's word looks back from its date or event: before, until, prior to. */
