@@ -175,13 +175,11 @@ public final class TimeExpressions {
                 continue;
             }
             List<String> event = new ArrayList<>(List.of(words.group(1).split("\\s+")));
-            if (NO_EVENT.contains(event.get(0).toLowerCase(Locale.ROOT))) {
-                continue;
-            }
-            while (!event.isEmpty() && DETERMINERS.contains(event.get(0).toLowerCase(Locale.ROOT))) {
+            // "her wedding": a possessive before the event's words, not the pronoun of "after her"
+            while (event.size() > 1 && DETERMINERS.contains(event.get(0).toLowerCase(Locale.ROOT))) {
                 event.remove(0);
             }
-            if (!event.isEmpty()) {
+            if (!NO_EVENT.contains(event.get(0).toLowerCase(Locale.ROOT)) && !DETERMINERS.contains(event.get(0).toLowerCase(Locale.ROOT))) {
                 return Optional.of(new Anchor(String.join(" ", event), looksBack(relation.group(1))));
             }
         }

@@ -109,6 +109,10 @@ class TimeExpressionsTest {
         assertThat(TimeExpressions.anchor("Is the puppy named after her grandmother?")).isEmpty();
         assertThat(TimeExpressions.anchor("Who looks after the turtles while Nate travels?")).isEmpty();
         assertThat(TimeExpressions.anchor("She takes after her mother")).isEmpty();
+        // a possessive is not the pronoun: "after her setback" names the setback, "after her" nothing
+        assertThat(TimeExpressions.anchor("What encouragement does Nate give Joanna after her setback?"))
+                .contains(new TimeExpressions.Anchor("setback", false));
+        assertThat(TimeExpressions.anchor("he called right after her.")).isEmpty();
         assertThat(TimeExpressions.anchor("What did Jean go through before meeting Maria?"))
                 .contains(new TimeExpressions.Anchor("meeting Maria", true));
     }
