@@ -28,10 +28,11 @@ public interface McpSettings {
 
     /**
      * Whether add_memory finds the earlier memories a new one replaces when the caller names none:
-     * {@code off} (the default; only {@code supersedes} does) or {@code llm} (the {@code memory} LLM
-     * role, {@code openrag.llm.memory.*}, is shown the scope's current memories nearest to the new one).
+     * {@code rules} (the default, offline: facts that hold one value at a time, such as where someone
+     * lives), {@code llm} (the {@code memory} LLM role, {@code openrag.llm.memory.*}, is shown the
+     * scope's current memories nearest to the new one) or {@code off} (only {@code supersedes}).
      */
-    @WithDefault("off")
+    @WithDefault("rules")
     String contradictions();
 
     /**

@@ -3,6 +3,8 @@ package dev.openrag.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -66,6 +68,17 @@ final class McpTestClient implements AutoCloseable {
         McpSchema.CallToolResult result = client.callTool(new McpSchema.CallToolRequest(tool, arguments));
         assertThat(result.isError()).as(tool + " should fail but answered " + text(result)).isTrue();
         return text(result);
+    }
+
+    /** The ids a memory, as a tool returned it, supersedes (its links of type supersedes). */
+    static List<String> superseded(JsonNode memory) {
+        List<String> ids = new ArrayList<>();
+        memory.path("links").forEach(link -> {
+            if ("supersedes".equals(link.path("type").asText())) {
+                ids.add(link.path("toId").asText());
+            }
+        });
+        return ids;
     }
 
     static String text(McpSchema.CallToolResult result) {

@@ -540,6 +540,36 @@ class MemoryToolsTest {
     }
 
     @Test
+    void aNewValueOfAFactThatHoldsOneAtATimeSupersedesTheOldByTheDefaultRules() {
+        String scope = scope();
+        for (int i = 0; i < 15; i++) {
+            add("Weekly note " + i + ": the bakery on Rua Nova sold " + (20 + i) + " loaves of sourdough", scope, "occurredAt", "2023-01-0" + (1 + i % 9));
+        }
+        String lisbon = add("I live in Lisbon", scope, "speaker", "Marguerite", "occurredAt", "2023-01-10").get("id").asText();
+        String acme = add("Marguerite works at Acme", scope, "occurredAt", "2023-01-11").get("id").asText();
+        JsonNode tiles = add("Marguerite loves the blue tiles of Lisbon", scope, "occurredAt", "2023-02-01");
+        assertThat(McpTestClient.superseded(tiles)).as("adds to the fact, replaces nothing").isEmpty();
+
+        JsonNode porto = add("Marguerite moved to Porto", scope, "occurredAt", "2023-06-01");
+        assertThat(McpTestClient.superseded(porto)).as("her 'I' is her name").containsExactly(lisbon);
+        assertThat(mcp.call("get_memory", Map.of("id", lisbon)).get("validTo").asLong()).isEqualTo(porto.get("occurredAt").asLong());
+        assertThat(searchIds("where does Marguerite live", scope)).contains(porto.get("id").asText()).doesNotContain(lisbon);
+        assertThat(searchIds("where does Marguerite live", scope, "asOf", "2023-03-01")).contains(lisbon);
+
+        assertThat(McpTestClient.superseded(add("I moved to Braga", scope, "speaker", "Jon", "occurredAt", "2023-06-02"))).as("someone else").isEmpty();
+        assertThat(McpTestClient.superseded(add("Marguerite moved to Faro", scope, "occurredAt", "2022-05-01")))
+                .as("happened before what it would replace").isEmpty();
+        assertThat(McpTestClient.superseded(add("Does Marguerite want to move to Madrid?", scope, "occurredAt", "2023-07-01"))).isEmpty();
+        assertThat(McpTestClient.superseded(add("If Marguerite moved to Madrid she would miss the sea", scope, "occurredAt", "2023-07-01"))).isEmpty();
+        assertThat(McpTestClient.superseded(add("Marguerite no longer works at Acme", scope, "occurredAt", "2023-08-01"))).containsExactly(acme);
+
+        // a batch is an import of what was said: its items say what they supersede themselves
+        mcp.call("add_memories", Map.of("scope", scope, "memories", List.of(
+                Map.of("id", scope + ":coimbra", "text", "Marguerite moved to Coimbra", "occurredAt", "2023-09-01"))));
+        assertThat(mcp.call("get_memory", Map.of("id", porto.get("id").asText())).get("validTo").isNull()).isTrue();
+    }
+
+    @Test
     void memoriesThatShareOnlyAPersonsNameAreLinkedThroughIt() {
         String scope = scope();
         for (int i = 0; i < 20; i++) {

@@ -13,6 +13,7 @@ import dev.openrag.knowledge.memory.LlmContradictions;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
+import dev.openrag.knowledge.memory.StatedFacts;
 import dev.openrag.knowledge.port.MemoryStore;
 import dev.openrag.knowledge.runtime.RoleModels;
 import dev.openrag.mcp.McpSettings;
@@ -20,12 +21,21 @@ import io.quarkus.runtime.Startup;
 
 /**
  * add_memory's check for the earlier memories a new one replaces when the caller names none
- * ({@code openrag.mcp.contradictions}: {@code off} by default, or {@code llm}): the scope's current
- * memories nearest to the new one, by the same hybrid search agents use, are shown to the
- * {@code memory} LLM role ({@link LlmContradictions}). Built at start-up, so a setting that cannot
- * work (an unknown value, a hosted provider without its key) stops the app with the setting to fix.
- * A check that fails (model unreachable, answer not the JSON asked for) replaces nothing and is
- * logged: the memory is added all the same.
+ * ({@code openrag.mcp.contradictions}):
+ * <ul>
+ * <li>{@code rules} (the default, offline): when the new memory states a fact that holds one value
+ * at a time ({@link StatedFacts}: where someone lives, works, their age …), the scope's current
+ * memories nearest to it (the same hybrid search agents use, its text with the words such facts
+ * are written with) that state another value of that fact are replaced. A memory that states no
+ * such fact costs no search.</li>
+ * <li>{@code llm}: the nearest current memories are shown to the {@code memory} LLM role
+ * ({@link LlmContradictions}), which reads any kind of fact. A check that fails (model
+ * unreachable, answer not the JSON asked for) replaces nothing and is logged: the memory is added
+ * all the same.</li>
+ * <li>{@code off}: only the caller's {@code supersedes}.</li>
+ * </ul>
+ * Built at start-up, so a setting that cannot work (an unknown value, a hosted provider without its
+ * key) stops the app with the setting to fix.
  */
 @Startup
 @Singleton
@@ -35,17 +45,19 @@ public class ContradictionCheck {
     static final int MAX_CANDIDATES = 20;
 
     private final MemoryStore store;
+    private final String mode;
     private final LlmContradictions model;
     private final int candidates;
 
     public ContradictionCheck(MemoryStore store, McpSettings settings, RoleModels models) {
         this.store = store;
         this.candidates = settings.contradictionCandidates();
-        String mode = settings.contradictions().strip().toLowerCase(Locale.ROOT);
+        this.mode = settings.contradictions().strip().toLowerCase(Locale.ROOT);
         this.model = switch (mode) {
-            case "off" -> null;
+            case "off", "rules" -> null;
             case "llm" -> new LlmContradictions(models.forRole(LlmRole.MEMORY));
-            default -> throw new IllegalStateException("openrag.mcp.contradictions must be off or llm, got '" + settings.contradictions() + "'");
+            default -> throw new IllegalStateException("openrag.mcp.contradictions must be off, rules or llm, got '"
+                    + settings.contradictions() + "'");
         };
         if (candidates < 1 || candidates > MAX_CANDIDATES) {
             throw new IllegalStateException("openrag.mcp.contradiction-candidates must be between 1 and " + MAX_CANDIDATES
@@ -57,20 +69,29 @@ public class ContradictionCheck {
     }
 
     public boolean enabled() {
-        return model != null;
+        return !mode.equals("off");
     }
 
     /** The ids of the scope's current memories that {@code memory} (not stored yet, embedded as {@code vector}) replaces. */
     public List<String> replacedBy(Memory memory, float[] vector, long now) {
+        if (mode.equals("rules")) {
+            List<StatedFacts.Fact> facts = StatedFacts.of(memory.text(), memory.speaker());
+            return facts.isEmpty() ? List.of()
+                    : StatedFacts.replaced(memory, nearest(memory, memory.text() + " " + StatedFacts.cues(facts), vector, MAX_CANDIDATES, now));
+        }
         if (model == null) {
             return List.of();
         }
-        List<Memory> nearest = store.search(new MemoryQuery(memory.scope(), memory.text(), vector, candidates, null, 0, false, null,
-                null, null, now)).stream().map(MemoryHit::memory).filter(Objects::nonNull).toList();
+        List<Memory> nearest = nearest(memory, memory.text(), vector, candidates, now);
         LlmContradictions.Result result = model.replaced(memory, nearest);
         if (result.problem() != null) {
             LOG.warnf("contradiction check of a new memory in scope %s: %s; it replaces none", memory.scope(), result.problem());
         }
         return result.replaced();
+    }
+
+    private List<Memory> nearest(Memory memory, String text, float[] vector, int k, long now) {
+        return store.search(new MemoryQuery(memory.scope(), text, vector, k, null, 0, false, null, null, null, now)).stream()
+                .map(MemoryHit::memory).filter(Objects::nonNull).toList();
     }
 }
