@@ -64,7 +64,7 @@ class ScopeWordsTest {
         assertThat(words.scores(List.of("weathering"))[3]).as("weathering -> weather").isPositive();
         assertThat(words.scores(List.of("evenings"))).as("the other memories hold no form of the word")
                 .containsExactly(0.0, 0.0, words.scores(List.of("evening"))[2], 0.0);
-        assertThat(ScopeWords.of(List.of("I finished that book")).scores(List.of("books"))[0]).as("stemming off (the default)").isZero();
+        assertThat(ScopeWords.of(List.of("I finished that book")).scores(List.of("books"))[0]).as("words as written").isZero();
     }
 
     @Test
