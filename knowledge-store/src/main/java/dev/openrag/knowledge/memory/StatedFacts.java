@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,7 +41,7 @@ public final class StatedFacts {
     static final String RELATIONSHIP = "relationship status";
 
     /** The words a statement of each kind is written with, which the search for the facts it may replace adds to its text. */
-    private static final java.util.Map<String, String> CUES = java.util.Map.of(
+    private static final Map<String, String> CUES = Map.of(
             RESIDENCE, "live lives living moved based",
             EMPLOYER, "work works working employer",
             JOB, "work works job",
@@ -71,7 +73,7 @@ public final class StatedFacts {
             new Rule(RELATIONSHIP, Pattern.compile(SUBJECT + BETWEEN + "(?:got\\s+)?(?<value>married|single|divorced|widowed|separated|"
                     + "engaged(?!\\s+(?:in|with)\\b))(?![\\p{L}-])")),
             new Rule(null, Pattern.compile(POSSESSOR + "(?<between>)\\s+(?:new\\s+|current\\s+|all-time\\s+)?(?<attribute>favou?rite\\s+[a-z]+(?:\\s+[a-z]+)?|"
-                    + "e-?mail(?:\\s+address)?|(?:mobile\\s+|phone\\s+|cell\\s+)(?:number)?|phone|(?:home\\s+)?address|birthday|date of birth|"
+                    + "e-?mail(?:\\s+address)?|(?:mobile|phone|cell)(?:\\s+number)?|(?:home\\s+)?address|birthday|date of birth|"
                     + "time\\s?zone|nickname|pronouns|(?:preferred\\s+)?name)\\s+(?:is|are|has become)\\s+(?:now\\s+)?" + FREE)));
 
     /** How far before a statement's subject a wish or condition is looked for, and after it "anymore". */
@@ -144,28 +146,29 @@ public final class StatedFacts {
         return String.join(" ", words);
     }
 
-    private static java.util.Optional<Fact> fact(Rule rule, Matcher m, String sentence, String speaker) {
+    private static Optional<Fact> fact(Rule rule, Matcher m, String sentence, String speaker) {
+        String between = m.group("between").toLowerCase(Locale.ROOT);
         Matcher wish = HYPOTHETICAL.matcher(sentence).region(Math.max(0, m.start() - NEAR), m.start());
-        if (wish.find() || HYPOTHETICAL.matcher(betweenOf(m)).find()) {
-            return java.util.Optional.empty();
+        if (wish.find() || HYPOTHETICAL.matcher(between).find()) {
+            return Optional.empty();
         }
         String subject = subject(m.group("subject"), speaker);
         String value = m.group("value") != null ? m.group("value") : AGE.equals(rule.attribute()) ? m.group("turned") : null;
         if (subject == null || value == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         value = value.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replaceAll("[.’']+$", "").strip();
         if (value.isEmpty() || NOT_VALUES.contains(value)) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         String attribute = rule.attribute() != null ? rule.attribute() : attribute(m.group("attribute"));
-        boolean negated = NEGATION.matcher(betweenOf(m)).find() || betweenOf(m).contains("no longer");
-        boolean ended = negated && (betweenOf(m).contains("no longer")
-                || NO_LONGER.matcher(sentence).region(m.end(), Math.min(sentence.length(), m.end() + NEAR)).find());
+        boolean noLonger = between.contains("no longer");
+        boolean negated = noLonger || NEGATION.matcher(between).find();
+        boolean ended = noLonger || negated && NO_LONGER.matcher(sentence).region(m.end(), Math.min(sentence.length(), m.end() + NEAR)).find();
         if (negated && !ended) {
-            return java.util.Optional.empty(); // "doesn't live in Paris": says what is not, not what ended
+            return Optional.empty(); // "doesn't live in Paris": says what is not, not what ended
         }
-        return java.util.Optional.of(new Fact(subject, attribute, value, ended));
+        return Optional.of(new Fact(subject, attribute, value, ended));
     }
 
     /** The sentences of {@code text}: each ends at a stop followed by a space or the end ("ann@example.org" is one word), or a line's end. */
@@ -182,10 +185,6 @@ public final class StatedFacts {
         }
         sentences.add(text.substring(start).strip());
         return sentences.stream().filter(sentence -> !sentence.isEmpty()).toList();
-    }
-
-    private static String betweenOf(Matcher m) {
-        return m.group("between").toLowerCase(Locale.ROOT);
     }
 
     private static String subject(String written, String speaker) {

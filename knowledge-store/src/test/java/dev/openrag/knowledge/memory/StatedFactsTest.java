@@ -44,6 +44,7 @@ class StatedFactsTest {
         assertThat(facts("Ann's favorite food is now sushi")).containsExactly("ann|favorite food|sushi");
         assertThat(facts("my email address is ann@example.org", "Ann")).containsExactly("ann|email|ann@example.org");
         assertThat(facts("The user's time zone is CET")).containsExactly("user|time zone|cet");
+        assertThat(facts("Jon's mobile is 555 0101 now")).containsExactly("jon|phone|555 0101");
         assertThat(facts("I just turned 31!", "Ann")).containsExactly("ann|age|31");
         assertThat(facts("Jon is 30 years old")).containsExactly("jon|age|30");
         assertThat(facts("I got married in June", "Ann")).containsExactly("ann|relationship status|married");
