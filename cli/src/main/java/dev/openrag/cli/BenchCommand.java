@@ -93,6 +93,11 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--dump", description = "for 'locomo': write each question with its evidence and first 50 results as JSON lines")
     Path dump;
 
+    @Option(names = "--tune", split = ",", paramLabel = "CONVERSATION",
+            description = "for 'locomo': also print recall over these conversations (e.g. 26,30,41) and over the others, "
+                    + "the tune and check halves of a setting's choice")
+    List<String> tune;
+
     @Option(names = "--documents", defaultValue = "5000", description = "for 'soak': documents to stream (default ${DEFAULT-VALUE})")
     int documents;
 
@@ -114,7 +119,8 @@ class BenchCommand implements Callable<Integer> {
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
             case "soak" -> new SoakBench(kafka, url, queryUrl, queries, documents, rate).run();
-            case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).dumpTo(dump).withSummaries(summaries).run();
+            case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).dumpTo(dump).withSummaries(summaries)
+                    .withTuneHalf(tune).run();
             default -> {
                 System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults, locomo, soak");
                 yield 2;

@@ -16,6 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -31,7 +32,10 @@ import dev.openrag.localstack.LocalStackException;
  * ({@code [<session date>] <speaker>: <text>}, its dia_id as tag, the session date as when it
  * happened, the speaker as speaker); only the turns and session dates are read, never the dataset's
  * observations or summaries. Then every question of categories 1-4 searches its conversation's
- * scope (k = 20), and recall@k is the share of its evidence turns among the first k results.
+ * scope (k = 20), and recall@k is the share of its evidence turns among the first k results. With
+ * {@code --tune}, recall is also printed for those conversations ({@code tune}) and for the others
+ * ({@code check}), the split by which a setting is chosen on some conversations and checked on the
+ * rest (docs/benchmarks.md).
  */
 final class LocomoBench {
 
@@ -49,6 +53,7 @@ final class LocomoBench {
     private final boolean entityLinks;
     private PrintWriter dump;
     private boolean summaries;
+    private Set<String> tune = Set.of();
 
     /**
      * @param mode    search_memory's mode: hybrid, vector or bm25
@@ -115,6 +120,12 @@ final class LocomoBench {
         return this;
     }
 
+    /** The conversations (file names without .json) of the tune half; the others are the check half. */
+    LocomoBench withTuneHalf(List<String> conversations) {
+        this.tune = conversations == null ? Set.of() : Set.copyOf(conversations);
+        return this;
+    }
+
     int run() throws IOException {
         List<Path> files;
         try (Stream<Path> listing = Files.list(data)) {
@@ -123,13 +134,20 @@ final class LocomoBench {
         if (files.isEmpty()) {
             throw new LocalStackException("no LoCoMo conversations (*.json) in " + data);
         }
+        List<String> names = files.stream().map(LocomoBench::conversationName).toList();
+        List<String> unknown = tune.stream().filter(name -> !names.contains(name)).sorted().toList();
+        if (!unknown.isEmpty() || !tune.isEmpty() && tune.size() == names.size()) {
+            throw new LocalStackException(unknown.isEmpty() ? "--tune names every conversation of " + data + "; leave some to check on"
+                    : "--tune names no conversation of " + data + ": " + String.join(", ", unknown) + " (there: " + String.join(", ", names) + ")");
+        }
         String run = Long.toString(System.currentTimeMillis(), 36);
         Latencies adds = new Latencies();
         Latencies searches = new Latencies();
         Recall recall = new Recall();
+        Map<String, Recall> halves = Map.of("tune", new Recall(), "check", new Recall());
         for (Path file : files) {
             JsonNode conversation = JSON.readTree(file.toFile());
-            String name = file.getFileName().toString().replace(".json", "");
+            String name = conversationName(file);
             String scope = "locomo-" + name + "-" + run;
             List<Turn> turns = turns(conversation);
             for (int from = 0; from < turns.size(); from += BATCH) {
@@ -157,7 +175,9 @@ final class LocomoBench {
                 JsonNode found = mcp.call("search_memory", Map.of("query", question.text(), "scope", scope, "k", dump == null ? 20 : 50,
                         "mode", mode, "entityLinks", entityLinks));
                 searches.add(started);
-                recall.add(question.category(), recall(ranked(found), question.evidence()));
+                double[] questionRecall = recall(ranked(found), question.evidence());
+                recall.add(question.category(), questionRecall);
+                halves.get(tune.contains(name) ? "tune" : "check").add(question.category(), questionRecall);
                 if (dump != null) {
                     dump.println(JSON.writeValueAsString(Map.of("conversation", name, "question", question.text(),
                             "category", question.category(), "evidence", question.evidence(), "results", found.path("results"))));
@@ -170,11 +190,19 @@ final class LocomoBench {
         }
         System.out.printf("add (per memory, batches of %d) %s%n", BATCH, adds.summary());
         System.out.printf("search_memory %s%n", searches.summary());
+        if (!tune.isEmpty()) {
+            System.out.println(halves.get("tune").line("tune (" + String.join(", ", new TreeSet<>(tune)) + ")", null));
+            System.out.println(halves.get("check").line("check (the others)", null));
+        }
         System.out.println(recall.line("locomo", null));
         if (dump != null) {
             dump.close();
         }
         return 0;
+    }
+
+    private static String conversationName(Path file) {
+        return file.getFileName().toString().replace(".json", "");
     }
 
     private static final DateTimeFormatter SESSION_DATE = new DateTimeFormatterBuilder().parseCaseInsensitive()
