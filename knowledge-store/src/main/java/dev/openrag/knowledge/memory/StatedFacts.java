@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
  * <p>The rules are narrow on purpose: a wrong replacement hides a true memory from default search,
  * a missed one only leaves an old fact beside the new. So the subject must be the speaker ("I",
  * "my"), a name, or "the user", right before the verb (adverbs and auxiliaries between: "I've
- * just moved to"); a wish or a plan ("I want to live in Paris"), a question, a past state ("lived
- * in"), a pronoun subject and a place or company written without a capital state nothing. The
+ * just moved to"); a wish or a plan ("I want to live in Paris"), a stay ("based in Berlin this
+ * week"), a question, a past state ("lived in"), a pronoun subject and a place or company written
+ * without a capital state nothing. The
  * language model role ({@link LlmContradictions}) reads everything else where one runs.
  */
 public final class StatedFacts {
@@ -83,6 +84,10 @@ public final class StatedFacts {
     /** A wish, plan or condition before the subject ("If I moved to Porto", "I'd love to"): the sentence states nothing. */
     private static final Pattern HYPOTHETICAL = Pattern.compile("(?i)\\b(?:if|would|could|might|maybe|perhaps|wish|hope|hoping|"
             + "want|wants|plan|plans|planning|thinking|dream|dreaming|imagine|unless|whether|someday|one day)\\b");
+    /** A stay, not a change ("based in Berlin this week", "working at Acme for the summer"): the old fact still holds. */
+    private static final Pattern TEMPORARY = Pattern.compile("(?i)\\b(?:(?:this|next|that) (?:week|weekend|month|summer|semester)|"
+            + "for (?:now|a while|a few (?:days|weeks|months)|the (?:summer|week|weekend|month|holidays|semester))|temporarily|"
+            + "until|till|on (?:vacation|holiday)|visiting)\\b");
     /** Capitalised words that are no one's name when they come first ("Now Alice lives …", "She lives …"). */
     private static final Set<String> NOT_NAMES = Set.of("he", "she", "they", "we", "you", "it", "this", "that", "there", "here",
             "who", "what", "which", "everyone", "someone", "nobody", "people", "now", "then", "so", "but", "and", "also", "today",
@@ -149,7 +154,8 @@ public final class StatedFacts {
     private static Optional<Fact> fact(Rule rule, Matcher m, String sentence, String speaker) {
         String between = m.group("between").toLowerCase(Locale.ROOT);
         Matcher wish = HYPOTHETICAL.matcher(sentence).region(Math.max(0, m.start() - NEAR), m.start());
-        if (wish.find() || HYPOTHETICAL.matcher(between).find()) {
+        Matcher stay = TEMPORARY.matcher(sentence).region(m.end(), Math.min(sentence.length(), m.end() + NEAR));
+        if (wish.find() || HYPOTHETICAL.matcher(between).find() || stay.find()) {
             return Optional.empty();
         }
         String subject = subject(m.group("subject"), speaker);

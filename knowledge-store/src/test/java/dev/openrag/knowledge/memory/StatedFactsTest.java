@@ -63,6 +63,8 @@ class StatedFactsTest {
         assertThat(facts("I'd love to work at Google someday", "Ann")).isEmpty();
         assertThat(facts("Do you live in Lisbon?", "Ann")).isEmpty();
         assertThat(facts("I lived in Paris for three years", "Ann")).isEmpty();
+        assertThat(facts("I'm based in Berlin this week", "Ann")).as("a stay").isEmpty();
+        assertThat(facts("Jon is working at Initech for the summer")).as("a stay").isEmpty();
         assertThat(facts("She lives in Madrid")).isEmpty();
         assertThat(facts("We moved to a new apartment", "Ann")).isEmpty();
         assertThat(facts("I moved to a bigger flat", "Ann")).isEmpty();
