@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.memory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +23,8 @@ import java.util.regex.Pattern;
  * "my"), a name, or "the user", right before the verb (adverbs and auxiliaries between: "I've
  * just moved to"); a wish or a plan ("I want to live in Paris"), a stay ("based in Berlin this
  * week"), a question, a past state ("lived in"), a pronoun subject and a place or company written
- * without a capital state nothing. The
- * language model role ({@link LlmContradictions}) reads everything else where one runs.
+ * without a capital state nothing. The language model role ({@link LlmContradictions}) reads
+ * everything else where one runs.
  */
 public final class StatedFacts {
 
@@ -207,11 +208,12 @@ public final class StatedFacts {
         while (first < words.length && NOT_NAMES.contains(words[first])) {
             first++;
         }
-        return first == words.length ? null : MemoryText.key(String.join(" ", java.util.Arrays.copyOfRange(words, first, words.length)));
+        return first == words.length ? null : MemoryText.key(String.join(" ", Arrays.copyOfRange(words, first, words.length)));
     }
 
     private static String attribute(String written) {
-        String lower = written.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replace("favourite", "favorite");
+        String lower = written.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replace("favourite", "favorite")
+                .replace("colour", "color"); // one fact, however it is spelt
         if (lower.startsWith("favorite")) {
             return lower;
         }

@@ -40,7 +40,7 @@ class StatedFactsTest {
 
     @Test
     void possessionsAgeAndStatus() {
-        assertThat(facts("My favourite colour is green, by the way", "Ann")).containsExactly("ann|favorite colour|green");
+        assertThat(facts("My favourite colour is green, by the way", "Ann")).containsExactly("ann|favorite color|green");
         assertThat(facts("Ann's favorite food is now sushi")).containsExactly("ann|favorite food|sushi");
         assertThat(facts("my email address is ann@example.org", "Ann")).containsExactly("ann|email|ann@example.org");
         assertThat(facts("The user's time zone is CET")).containsExactly("user|time zone|cet");
@@ -91,6 +91,8 @@ class StatedFactsTest {
         assertThat(StatedFacts.replaced(memory("old", "Marguerite moved to Braga", null, 5), earlier))
                 .as("what happened before the old fact does not replace it").isEmpty();
         assertThat(StatedFacts.replaced(memory("bread", "Marguerite bakes bread", null, 30), earlier)).isEmpty();
+        assertThat(StatedFacts.replaced(memory("green", "My favourite colour is green", "Ann", 30),
+                List.of(memory("blue", "Ann's favorite color is blue", null, 10)))).as("British and American spelling").containsExactly("blue");
     }
 
     @Test
