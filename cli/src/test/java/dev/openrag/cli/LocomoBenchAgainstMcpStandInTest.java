@@ -2,10 +2,7 @@ package dev.openrag.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,23 +65,10 @@ class LocomoBenchAgainstMcpStandInTest {
     }
 
     private String[] bench(String... more) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            List<String> args = new ArrayList<>(List.of("bench", "locomo", "--data", data.toString(),
-                    "--mcp-url", "http://127.0.0.1:" + server.getAddress().getPort()));
-            args.addAll(List.of(more));
-            code = OpenRagCommand.execute(args.toArray(String[]::new));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-        return new String[] {String.valueOf(code), printed.toString(StandardCharsets.UTF_8), errors.toString(StandardCharsets.UTF_8)};
+        List<String> args = new ArrayList<>(List.of("bench", "locomo", "--data", data.toString(),
+                "--mcp-url", "http://127.0.0.1:" + server.getAddress().getPort()));
+        args.addAll(List.of(more));
+        return RecordingServer.runWithErrors(args.toArray(String[]::new));
     }
 
     @Test

@@ -2,10 +2,7 @@ package dev.openrag.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -63,20 +60,7 @@ class MemoryImportAgainstRecordingServerTest {
     }
 
     private String[] run(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream printed = new ByteArrayOutputStream();
-        ByteArrayOutputStream errors = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
-        int code;
-        try {
-            code = OpenRagCommand.execute(args);
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-        return new String[] {String.valueOf(code), printed.toString(StandardCharsets.UTF_8), errors.toString(StandardCharsets.UTF_8)};
+        return RecordingServer.runWithErrors(args);
     }
 
     private String[] importFile(Path file, String... more) {

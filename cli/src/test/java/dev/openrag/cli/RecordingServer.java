@@ -46,6 +46,24 @@ final class RecordingServer implements AutoCloseable {
         return "http://127.0.0.1:" + server.getAddress().getPort();
     }
 
+    /** {@code openrag ARGS}'s exit code, standard output and standard error, in that order. */
+    static String[] runWithErrors(String... args) {
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(errors, true, StandardCharsets.UTF_8));
+        int code;
+        try {
+            code = OpenRagCommand.execute(args);
+        } finally {
+            System.setOut(out);
+            System.setErr(err);
+        }
+        return new String[] {String.valueOf(code), printed.toString(StandardCharsets.UTF_8), errors.toString(StandardCharsets.UTF_8)};
+    }
+
     /** What {@code openrag ARGS} prints on standard output. */
     static String run(String... args) {
         PrintStream original = System.out;
