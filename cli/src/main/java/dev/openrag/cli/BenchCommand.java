@@ -67,6 +67,11 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--searches", defaultValue = "500", description = "searches to time for 'memory' (default ${DEFAULT-VALUE})")
     int searches;
 
+    @Option(names = "--after-adds", defaultValue = "200",
+            description = "for 'memory': then this many add_memory and search_memory pairs, each search timed right after its add, "
+                    + "as an agent that remembers and recalls in turn (default ${DEFAULT-VALUE}; 0: none)")
+    int afterAdds;
+
     @Option(names = "--corpus", defaultValue = "../shared/datasets/codebase/codebase_chunks.json",
             description = "pre-chunked corpus (default: ${DEFAULT-VALUE})")
     Path corpus;
@@ -170,6 +175,11 @@ class BenchCommand implements Callable<Integer> {
     }
 
     private int memory() {
+        if (memories < 1 || searches < 1 || afterAdds < 0) {
+            System.err.printf("openrag: 'bench memory' needs --memories and --searches of at least 1 and --after-adds of at least 0, "
+                    + "got %d, %d and %d%n", memories, searches, afterAdds);
+            return 2;
+        }
         McpSession mcp = new McpSession(mcpUrl);
         String scope = "bench-" + System.currentTimeMillis();
         SyntheticText text = new SyntheticText(42);
@@ -191,8 +201,20 @@ class BenchCommand implements Callable<Integer> {
             mcp.call("search_memory", Map.of("query", text.sentence(), "scope", scope, "k", 10));
             finds.add(started);
         }
+        // each add gives the scope a new version, so the search after it cannot use the scope's in-memory copy until
+        // that is read again (Neo4jMemoryStore): what an agent that remembers and recalls in turn waits for
+        Latencies afterAdd = new Latencies();
+        for (int i = 0; i < afterAdds; i++) {
+            mcp.call("add_memory", Map.of("text", text.sentence(), "scope", scope, "tags", List.of(text.word())));
+            long started = System.nanoTime();
+            mcp.call("search_memory", Map.of("query", text.sentence(), "scope", scope, "k", 10));
+            afterAdd.add(started);
+        }
         System.out.printf("add_memory    %s%n", adds.summary());
         System.out.printf("search_memory %s (scope %s holding %d memories)%n", finds.summary(), scope, memories);
+        if (afterAdds > 0) {
+            System.out.printf("search_memory right after an add_memory %s%n", afterAdd.summary());
+        }
         System.out.printf("memory add_p50_ms=%.1f add_p99_ms=%.1f search_p50_ms=%.1f search_p99_ms=%.1f memories=%d%n",
                 adds.percentile(50), adds.percentile(99), finds.percentile(50), finds.percentile(99), memories);
         return 0;
