@@ -197,6 +197,57 @@ class MemoryScopeCopiesTest {
     }
 
     @Test
+    void anAddThroughThisStoreReachesItsCopyAtOnceAsReadingTheScopeAgainWould() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        String scope = "appended-" + System.nanoTime();
+        Random random = new Random(11);
+        for (int i = 0; i < 30; i++) {
+            store.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"),
+                    randomVector(random), secondVector(random));
+        }
+        awaitTrue(() -> store.servesFromMemory(scope), "the scope is copied into memory");
+
+        for (int round = 0; round < 3; round++) { // an agent that remembers and recalls in turn
+            store.add(said(scope, "new" + round, "Ada built a garden shed, part " + round, "Ada"), randomVector(random), secondVector(random));
+            assertThat(store.servesFromMemory(scope)).as("round %d: the search right after the add uses the copy", round).isTrue();
+        }
+        store.add(said(scope, "twice-a", "the boat needs a new sail", "Bo"), randomVector(random), secondVector(random));
+        store.add(new Memory(scope + "-twice-b", scope, "the garden gate is broken", List.of(), false, 1, 1, NOW + 60_000, null, null,
+                List.of(), List.of(), 5L, null), randomVector(random), secondVector(random));
+        assertThat(store.servesFromMemory(scope)).as("two adds before a search").isTrue();
+
+        Neo4jMemoryStore afresh = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        awaitTrue(() -> afresh.servesFromMemory(scope), "another store reads the scope afresh");
+        for (int i = 0; i < 5; i++) {
+            MemoryQuery question = new MemoryQuery(scope, i % 2 == 0 ? "What did Ada build in the garden?" : "boat sail", randomVector(random),
+                    50, null, 0, false, null, null, null, NOW, MemoryQuery.HYBRID, null, null, false, secondVector(random));
+            List<MemoryHit> hits = store.search(question);
+            assertThat(scored(hits)).as("question %d", i).isEqualTo(scored(afresh.search(question)));
+            assertThat(ids(hits)).contains(scope + "-new0", scope + "-new2", scope + "-twice-a", scope + "-twice-b");
+        }
+
+        // anything but this store's own adds still makes the copy stale: another instance's add, a forget here
+        Neo4jMemoryStore other = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        other.add(said(scope, "elsewhere", "written by another instance", "Bo"), randomVector(random), secondVector(random));
+        store.add(said(scope, "after", "written here after it", "Ada"), randomVector(random), secondVector(random));
+        assertThat(store.servesFromMemory(scope)).as("another instance wrote in between").isFalse();
+        awaitTrue(() -> store.servesFromMemory(scope), "the scope is read again");
+        assertThat(ids(store.search(MemoryQuery.byVector(scope, randomVector(random), 50, null, 0, false, NOW))))
+                .contains(scope + "-elsewhere", scope + "-after");
+        store.setForgotten(scope + "-new1", NOW - 1);
+        assertThat(store.servesFromMemory(scope)).as("a forget is not an add").isFalse();
+    }
+
+    /** Each hit as id and score, to compare two stores' answers. */
+    private static List<String> scored(List<MemoryHit> hits) {
+        return hits.stream().map(hit -> hit.id() + "@" + hit.score()).toList();
+    }
+
+    private static float[] secondVector(Random random) {
+        return new float[] {(float) random.nextGaussian(), (float) random.nextGaussian(), (float) random.nextGaussian()};
+    }
+
+    @Test
     void aQuestionNamingOneSpeakerFavoursWhatThatSpeakerSaid() {
         Neo4jMemoryStore focused = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
                 new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 0.25, false, 0));

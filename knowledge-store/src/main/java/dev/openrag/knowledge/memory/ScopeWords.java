@@ -1,13 +1,16 @@
 package dev.openrag.knowledge.memory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 import org.tartarus.snowball.ext.EnglishStemmer;
 
@@ -57,15 +60,9 @@ public final class ScopeWords {
         int[] lengths = new int[texts.size()];
         Stems stems = new Stems(stemming);
         for (int i = 0; i < texts.size(); i++) {
-            Map<String, Integer> counts = new HashMap<>();
-            for (String word : MemoryText.words(texts.get(i))) {
-                if (!word.isEmpty()) {
-                    counts.merge(stems.of(word), 1, Integer::sum);
-                    lengths[i]++;
-                }
-            }
             int memory = i;
-            counts.forEach((word, count) -> building.computeIfAbsent(word, w -> new ArrayList<>()).add(new int[] {memory, count}));
+            lengths[i] = counts(texts.get(i), stems,
+                    (word, count) -> building.computeIfAbsent(word, w -> new ArrayList<>()).add(new int[] {memory, count}));
         }
         Map<String, int[][]> postings = new HashMap<>();
         building.forEach((word, list) -> {
@@ -77,6 +74,45 @@ public final class ScopeWords {
             postings.put(word, pair);
         });
         return new ScopeWords(postings, List.copyOf(texts), lengths, stemming);
+    }
+
+    /**
+     * These words with {@code more} texts after them (the scope's memories added since): as {@link #of} over all the
+     * texts, at the cost of the new texts' words (the postings of the other words are shared).
+     */
+    public ScopeWords with(List<String> more) {
+        Map<String, int[][]> grown = new HashMap<>(postings);
+        int[] grownLengths = Arrays.copyOf(lengths, lengths.length + more.size());
+        Stems stems = new Stems(stemming);
+        for (int k = 0; k < more.size(); k++) {
+            int memory = lengths.length + k;
+            grownLengths[memory] = counts(more.get(k), stems, (word, count) -> {
+                int[][] old = grown.get(word);
+                int df = old == null ? 0 : old[0].length;
+                int[][] posting = {old == null ? new int[1] : Arrays.copyOf(old[0], df + 1), old == null ? new int[1] : Arrays.copyOf(old[1], df + 1)};
+                posting[0][df] = memory;
+                posting[1][df] = count;
+                grown.put(word, posting);
+            });
+        }
+        List<String> grownTexts = new ArrayList<>(texts.size() + more.size());
+        grownTexts.addAll(texts);
+        grownTexts.addAll(more);
+        return new ScopeWords(grown, Collections.unmodifiableList(grownTexts), grownLengths, stemming);
+    }
+
+    /** Hands each word of {@code text} (as matched) to {@code posting} with its count; returns the text's length in words. */
+    private static int counts(String text, Stems stems, BiConsumer<String, Integer> posting) {
+        Map<String, Integer> counts = new HashMap<>();
+        int length = 0;
+        for (String word : MemoryText.words(text)) {
+            if (!word.isEmpty()) {
+                counts.merge(stems.of(word), 1, Integer::sum);
+                length++;
+            }
+        }
+        counts.forEach(posting);
+        return length;
     }
 
     /** Every memory's BM25 score for the query terms (0 where none occurs), by position; terms of one stem count once. */

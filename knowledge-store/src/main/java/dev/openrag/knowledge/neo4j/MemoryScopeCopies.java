@@ -54,6 +54,19 @@ final class MemoryScopeCopies {
     /** {@link #bump} as a clause, for a statement that has the memory {@code m} bound (saves a round trip). */
     static final String BUMP_SCOPE_OF_M = "MERGE (s:MemoryScope {scope: m.scope}) SET s.version = randomUUID()";
 
+    /**
+     * {@link #BUMP_SCOPE_OF_M} that also binds the version it replaces ({@code before}, read once the
+     * scope is locked, so no other write comes between the two) and the new one ({@code after}): an
+     * add written with it can be applied to a copy at {@code before} ({@link #added}).
+     */
+    static final String BUMP_SCOPE_OF_M_FROM_TO = """
+            MERGE (s:MemoryScope {scope: m.scope})
+            SET s.lock = true
+            WITH m, s, s.version AS before
+            SET s.version = randomUUID()
+            REMOVE s.lock
+            WITH m, before, s.version AS after""";
+
     /** {@link #bump} for the scope of the memory {@code id} (run it before a delete), if there is one. */
     static void bumpScopeOf(TransactionContext tx, String id) {
         tx.run("MATCH (m:Memory {id: $id}) " + BUMP_SCOPE_OF_M, Map.of("id", id)).consume();
@@ -66,6 +79,11 @@ final class MemoryScopeCopies {
     private final Map<String, Copy> copies = new ConcurrentHashMap<>();
     private final Map<String, Long> nextLoadAllowed = new ConcurrentHashMap<>();
     private final Set<String> loading = ConcurrentHashMap.newKeySet();
+    /** Per scope, the memories this store added since, by the version each add replaced (see {@link #added}). */
+    private final Map<String, Map<String, Added>> added = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger addedHeld = new java.util.concurrent.atomic.AtomicInteger();
+    /** The most added memories held for copies in all (about 3 KB each with two models' vectors); past it they are dropped. */
+    static final int MAX_ADDED_HELD = 10_000;
 
     /** @param stemming whether a copy's BM25 matches words by their stems ({@link ScopeWords}) */
     MemoryScopeCopies(Driver driver, long maxMemories, boolean stemming) {
@@ -84,12 +102,65 @@ final class MemoryScopeCopies {
             return null;
         }
         Copy copy = copies.get(scope);
-        if (copy != null && copy.version().equals(version(scope))) {
-            copy.touch();
-            return copy;
+        if (copy != null) {
+            String version = version(scope);
+            Copy current = copy.version().equals(version) ? copy : advanced(scope, copy, version);
+            if (current != null) {
+                if (current != copy && copies.replace(scope, copy, current)) {
+                    evictBeyondBudget(scope);
+                }
+                current.touch();
+                return current;
+            }
         }
         loadInBackground(scope);
         return null;
+    }
+
+    /**
+     * A memory this store added to a scope in a write that took the scope from version {@code before}
+     * to {@code after} ({@link #BUMP_SCOPE_OF_M_FROM_TO}). The next search of the scope applies it to a
+     * copy at {@code before} instead of reading the whole scope again: an agent that remembers and
+     * recalls in turn keeps finding its scope in memory. Only while the scope has a copy; what any
+     * other write (or another instance's add) changes still makes the copy stale.
+     */
+    void added(String scope, String before, String after, Row row) {
+        if (before == null || !copies.containsKey(scope)) {
+            return;
+        }
+        if (addedHeld.incrementAndGet() > MAX_ADDED_HELD) { // scopes written and never searched: start again
+            added.clear();
+            addedHeld.set(1);
+        }
+        added.computeIfAbsent(scope, key -> new ConcurrentHashMap<>()).put(before, new Added(before, after, row));
+    }
+
+    /** The copy with this store's adds since its version applied, if they lead to {@code version}; null if they do not. */
+    private Copy advanced(String scope, Copy copy, String version) {
+        Map<String, Added> adds = added.get(scope);
+        if (adds == null || version == null) {
+            return null;
+        }
+        List<Row> rows = new ArrayList<>();
+        String at = copy.version();
+        while (!at.equals(version)) {
+            Added next = adds.remove(at); // each once: a chain cannot come round
+            if (next == null) {
+                return null;
+            }
+            addedHeld.decrementAndGet();
+            rows.add(next.row());
+            at = next.after();
+        }
+        return copy.size() + rows.size() > maxMemories ? null : copy.with(rows, version);
+    }
+
+    /** A memory as a copy holds it. */
+    record Row(String id, String text, float[] embedding, float[] second, String speaker, long happened, Long expiresAt,
+               List<String> conversations) {
+    }
+
+    private record Added(String before, String after, Row row) {
     }
 
     /** How many memories the copies hold in all. */
@@ -157,7 +228,8 @@ final class MemoryScopeCopies {
                 copies.remove(scope);
                 return;
             }
-            copies.put(scope, copy);
+            copies.put(scope, copy); // adds held from before its version stay until MAX_ADDED_HELD clears them: an add
+            // that committed while the scope was read has its version and may be needed next
             LOG.debugf("memory scope %s: %d memories copied into memory at version %s", scope, copy.size(), copy.version());
             evictBeyondBudget(scope);
         }
@@ -170,6 +242,10 @@ final class MemoryScopeCopies {
                     .min(Comparator.comparingLong(entry -> entry.getValue().lastUsed))
                     .map(Map.Entry::getKey).orElse(keep);
             copies.remove(oldest);
+            Map<String, Added> held = added.remove(oldest);
+            if (held != null) {
+                addedHeld.addAndGet(-held.size());
+            }
         }
     }
 
@@ -273,6 +349,46 @@ final class MemoryScopeCopies {
             UnitVectors secondVectors = allSeconds ? UnitVectors.of(seconds, seconds[0].length) : null;
             return new Copy(version, ids, UnitVectors.of(embeddings, dimension), secondVectors, speakers, happened, forgottenAt,
                     expiresAt, validTo, conversations, ScopeWords.of(texts, stemming), anyContext ? ScopeWords.of(inContext, stemming) : null);
+        }
+
+        /**
+         * This copy with {@code rows} added after its memories, at {@code version}: what reading the scope again would
+         * give, at the cost of the new memories (their vectors fill the room after the old ones; the words of the others
+         * are shared). Rows it holds already (written while it was read) are skipped. Null where it cannot: an empty
+         * copy, or vectors of another size.
+         */
+        Copy with(List<Row> rows, String version) {
+            List<Row> fresh = rows.stream().filter(row -> !positions.containsKey(row.id())).toList();
+            if (ids.length == 0 || fresh.stream().anyMatch(row -> row.embedding().length != vectors.dimension())) {
+                return null;
+            }
+            int n = ids.length;
+            int total = n + fresh.size();
+            String[] grownIds = Arrays.copyOf(ids, total);
+            String[] grownSpeakers = Arrays.copyOf(speakers, total);
+            long[] grownHappened = Arrays.copyOf(happened, total);
+            long[] grownForgottenAt = Arrays.copyOf(forgottenAt, total);
+            long[] grownExpiresAt = Arrays.copyOf(expiresAt, total);
+            long[] grownValidTo = Arrays.copyOf(validTo, total);
+            List<List<String>> grownConversations = new ArrayList<>(conversations);
+            for (int k = 0; k < fresh.size(); k++) {
+                Row row = fresh.get(k);
+                grownIds[n + k] = row.id();
+                grownSpeakers[n + k] = row.speaker();
+                grownHappened[n + k] = row.happened();
+                grownForgottenAt[n + k] = NONE;
+                grownExpiresAt[n + k] = row.expiresAt() == null ? NONE : row.expiresAt();
+                grownValidTo[n + k] = NONE;
+                grownConversations.add(List.copyOf(row.conversations()));
+            }
+            // the second model's list only while every memory has its vector (as when read)
+            boolean allSeconds = secondVectors != null
+                    && fresh.stream().allMatch(row -> row.second() != null && row.second().length == secondVectors.dimension());
+            List<String> texts = fresh.stream().map(Row::text).toList();
+            return new Copy(version, grownIds, vectors.with(fresh.stream().map(Row::embedding).toArray(float[][]::new)),
+                    allSeconds ? secondVectors.with(fresh.stream().map(Row::second).toArray(float[][]::new)) : null,
+                    grownSpeakers, grownHappened, grownForgottenAt, grownExpiresAt, grownValidTo, grownConversations,
+                    words.with(texts), wordsInContext == null ? null : wordsInContext.with(texts));
         }
 
         private static float[] floats(Value list) {

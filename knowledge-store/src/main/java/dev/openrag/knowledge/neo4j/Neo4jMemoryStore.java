@@ -270,21 +270,32 @@ public final class Neo4jMemoryStore implements MemoryStore {
         // one transaction: without links, one statement that also gives the scope its new version and returns the memory
         // as stored (three round trips and a second session fewer: 11.6 to 8.3-9.1 ms at p50 for the store's part of an
         // add, docs/benchmarks.md); with links, the version comes after them, so the scope locks last
-        Memory added;
+        Written written;
         try (Session session = driver.session()) {
-            added = session.executeWrite(tx -> {
+            written = session.executeWrite(tx -> {
                 if (memory.links().isEmpty()) {
-                    return memory(tx.run(create + "WITH m\n" + MemoryScopeCopies.BUMP_SCOPE_OF_M + "\nWITH m\nRETURN " + MEMORY_FIELDS,
-                            params).single().get("memory"));
+                    Record row = tx.run(create + "WITH m\n" + MemoryScopeCopies.BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN " + MEMORY_FIELDS
+                            + ", before, after", params).single();
+                    return new Written(memory(row.get("memory")), row.get("before").asString(null), row.get("after").asString());
                 }
                 tx.run(create, params).consume();
                 linkAll(tx, List.of(memory));
                 MemoryScopeCopies.bump(tx, memory.scope());
-                return memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory"));
+                return new Written(memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory")), null, null);
             });
         }
+        if (written.before() != null) { // a plain add: the scope's copy can take it at its next search (a supersession cannot)
+            Memory stored = written.memory();
+            copies.added(stored.scope(), written.before(), written.after(), new MemoryScopeCopies.Row(stored.id(), stored.text(),
+                    embedding, secondEmbedding, stored.speaker(), stored.occurredAt() != null ? stored.occurredAt() : stored.createdAt(),
+                    stored.expiresAt(), stored.conversationId() == null ? List.of() : List.of(stored.conversationId())));
+        }
         vectorQueue.queued();
-        return added;
+        return written.memory();
+    }
+
+    /** A memory as written, and the versions its write took the scope from and to (null where it did not say). */
+    private record Written(Memory memory, String before, String after) {
     }
 
     /**

@@ -7,9 +7,11 @@ package dev.openrag.knowledge.vector;
  */
 public final class UnitVectors {
 
+    /** The vectors end to end, maybe with room after them that the first {@link #with} of this instance fills in place. */
     private final float[] values;
     private final int dimension;
     private final int size;
+    private final java.util.concurrent.atomic.AtomicBoolean grown = new java.util.concurrent.atomic.AtomicBoolean();
 
     private UnitVectors(float[] values, int dimension, int size) {
         this.values = values;
@@ -20,14 +22,40 @@ public final class UnitVectors {
     /** The vectors normalised; all must have {@code dimension} values (a zero vector stays zero). */
     public static UnitVectors of(float[][] vectors, int dimension) {
         float[] values = new float[vectors.length * dimension];
+        normalise(vectors, dimension, values, 0); // (their sizes are the caller's to check)
+        return new UnitVectors(values, dimension, vectors.length);
+    }
+
+    /**
+     * These vectors and {@code more} after them, normalised. The first call on an instance writes into
+     * the room past its vectors when there is enough (the instance itself still sees only its own
+     * {@link #size}) and makes room for a quarter more when there is not, so a copy that grows one
+     * memory at a time does not copy all its vectors each time.
+     */
+    public UnitVectors with(float[][] more) {
+        for (float[] vector : more) {
+            if (vector.length != dimension) {
+                throw new IllegalArgumentException("a vector has " + vector.length + " dimensions, the others " + dimension);
+            }
+        }
+        int needed = (size + more.length) * dimension;
+        float[] target = values;
+        if (needed > values.length || !grown.compareAndSet(false, true)) {
+            target = java.util.Arrays.copyOf(values, Math.max(needed, needed + needed / 4));
+            java.util.Arrays.fill(target, size * dimension, target.length, 0);
+        }
+        normalise(more, dimension, target, size);
+        return new UnitVectors(target, dimension, size + more.length);
+    }
+
+    private static void normalise(float[][] vectors, int dimension, float[] values, int from) {
         for (int i = 0; i < vectors.length; i++) {
             float[] vector = vectors[i];
             double norm = Math.sqrt(dot(vector, 0, vector));
             for (int d = 0; d < dimension; d++) {
-                values[i * dimension + d] = norm == 0 ? 0 : (float) (vector[d] / norm);
+                values[(from + i) * dimension + d] = norm == 0 ? 0 : (float) (vector[d] / norm);
             }
         }
-        return new UnitVectors(values, dimension, vectors.length);
     }
 
     public int dimension() {

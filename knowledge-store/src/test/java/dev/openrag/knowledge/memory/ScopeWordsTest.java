@@ -28,6 +28,24 @@ class ScopeWordsTest {
     }
 
     @Test
+    void wordsWithMoreTextsScoreAsWordsReadFromAllOfThem() {
+        List<String> first = List.of("Caroline's dog barked at the books", "the dog slept", "reading a book in the garden");
+        List<String> more = List.of("Caroline reads books", "the garden gate");
+        List<String> all = new java.util.ArrayList<>(first);
+        all.addAll(more);
+        for (boolean stemming : List.of(false, true)) {
+            ScopeWords grown = ScopeWords.of(first, stemming).with(more);
+            ScopeWords read = ScopeWords.of(all, stemming);
+            List<String> query = MemoryText.queryTerms("Which books does Caroline's dog like in the garden?");
+            assertThat(grown.scores(query)).as("stemming %s", stemming).containsExactly(read.scores(query));
+            assertThat(grown.feedbackTerms(List.of(0, 3), 5, query)).isEqualTo(read.feedbackTerms(List.of(0, 3), 5, query));
+        }
+        ScopeWords base = ScopeWords.of(first, true);
+        base.with(more);
+        assertThat(base.scores(List.of("gate"))).as("the words grown from are unchanged").containsExactly(0, 0, 0);
+    }
+
+    @Test
     void anEmptyScopeOrQueryScoresNothing() {
         assertThat(ScopeWords.of(List.of()).scores(List.of("zephyr"))).isEmpty();
         assertThat(ScopeWords.of(List.of("zephyr")).scores(List.of())).containsExactly(0.0);
