@@ -89,7 +89,7 @@ public final class ScopeWords {
             grownLengths[memory] = counts(more.get(k), stems, (word, count) -> {
                 int[][] old = grown.get(word);
                 int df = old == null ? 0 : old[0].length;
-                int[][] posting = {old == null ? new int[1] : Arrays.copyOf(old[0], df + 1), old == null ? new int[1] : Arrays.copyOf(old[1], df + 1)};
+                int[][] posting = old == null ? new int[2][1] : new int[][] {Arrays.copyOf(old[0], df + 1), Arrays.copyOf(old[1], df + 1)};
                 posting[0][df] = memory;
                 posting[1][df] = count;
                 grown.put(word, posting);

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jboss.logging.Logger;
 import org.neo4j.driver.Driver;
@@ -81,7 +82,7 @@ final class MemoryScopeCopies {
     private final Set<String> loading = ConcurrentHashMap.newKeySet();
     /** Per scope, the memories this store added since, by the version each add replaced (see {@link #added}). */
     private final Map<String, Map<String, Added>> added = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicInteger addedHeld = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger addedHeld = new AtomicInteger();
     /** The most added memories held for copies in all (about 3 KB each with two models' vectors); past it they are dropped. */
     static final int MAX_ADDED_HELD = 10_000;
 

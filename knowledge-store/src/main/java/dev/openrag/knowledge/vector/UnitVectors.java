@@ -1,5 +1,8 @@
 package dev.openrag.knowledge.vector;
 
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
+
 /**
  * Vectors normalised to unit length and laid end to end in one array, for exact cosine scans in
  * memory (chunk collections in {@link InMemoryVectorIndex}, memory scopes in
@@ -11,7 +14,7 @@ public final class UnitVectors {
     private final float[] values;
     private final int dimension;
     private final int size;
-    private final java.util.concurrent.atomic.AtomicBoolean grown = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean grown = new AtomicBoolean();
 
     private UnitVectors(float[] values, int dimension, int size) {
         this.values = values;
@@ -41,8 +44,8 @@ public final class UnitVectors {
         int needed = (size + more.length) * dimension;
         float[] target = values;
         if (needed > values.length || !grown.compareAndSet(false, true)) {
-            target = java.util.Arrays.copyOf(values, Math.max(needed, needed + needed / 4));
-            java.util.Arrays.fill(target, size * dimension, target.length, 0);
+            target = Arrays.copyOf(values, Math.max(needed, needed + needed / 4));
+            Arrays.fill(target, size * dimension, target.length, 0);
         }
         normalise(more, dimension, target, size);
         return new UnitVectors(target, dimension, size + more.length);
