@@ -2,7 +2,6 @@ package dev.openrag.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,41 +13,23 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
-
 /**
  * {@code openrag bench locomo --tune}: recall over the tune conversations and over the others,
- * against a stand-in for mcp-memory's streamable HTTP endpoint (JSON-RPC over POST /mcp) that finds
- * the evidence of conversation "a" first and never finds conversation "b"'s (mcp-memory's own tests
- * cover the real tools on Neo4j).
+ * against a stand-in for mcp-memory ({@link McpStandIn}) that finds the evidence of conversation "a"
+ * first and never finds conversation "b"'s.
  */
 class LocomoBenchAgainstMcpStandInTest {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path data;
 
-    private HttpServer server;
+    private McpStandIn mcp;
 
     @BeforeEach
     void start() throws Exception {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/mcp", exchange -> {
-            JsonNode message = JSON.readTree(exchange.getRequestBody());
-            exchange.getResponseHeaders().add("Mcp-Session-Id", "stand-in");
-            JsonNode arguments = message.path("params").path("arguments");
-            String answer = "{}";
-            if ("search_memory".equals(message.path("params").path("name").asText())) {
-                String tag = arguments.path("scope").asText().startsWith("locomo-a-") ? "D1:1" : "D1:2";
-                answer = JSON.writeValueAsString(Map.of("results", List.of(Map.of("memory", Map.of("tags", List.of(tag))))));
-            }
-            JsonAnswer.send(exchange, 200, JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", message.path("id").asLong(),
-                    "result", Map.of("content", List.of(Map.of("type", "text", "text", answer))))));
-        });
-        server.start();
+        mcp = new McpStandIn((tool, arguments) -> !"search_memory".equals(tool) ? Map.of()
+                : Map.of("results", List.of(Map.of("memory", Map.of("tags",
+                        List.of(arguments.path("scope").asText().startsWith("locomo-a-") ? "D1:1" : "D1:2"))))));
         for (String name : List.of("a", "b")) {
             Files.writeString(data.resolve(name + ".json"), """
                     {"speaker_a": "Ann", "speaker_b": "Bo", "session_1_date_time": "1:56 pm on 8 May, 2023",
@@ -61,12 +42,12 @@ class LocomoBenchAgainstMcpStandInTest {
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        mcp.close();
     }
 
     private String[] bench(String... more) {
         List<String> args = new ArrayList<>(List.of("bench", "locomo", "--data", data.toString(),
-                "--mcp-url", "http://127.0.0.1:" + server.getAddress().getPort()));
+                "--mcp-url", mcp.url()));
         args.addAll(List.of(more));
         return RecordingServer.runWithErrors(args.toArray(String[]::new));
     }

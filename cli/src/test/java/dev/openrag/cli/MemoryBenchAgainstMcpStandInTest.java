@@ -2,7 +2,6 @@ package dev.openrag.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -12,46 +11,31 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
-
 /**
  * {@code openrag bench memory}: the adds, the searches, then the searches right after an add,
- * against a stand-in for mcp-memory's streamable HTTP endpoint (JSON-RPC over POST /mcp) that
- * records which tools were called in which order (mcp-memory's own tests cover the real tools).
+ * against a stand-in for mcp-memory ({@link McpStandIn}) that records which tools were called in
+ * which order.
  */
 class MemoryBenchAgainstMcpStandInTest {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private HttpServer server;
     private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    private McpStandIn mcp;
 
     @BeforeEach
-    void start() throws Exception {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/mcp", exchange -> {
-            JsonNode message = JSON.readTree(exchange.getRequestBody());
-            exchange.getResponseHeaders().add("Mcp-Session-Id", "stand-in");
-            String tool = message.path("params").path("name").asText();
-            if (!tool.isEmpty()) {
-                calls.add(tool);
-            }
-            String answer = "search_memory".equals(tool) ? JSON.writeValueAsString(Map.of("results", List.of())) : "{}";
-            JsonAnswer.send(exchange, 200, JSON.writeValueAsString(Map.of("jsonrpc", "2.0", "id", message.path("id").asLong(),
-                    "result", Map.of("content", List.of(Map.of("type", "text", "text", answer))))));
+    void start() {
+        mcp = new McpStandIn((tool, arguments) -> {
+            calls.add(tool);
+            return "search_memory".equals(tool) ? Map.of("results", List.of()) : Map.of();
         });
-        server.start();
     }
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        mcp.close();
     }
 
     private String[] bench(String... options) {
-        List<String> args = new ArrayList<>(List.of("bench", "memory", "--mcp-url", "http://127.0.0.1:" + server.getAddress().getPort()));
+        List<String> args = new ArrayList<>(List.of("bench", "memory", "--mcp-url", mcp.url()));
         args.addAll(List.of(options));
         return RecordingServer.runWithErrors(args.toArray(String[]::new));
     }
