@@ -38,6 +38,10 @@ import dev.openrag.knowledge.vector.UnitVectors;
  * sooner than 20 times the last read's duration (at least a second), so a scope that changes all
  * the time costs at most about 5% of a core to follow. Copies hold at most {@code maxMemories}
  * memories in all; the least recently searched make room, and a bigger scope is never copied.
+ *
+ * <p>The one write a copy follows without reading the scope again is this instance's own plain add
+ * ({@link #added}): it knows the version it replaced, so a search that finds the copy at that
+ * version applies the memory and is current again.</p>
  */
 final class MemoryScopeCopies {
 
