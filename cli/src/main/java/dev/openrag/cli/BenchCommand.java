@@ -201,8 +201,8 @@ class BenchCommand implements Callable<Integer> {
             mcp.call("search_memory", Map.of("query", text.sentence(), "scope", scope, "k", 10));
             finds.add(started);
         }
-        // each add gives the scope a new version, so the search after it cannot use the scope's in-memory copy until
-        // that is read again (Neo4jMemoryStore): what an agent that remembers and recalls in turn waits for
+        // an agent that remembers and recalls in turn: each add gives the scope a new version, which the search after it
+        // must catch up with (MemoryScopeCopies applies the instance's own adds to the scope's in-memory copy)
         Latencies afterAdd = new Latencies();
         for (int i = 0; i < afterAdds; i++) {
             mcp.call("add_memory", Map.of("text", text.sentence(), "scope", scope, "tags", List.of(text.word())));
