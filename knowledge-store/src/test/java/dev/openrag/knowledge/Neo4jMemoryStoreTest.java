@@ -129,6 +129,21 @@ class Neo4jMemoryStoreTest {
     }
 
     @Test
+    void bm25FromNeo4jsIndexFindsEachMemoryRightAfterItsAddThoughTheIndexIsUpdatedAfterTheCommit() {
+        // no copy, so the words list comes from the fulltext index, which Neo4j updates on a thread of its own
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        String scope = "words-" + System.nanoTime();
+        for (int i = 0; i < 30; i++) {
+            String word = "quokka" + (char) ('a' + i % 26) + (char) ('a' + i / 26) + "x"; // a word no other memory has
+            store.add(new Memory(scope + "-" + i, scope, "the " + word + " said hello", List.of(), false, 1, 1, null, null, null,
+                    List.of(), List.of()), new float[] {1, 0.01f * i, 0, 0});
+            MemoryQuery byWords = new MemoryQuery(scope, word, new float[] {1, 0, 0, 0}, 3, null, 0, false, null, null, null, 2,
+                    MemoryQuery.BM25, null, null, false);
+            assertThat(store.search(byWords)).extracting(MemoryHit::id).as("round %d", i).containsExactly(scope + "-" + i);
+        }
+    }
+
+    @Test
     void theDefaultFusionLetsOneListsFirstHitAheadOfMemoriesBothListsRankMiddling() {
         String scope = "fusion-" + System.nanoTime();
         // no copies, so no feedback list: the two lists alone

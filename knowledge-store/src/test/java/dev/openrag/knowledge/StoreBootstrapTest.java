@@ -185,6 +185,32 @@ class StoreBootstrapTest {
     }
 
     @Test
+    void theMemoryWordsIndexOfAnOlderVersionIsMadeAgainToBeUpdatedAfterEachCommit() {
+        try (var session = driver.session()) {
+            // as older versions made it: updated inside every write's commit
+            session.run("DROP INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " IF EXISTS").consume();
+            session.run("CREATE FULLTEXT INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " FOR (n:Memory) ON EACH [n.text, n.scope]").consume();
+            session.run("CREATE (:Memory {id: 'words-old', scope: 'words', text: 'an okapi in the old index'})").consume();
+            assertThat(eventuallyConsistent(session)).isFalse();
+
+            Neo4jSchema.bootstrap(driver, 4);
+            assertThat(eventuallyConsistent(session)).isTrue();
+            Neo4jSchema.bootstrap(driver, 4);
+            assertThat(eventuallyConsistent(session)).as("made again once, then kept").isTrue();
+            assertThat(session.run(Neo4jSchema.AWAIT_MEMORY_WORDS + "CALL db.index.fulltext.queryNodes($index, 'okapi') YIELD node "
+                    + "RETURN node.id AS id", Map.of("index", Neo4jSchema.MEMORY_TEXT_INDEX)).list(r -> r.get("id").asString()))
+                    .as("the memories written before are in the new index").containsExactly("words-old");
+            session.run("MATCH (m:Memory {id: 'words-old'}) DELETE m").consume();
+        }
+    }
+
+    private static boolean eventuallyConsistent(org.neo4j.driver.Session session) {
+        Map<String, Object> options = session.run("SHOW INDEXES YIELD name, options WHERE name = $name RETURN options",
+                Map.of("name", Neo4jSchema.MEMORY_TEXT_INDEX)).single().get("options").asMap();
+        return Boolean.TRUE.equals(((Map<?, ?>) options.get("indexConfig")).get("fulltext.eventually_consistent"));
+    }
+
+    @Test
     void aVectorIndexOfAnotherDimensionIsAClearError() {
         Neo4jSchema.bootstrap(driver, 4);
 
