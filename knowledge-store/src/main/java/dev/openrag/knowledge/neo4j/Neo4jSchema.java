@@ -33,8 +33,9 @@ public final class Neo4jSchema {
 
     /**
      * The option that has Neo4j apply a write to {@link #MEMORY_TEXT_INDEX} on a background thread after
-     * the write commits, not inside the commit: Lucene's update was a quarter of an {@code add_memory}
-     * (store part 10.2-12.8 ms at p50 with it in the commit, 7.8-8.2 ms without; docs/benchmarks.md).
+     * the write commits, not inside the commit: the store's part of an {@code add_memory} is 2-4 ms
+     * shorter at p50 (7.1-8.2 ms against 8.6-12.8 ms on one stack), of which the next add's embedding,
+     * sharing the cores with Lucene's deferred work, gives back 0.5-1 ms (docs/benchmarks.md).
      * A search that reads the index first waits for what was committed before it
      * ({@link #AWAIT_MEMORY_WORDS}), so it still finds a memory added just before.
      */
