@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
+import org.neo4j.driver.Session;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
@@ -204,10 +205,10 @@ class StoreBootstrapTest {
         }
     }
 
-    private static boolean eventuallyConsistent(org.neo4j.driver.Session session) {
+    private static boolean eventuallyConsistent(Session session) {
         Map<String, Object> options = session.run("SHOW INDEXES YIELD name, options WHERE name = $name RETURN options",
                 Map.of("name", Neo4jSchema.MEMORY_TEXT_INDEX)).single().get("options").asMap();
-        return Boolean.TRUE.equals(((Map<?, ?>) options.get("indexConfig")).get("fulltext.eventually_consistent"));
+        return Boolean.TRUE.equals(((Map<?, ?>) options.get("indexConfig")).get(Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT));
     }
 
     @Test

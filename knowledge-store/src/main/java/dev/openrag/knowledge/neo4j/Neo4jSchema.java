@@ -39,7 +39,7 @@ public final class Neo4jSchema {
      * A search that reads the index first waits for what was committed before it
      * ({@link #AWAIT_MEMORY_WORDS}), so it still finds a memory added just before.
      */
-    static final String MEMORY_WORDS_EVENTUALLY_CONSISTENT = "fulltext.eventually_consistent";
+    public static final String MEMORY_WORDS_EVENTUALLY_CONSISTENT = "fulltext.eventually_consistent";
     /** Put before a query of {@link #MEMORY_TEXT_INDEX}: waits until the writes committed before it are in the index. */
     public static final String AWAIT_MEMORY_WORDS = "CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()\n";
 
