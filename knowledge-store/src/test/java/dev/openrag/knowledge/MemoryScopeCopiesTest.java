@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -236,6 +237,63 @@ class MemoryScopeCopiesTest {
                 .contains(scope + "-elsewhere", scope + "-after");
         store.setForgotten(scope + "-new1", NOW - 1);
         assertThat(store.servesFromMemory(scope)).as("a forget is not an add").isFalse();
+    }
+
+    @Test
+    void aBatchAddedThroughThisStoreReachesItsCopyAtOnceAsReadingTheScopeAgainWould() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        String scope = "batched-" + System.nanoTime();
+        Random random = new Random(12);
+        List<Memory> first = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            first.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"));
+        }
+        addAll(store, first, random, i -> i == 0 ? null : "the turn before " + i); // the scope's copy has words in context
+        awaitTrue(() -> store.servesFromMemory(scope), "the scope is copied into memory");
+
+        for (int round = 0; round < 3; round++) { // an import in batches while an agent searches
+            int part = round;
+            List<Memory> batch = List.of(said(scope, "shed" + round, "Ada built a garden shed, part " + round, "Ada"),
+                    said(scope, "sail" + round, "the boat got sail number " + round, "Bo"),
+                    new Memory(scope + "-late" + round, scope, "the garden gate broke, part " + round, List.of(), false, 1, 1, null, null,
+                            null, List.of(), List.of(), NOW + 60_000L * round, null));
+            assertThat(addAll(store, batch, random, i -> i == 1 ? "a storm tore it in part " + part : null))
+                    .as("round %d", round).hasSize(3);
+            assertThat(store.servesFromMemory(scope)).as("round %d: the search right after the batch uses the copy", round).isTrue();
+        }
+        addAll(store, first, random, i -> null);
+        assertThat(store.servesFromMemory(scope)).as("a batch sent again adds nothing and keeps the copy current").isTrue();
+
+        Neo4jMemoryStore afresh = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        awaitTrue(() -> afresh.servesFromMemory(scope), "another store reads the scope afresh");
+        for (int i = 0; i < 5; i++) {
+            MemoryQuery question = new MemoryQuery(scope, i % 2 == 0 ? "What did Ada build in the garden?" : "the storm",
+                    randomVector(random), 50, null, 0, false, null, null, null, NOW, MemoryQuery.HYBRID, null, null, false,
+                    secondVector(random));
+            List<MemoryHit> hits = store.search(question);
+            assertThat(scored(hits)).as("question %d", i).isEqualTo(scored(afresh.search(question)));
+            assertThat(ids(hits)).contains(scope + "-shed0", scope + "-sail1", scope + "-late2");
+        }
+
+        // a batch that supersedes a memory ends that memory's validity, which the copy cannot follow
+        Memory correction = new Memory(scope + "-fix", scope, "the shed was built by Bo", List.of(), false, 1, 1, null, null, null,
+                List.of(), List.of(new Memory.Link(Memory.SUPERSEDES, scope + "-shed0")), 2L, "Bo");
+        addAll(store, List.of(correction), random, i -> null);
+        assertThat(store.servesFromMemory(scope)).as("a supersession is not a plain add").isFalse();
+    }
+
+    /** Adds the memories in one batch with random vectors and the given contexts; returns the ids it added. */
+    private static List<String> addAll(Neo4jMemoryStore store, List<Memory> memories, Random random,
+                                       IntFunction<String> context) {
+        List<String> contexts = new ArrayList<>();
+        List<float[]> vectors = new ArrayList<>();
+        List<float[]> seconds = new ArrayList<>();
+        for (int i = 0; i < memories.size(); i++) {
+            contexts.add(context.apply(i));
+            vectors.add(randomVector(random));
+            seconds.add(secondVector(random));
+        }
+        return store.addAll(memories, contexts, vectors, seconds);
     }
 
     /** Each hit as id and score, to compare two stores' answers. */

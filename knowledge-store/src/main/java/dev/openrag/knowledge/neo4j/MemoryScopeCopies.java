@@ -72,6 +72,25 @@ final class MemoryScopeCopies {
             REMOVE s.lock
             WITH m, before, s.version AS after""";
 
+    /**
+     * {@link #bump} that also says which version it replaced and which it set, as {@link #BUMP_SCOPE_OF_M_FROM_TO}
+     * does: a batch of adds written with it can be applied to a copy at {@code before} ({@link #added}).
+     */
+    static Versions bumpFromTo(TransactionContext tx, String scope) {
+        Record row = tx.run("""
+                MERGE (s:MemoryScope {scope: $scope})
+                SET s.lock = true
+                WITH s, s.version AS before
+                SET s.version = randomUUID()
+                REMOVE s.lock
+                RETURN before, s.version AS after""", Map.of("scope", scope)).single();
+        return new Versions(row.get("before").asString(null), row.get("after").asString());
+    }
+
+    /** The version a write took a scope from ({@code before}; null: the scope had none) and the one it set. */
+    record Versions(String before, String after) {
+    }
+
     /** {@link #bump} for the scope of the memory {@code id} (run it before a delete), if there is one. */
     static void bumpScopeOf(TransactionContext tx, String id) {
         tx.run("MATCH (m:Memory {id: $id}) " + BUMP_SCOPE_OF_M, Map.of("id", id)).consume();
@@ -123,21 +142,22 @@ final class MemoryScopeCopies {
     }
 
     /**
-     * A memory this store added to a scope in a write that took the scope from version {@code before}
-     * to {@code after} ({@link #BUMP_SCOPE_OF_M_FROM_TO}). The next search of the scope applies it to a
-     * copy at {@code before} instead of reading the whole scope again: an agent that remembers and
-     * recalls in turn keeps finding its scope in memory. Only while the scope has a copy; what any
-     * other write (or another instance's add) changes still makes the copy stale.
+     * Memories this store added to a scope in one write that took the scope from version {@code before}
+     * to {@code after} ({@link #BUMP_SCOPE_OF_M_FROM_TO}, {@link #bumpFromTo}): a plain add or a batch.
+     * The next search of the scope applies them to a copy at {@code before} instead of reading the whole
+     * scope again: an agent that remembers and recalls in turn, or imports in batches while it searches,
+     * keeps finding its scope in memory. Only while the scope has a copy; what any other write (or
+     * another instance's add) changes still makes the copy stale.
      */
-    void added(String scope, String before, String after, Row row) {
-        if (before == null || !copies.containsKey(scope)) {
+    void added(String scope, String before, String after, List<Row> rows) {
+        if (before == null || rows.isEmpty() || !copies.containsKey(scope)) {
             return;
         }
-        if (addedHeld.incrementAndGet() > MAX_ADDED_HELD) { // scopes written and never searched: start again
+        if (addedHeld.addAndGet(rows.size()) > MAX_ADDED_HELD) { // scopes written and never searched: start again
             added.clear();
-            addedHeld.set(1);
+            addedHeld.set(rows.size());
         }
-        added.computeIfAbsent(scope, key -> new ConcurrentHashMap<>()).put(before, new Added(before, after, row));
+        added.computeIfAbsent(scope, key -> new ConcurrentHashMap<>()).put(before, new Added(before, after, List.copyOf(rows)));
     }
 
     /** The copy with this store's adds since its version applied, if they lead to {@code version}; null if they do not. */
@@ -153,19 +173,24 @@ final class MemoryScopeCopies {
             if (next == null) {
                 return null;
             }
-            addedHeld.decrementAndGet();
-            rows.add(next.row());
+            addedHeld.addAndGet(-next.rows().size());
+            rows.addAll(next.rows());
             at = next.after();
         }
         return copy.size() + rows.size() > maxMemories ? null : copy.with(rows, version);
     }
 
-    /** A memory as a copy holds it. */
-    record Row(String id, String text, float[] embedding, float[] second, String speaker, long happened, Long expiresAt,
-               List<String> conversations) {
+    /** A memory as a copy holds it; {@code context} is the words searched with its text (null: none). */
+    record Row(String id, String text, String context, float[] embedding, float[] second, String speaker, long happened,
+               Long expiresAt, List<String> conversations) {
+
+        /** The text as a copy's words in context hold it: after its context, as {@link Copy#of} reads it. */
+        String inContext() {
+            return context == null ? text : context + "\n" + text;
+        }
     }
 
-    private record Added(String before, String after, Row row) {
+    private record Added(String before, String after, List<Row> rows) {
     }
 
     /** How many memories the copies hold in all. */
@@ -249,7 +274,7 @@ final class MemoryScopeCopies {
             copies.remove(oldest);
             Map<String, Added> held = added.remove(oldest);
             if (held != null) {
-                addedHeld.addAndGet(-held.size());
+                addedHeld.addAndGet(-held.values().stream().mapToInt(adds -> adds.rows().size()).sum());
             }
         }
     }
@@ -360,12 +385,15 @@ final class MemoryScopeCopies {
          * This copy with {@code rows} added after its memories, at {@code version}: what reading the scope again would
          * give, at the cost of the new memories (their vectors fill the room after the old ones; the words of the others
          * are shared). Rows it holds already (written while it was read) are skipped. Null where it cannot: an empty
-         * copy, or vectors of another size.
+         * copy, vectors of another size, or the scope's first memories with a context.
          */
         Copy with(List<Row> rows, String version) {
             List<Row> fresh = rows.stream().filter(row -> !positions.containsKey(row.id())).toList();
             if (ids.length == 0 || fresh.stream().anyMatch(row -> row.embedding().length != vectors.dimension())) {
                 return null;
+            }
+            if (wordsInContext == null && fresh.stream().anyMatch(row -> row.context() != null)) {
+                return null; // the scope's first context: its words in context are built when the scope is read again
             }
             int n = ids.length;
             int total = n + fresh.size();
@@ -393,7 +421,7 @@ final class MemoryScopeCopies {
             return new Copy(version, grownIds, vectors.with(fresh.stream().map(Row::embedding).toArray(float[][]::new)),
                     allSeconds ? secondVectors.with(fresh.stream().map(Row::second).toArray(float[][]::new)) : null,
                     grownSpeakers, grownHappened, grownForgottenAt, grownExpiresAt, grownValidTo, grownConversations,
-                    words.with(texts), wordsInContext == null ? null : wordsInContext.with(texts));
+                    words.with(texts), wordsInContext == null ? null : wordsInContext.with(fresh.stream().map(Row::inContext).toList()));
         }
 
         private static float[] floats(Value list) {

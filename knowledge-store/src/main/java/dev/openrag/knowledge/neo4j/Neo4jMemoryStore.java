@@ -286,12 +286,16 @@ public final class Neo4jMemoryStore implements MemoryStore {
         }
         if (written.before() != null) { // a plain add: the scope's copy can take it at its next search (a supersession cannot)
             Memory stored = written.memory();
-            copies.added(stored.scope(), written.before(), written.after(), new MemoryScopeCopies.Row(stored.id(), stored.text(),
-                    embedding, secondEmbedding, stored.speaker(), stored.occurredAt() != null ? stored.occurredAt() : stored.createdAt(),
-                    stored.expiresAt(), stored.conversationId() == null ? List.of() : List.of(stored.conversationId())));
+            copies.added(stored.scope(), written.before(), written.after(), List.of(new MemoryScopeCopies.Row(stored.id(), stored.text(),
+                    null, embedding, secondEmbedding, stored.speaker(), happened(stored), stored.expiresAt(),
+                    stored.conversationId() == null ? List.of() : List.of(stored.conversationId()))));
         }
         vectorQueue.queued();
         return written.memory();
+    }
+
+    private static long happened(Memory memory) {
+        return memory.occurredAt() != null ? memory.occurredAt() : memory.createdAt();
     }
 
     /** A memory as written, and the versions its write took the scope from and to (null where it did not say). */
@@ -368,9 +372,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("secondEmbedding", secondEmbeddings == null ? null : Neo4jGraphStore.toList(secondEmbeddings.get(i)));
             rows.add(row);
         }
+        MemoryScopeCopies.Versions[] bumped = new MemoryScopeCopies.Versions[1];
         List<String> written;
         try (Session session = driver.session()) {
             written = session.executeWrite(tx -> {
+                bumped[0] = null; // a retried transaction starts again
                 List<String> taken = tx.run("MATCH (m:Memory) WHERE m.id IN [row IN $rows | row.id] AND m.scope <> $scope RETURN m.id AS id",
                         Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
                 if (!taken.isEmpty()) {
@@ -393,10 +399,24 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 // only the memories this call added: a batch sent again changes nothing
                 linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
                 if (!added.isEmpty()) {
-                    MemoryScopeCopies.bump(tx, scope);
+                    bumped[0] = MemoryScopeCopies.bumpFromTo(tx, scope);
                 }
                 return added;
             });
+        }
+        // plain adds (a supersession also ends an older memory's validity) reach the scope's copy as a single add does
+        if (bumped[0] != null && supersessions(memories).isEmpty()) {
+            Set<String> added = Set.copyOf(written);
+            List<MemoryScopeCopies.Row> copied = new ArrayList<>();
+            for (int i = 0; i < memories.size(); i++) {
+                Memory memory = memories.get(i);
+                if (added.contains(memory.id())) {
+                    copied.add(new MemoryScopeCopies.Row(memory.id(), memory.text(), (String) rows.get(i).get("context"),
+                            embeddings.get(i), secondEmbeddings == null ? null : secondEmbeddings.get(i), memory.speaker(),
+                            happened(memory), null, List.of()));
+                }
+            }
+            copies.added(scope, bumped[0].before(), bumped[0].after(), copied);
         }
         vectorQueue.queued();
         return written;
