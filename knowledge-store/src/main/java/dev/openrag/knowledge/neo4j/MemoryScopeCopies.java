@@ -39,9 +39,9 @@ import dev.openrag.knowledge.vector.UnitVectors;
  * the time costs at most about 5% of a core to follow. Copies hold at most {@code maxMemories}
  * memories in all; the least recently searched make room, and a bigger scope is never copied.
  *
- * <p>The one write a copy follows without reading the scope again is this instance's own plain add
- * ({@link #added}): it knows the version it replaced, so a search that finds the copy at that
- * version applies the memory and is current again.</p>
+ * <p>The one write a copy follows without reading the scope again is this instance's own plain add,
+ * single or batched ({@link #added}): it knows the version it replaced, so a search that finds the
+ * copy at that version applies the memories and is current again.</p>
  */
 final class MemoryScopeCopies {
 
