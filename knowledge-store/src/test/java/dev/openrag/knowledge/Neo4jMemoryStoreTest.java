@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -48,6 +52,46 @@ class Neo4jMemoryStoreTest {
 
     private static Memory memory(String id, String scope) {
         return new Memory(id, scope, "memory " + id, List.of(), false, 1, 1, null, null, null, List.of(), List.of());
+    }
+
+    @Test
+    void concurrentAddsNamingTheSameEntitiesInOtherOrdersAllLandThoughNeo4jFindsDeadlocksBetweenThem() throws Exception {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 50, 0);
+        String scope = "contended-" + System.nanoTime();
+        List<String> orders = List.of("Alba met Brin, Cato and Dara", "Dara met Cato, Brin and Alba",
+                "Cato met Alba, Dara and Brin", "Brin met Dara, Alba and Cato");
+        int threads = 4;
+        int each = 40;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> adds = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                adds.add(pool.submit(() -> {
+                    for (int i = 0; i < each; i++) {
+                        String text = orders.get((thread + i) % orders.size()) + " (" + thread + "-" + i + ")";
+                        store.add(new Memory(scope + "-" + thread + "-" + i, scope, text, List.of(), false, 1, 1, null, null, null,
+                                List.of(), List.of()), new float[] {1, thread, i, 0});
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> add : adds) {
+                add.get(2, TimeUnit.MINUTES); // a deadlock that reached the caller fails here
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        try (var session = driver.session()) {
+            var counts = session.run("""
+                    MATCH (m:Memory {scope: $scope}) WITH count(m) AS memories
+                    MATCH (e:MemoryEntity {scope: $scope})
+                    RETURN memories, count(e) AS entities, sum(COUNT { (e)<-[:MENTIONS]-(:Memory) }) AS mentions""",
+                    Map.of("scope", scope)).single();
+            assertThat(counts.get("memories").asInt()).as("every add stored once").isEqualTo(threads * each);
+            assertThat(counts.get("entities").asInt()).as("one entity per name").isEqualTo(4);
+            assertThat(counts.get("mentions").asInt()).as("each memory names all four").isEqualTo(4 * threads * each);
+        }
     }
 
     @Test

@@ -21,11 +21,14 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
+import org.jboss.logging.Logger;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
+import org.neo4j.driver.exceptions.Neo4jException;
+import org.neo4j.driver.exceptions.RetryableException;
 import org.neo4j.driver.types.Node;
 
 import dev.openrag.knowledge.memory.Conversation;
@@ -55,6 +58,8 @@ import dev.openrag.knowledge.port.MemoryStore;
  * model's list ({@link #SECOND_VECTOR_LIST}, over {@code Memory.secondEmbedding}, which no index holds).
  */
 public final class Neo4jMemoryStore implements MemoryStore {
+
+    private static final Logger LOG = Logger.getLogger(Neo4jMemoryStore.class);
 
     private static final String MEMORY_FIELDS = """
             m {.*, embedding: null, secondEmbedding: null, context: null,
@@ -270,19 +275,35 @@ public final class Neo4jMemoryStore implements MemoryStore {
         // one transaction: without links, one statement that also gives the scope its new version and returns the memory
         // as stored (three round trips and a second session fewer: 11.6 to 8.3-9.1 ms at p50 for the store's part of an
         // add, docs/benchmarks.md); with links, the version comes after them, so the scope locks last
-        Written written;
+        String plain = create + "WITH m\n" + MemoryScopeCopies.BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN " + MEMORY_FIELDS + ", before, after";
+        Function<Record, Written> asWritten = row -> new Written(memory(row.get("memory")), row.get("before").asString(null),
+                row.get("after").asString());
+        Written written = null;
         try (Session session = driver.session()) {
-            written = session.executeWrite(tx -> {
-                if (memory.links().isEmpty()) {
-                    Record row = tx.run(create + "WITH m\n" + MemoryScopeCopies.BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN " + MEMORY_FIELDS
-                            + ", before, after", params).single();
-                    return new Written(memory(row.get("memory")), row.get("before").asString(null), row.get("after").asString());
+            if (memory.links().isEmpty()) {
+                // that statement as an auto-commit transaction: one round trip where a transaction function takes three
+                // (begin, run, commit), 1-1.5 ms less at p50 (docs/benchmarks.md). The driver retries transaction
+                // functions only, so a retryable failure (a deadlock, a lost connection) goes to one, as any other write.
+                try {
+                    written = asWritten.apply(session.run(plain, params).single());
+                } catch (Neo4jException e) {
+                    if (!(e instanceof RetryableException)) {
+                        throw e;
+                    }
+                    LOG.debugf("memory %s: its add is tried again in a transaction function: %s", memory.id(), e.getMessage());
                 }
-                tx.run(create, params).consume();
-                linkAll(tx, List.of(memory));
-                MemoryScopeCopies.bump(tx, memory.scope());
-                return new Written(memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory")), null, null);
-            });
+            }
+            if (written == null) {
+                written = session.executeWrite(tx -> {
+                    if (memory.links().isEmpty()) {
+                        return asWritten.apply(tx.run(plain, params).single());
+                    }
+                    tx.run(create, params).consume();
+                    linkAll(tx, List.of(memory));
+                    MemoryScopeCopies.bump(tx, memory.scope());
+                    return new Written(memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory")), null, null);
+                });
+            }
         }
         if (written.before() != null) { // a plain add: the scope's copy can take it at its next search (a supersession cannot)
             Memory stored = written.memory();
