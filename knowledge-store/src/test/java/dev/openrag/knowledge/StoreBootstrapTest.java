@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
+import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
@@ -186,29 +187,38 @@ class StoreBootstrapTest {
     }
 
     @Test
-    void theMemoryWordsIndexOfAnOlderVersionIsMadeAgainToBeUpdatedAfterEachCommit() {
+    void theMemoryWordsIndexOfAnOlderVersionIsMadeAgainToTakeMemoriesInBatchesAfterTheirCommit() {
         try (var session = driver.session()) {
-            // as older versions made it: updated inside every write's commit
-            session.run("DROP INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " IF EXISTS").consume();
-            session.run("CREATE FULLTEXT INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " FOR (n:Memory) ON EACH [n.text, n.scope]").consume();
-            session.run("CREATE (:Memory {id: 'words-old', scope: 'words', text: 'an okapi in the old index'})").consume();
-            assertThat(eventuallyConsistent(session)).isFalse();
+            session.run("CREATE (:Memory:" + Neo4jSchema.INDEXED_MEMORY + " {id: 'words-old', scope: 'words', text: 'an okapi in the old index'})")
+                    .consume();
+            List<String> olderVersions = List.of(
+                    "FOR (n:Memory) ON EACH [n.text, n.scope]", // updated inside every write's commit
+                    "FOR (n:Memory) ON EACH [n.text, n.scope] OPTIONS {indexConfig: {`" // after each write's commit
+                            + Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}");
+            for (String older : olderVersions) {
+                session.run("DROP INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " IF EXISTS").consume();
+                session.run("CREATE FULLTEXT INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " " + older).consume();
+                assertThat(memoryWords(session)).as(older).isNotEqualTo(List.of(Neo4jSchema.INDEXED_MEMORY, true));
 
-            Neo4jSchema.bootstrap(driver, 4);
-            assertThat(eventuallyConsistent(session)).isTrue();
-            Neo4jSchema.bootstrap(driver, 4);
-            assertThat(eventuallyConsistent(session)).as("made again once, then kept").isTrue();
-            assertThat(session.run(Neo4jSchema.AWAIT_MEMORY_WORDS + "CALL db.index.fulltext.queryNodes($index, 'okapi') YIELD node "
-                    + "RETURN node.id AS id", Map.of("index", Neo4jSchema.MEMORY_TEXT_INDEX)).list(r -> r.get("id").asString()))
-                    .as("the memories written before are in the new index").containsExactly("words-old");
+                Neo4jSchema.bootstrap(driver, 4);
+                assertThat(memoryWords(session)).as(older).isEqualTo(List.of(Neo4jSchema.INDEXED_MEMORY, true));
+                Neo4jSchema.bootstrap(driver, 4);
+                assertThat(memoryWords(session)).as("made again once, then kept").isEqualTo(List.of(Neo4jSchema.INDEXED_MEMORY, true));
+                assertThat(session.run(Neo4jSchema.AWAIT_MEMORY_WORDS + "CALL db.index.fulltext.queryNodes($index, 'okapi') YIELD node "
+                        + "RETURN node.id AS id", Map.of("index", Neo4jSchema.MEMORY_TEXT_INDEX)).list(r -> r.get("id").asString()))
+                        .as("the memories written before are in the new index").containsExactly("words-old");
+            }
             session.run("MATCH (m:Memory {id: 'words-old'}) DELETE m").consume();
         }
     }
 
-    private static boolean eventuallyConsistent(Session session) {
-        Map<String, Object> options = session.run("SHOW INDEXES YIELD name, options WHERE name = $name RETURN options",
-                Map.of("name", Neo4jSchema.MEMORY_TEXT_INDEX)).single().get("options").asMap();
-        return Boolean.TRUE.equals(((Map<?, ?>) options.get("indexConfig")).get(Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT));
+    /** The memory words index's label and whether it is updated after the commit. */
+    private static List<Object> memoryWords(Session session) {
+        Record index = session.run("SHOW INDEXES YIELD name, labelsOrTypes, options WHERE name = $name RETURN labelsOrTypes, options",
+                Map.of("name", Neo4jSchema.MEMORY_TEXT_INDEX)).single();
+        Map<?, ?> config = (Map<?, ?>) index.get("options").asMap().get("indexConfig");
+        return List.of(String.join(",", index.get("labelsOrTypes").asList(org.neo4j.driver.Value::asString)),
+                Boolean.TRUE.equals(config.get(Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT)));
     }
 
     @Test

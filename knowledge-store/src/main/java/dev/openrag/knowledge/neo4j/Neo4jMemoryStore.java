@@ -629,6 +629,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             } else {
                 Map<String, Object> words = new HashMap<>(params);
                 words.put("lucene", MemoryText.inScope(query.scope(), lucene));
+                vectorQueue.indexAll(); // the index holds the memories moved out of the queue only (MemoryVectorQueue)
                 byText = async(() -> candidates(read(Neo4jSchema.AWAIT_MEMORY_WORDS
                         + "CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
                         + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, words)));

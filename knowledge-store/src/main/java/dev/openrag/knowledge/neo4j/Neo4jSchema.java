@@ -35,9 +35,10 @@ public final class Neo4jSchema {
      * The option that has Neo4j apply a write to {@link #MEMORY_TEXT_INDEX} on a background thread after
      * the write commits, not inside the commit: the store's part of an {@code add_memory} is 2-4 ms
      * shorter at p50 (7.1-8.2 ms against 8.6-12.8 ms on one stack), of which the next add's embedding,
-     * sharing the cores with Lucene's deferred work, gives back 0.5-1 ms (docs/benchmarks.md).
-     * A search that reads the index first waits for what was committed before it
-     * ({@link #AWAIT_MEMORY_WORDS}), so it still finds a memory added just before.
+     * sharing the cores with Lucene's deferred work, gave back 0.5-1 ms (docs/benchmarks.md), until the
+     * index took memories in batches. A search that reads the index first moves the queued memories in
+     * and waits for what was committed before it ({@link #AWAIT_MEMORY_WORDS}), so it still finds a memory
+     * added just before.
      */
     public static final String MEMORY_WORDS_EVENTUALLY_CONSISTENT = "fulltext.eventually_consistent";
     /** Put before a query of {@link #MEMORY_TEXT_INDEX}: waits until the writes committed before it are in the index. */
@@ -74,9 +75,10 @@ public final class Neo4jSchema {
             "CREATE CONSTRAINT memory_scope_version IF NOT EXISTS FOR (n:MemoryScope) REQUIRE n.scope IS UNIQUE",
             "CREATE CONSTRAINT memory_entity_key IF NOT EXISTS FOR (n:MemoryEntity) REQUIRE (n.scope, n.key) IS UNIQUE",
             // BM25 over what memories say (names, places, exact phrases), fused with their vectors; the
-            // scope is indexed too, so that Lucene reads only the asked scope's memories. Updated after
-            // the commit rather than in it: see MEMORY_WORDS_EVENTUALLY_CONSISTENT.
-            "CREATE FULLTEXT INDEX memory_words IF NOT EXISTS FOR (n:Memory) ON EACH [n.text, n.scope] "
+            // scope is indexed too, so that Lucene reads only the asked scope's memories. It holds the
+            // memories the vector index holds, which enter both in batches (MemoryVectorQueue), and is
+            // updated after their commit rather than in it: see MEMORY_WORDS_EVENTUALLY_CONSISTENT.
+            "CREATE FULLTEXT INDEX memory_words IF NOT EXISTS FOR (n:" + INDEXED_MEMORY + ") ON EACH [n.text, n.scope] "
                     + "OPTIONS {indexConfig: {`" + MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}",
             // BM25 over entity and operation words, limited to a collection the way memory_words is to a scope
             "CREATE FULLTEXT INDEX graph_words IF NOT EXISTS FOR (n:Entity|Operation) ON EACH [n.words, n.collection]",
@@ -128,8 +130,10 @@ public final class Neo4jSchema {
     private static void bootstrapOnce(Driver driver, int dimension) {
         try (Session session = driver.session()) {
             Record memoryWords = existingIndex(session, MEMORY_TEXT_INDEX);
-            if (memoryWords != null && !Boolean.TRUE.equals(indexConfig(memoryWords).get(MEMORY_WORDS_EVENTUALLY_CONSISTENT))) {
-                // made by an older version, updated inside every add's commit: made again (Neo4j reindexes the memories)
+            if (memoryWords != null && (!Boolean.TRUE.equals(indexConfig(memoryWords).get(MEMORY_WORDS_EVENTUALLY_CONSISTENT))
+                    || !memoryWords.get("labelsOrTypes").asList(Value::asString).equals(List.of(INDEXED_MEMORY)))) {
+                // made by an older version, updated inside every add's commit or with every add: made again (Neo4j
+                // reindexes the memories)
                 session.run("DROP INDEX " + MEMORY_TEXT_INDEX + " IF EXISTS").consume();
             }
             for (String statement : CONSTRAINTS) {
