@@ -77,13 +77,9 @@ final class MemoryScopeCopies {
      * does: a batch of adds written with it can be applied to a copy at {@code before} ({@link #added}).
      */
     static Versions bumpFromTo(TransactionContext tx, String scope) {
-        Record row = tx.run("""
-                MERGE (s:MemoryScope {scope: $scope})
-                SET s.lock = true
-                WITH s, s.version AS before
-                SET s.version = randomUUID()
-                REMOVE s.lock
-                RETURN before, s.version AS after""", Map.of("scope", scope)).single();
+        // that clause, with a map standing in for the memory: it reads only m.scope
+        Record row = tx.run("WITH {scope: $scope} AS m\n" + BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN before, after",
+                Map.of("scope", scope)).single();
         return new Versions(row.get("before").asString(null), row.get("after").asString());
     }
 

@@ -393,11 +393,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("secondEmbedding", secondEmbeddings == null ? null : Neo4jGraphStore.toList(secondEmbeddings.get(i)));
             rows.add(row);
         }
-        MemoryScopeCopies.Versions[] bumped = new MemoryScopeCopies.Versions[1];
-        List<String> written;
+        Batch batch;
         try (Session session = driver.session()) {
-            written = session.executeWrite(tx -> {
-                bumped[0] = null; // a retried transaction starts again
+            batch = session.executeWrite(tx -> {
                 List<String> taken = tx.run("MATCH (m:Memory) WHERE m.id IN [row IN $rows | row.id] AND m.scope <> $scope RETURN m.id AS id",
                         Map.of("rows", rows, "scope", scope)).list(r -> r.get("id").asString());
                 if (!taken.isEmpty()) {
@@ -419,15 +417,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         .list(r -> r.get("id").asString());
                 // only the memories this call added: a batch sent again changes nothing
                 linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
-                if (!added.isEmpty()) {
-                    bumped[0] = MemoryScopeCopies.bumpFromTo(tx, scope);
-                }
-                return added;
+                return new Batch(added, added.isEmpty() ? null : MemoryScopeCopies.bumpFromTo(tx, scope));
             });
         }
         // plain adds (a supersession also ends an older memory's validity) reach the scope's copy as a single add does
-        if (bumped[0] != null && supersessions(memories).isEmpty()) {
-            Set<String> added = Set.copyOf(written);
+        if (batch.versions() != null && supersessions(memories).isEmpty()) {
+            Set<String> added = Set.copyOf(batch.added());
             List<MemoryScopeCopies.Row> copied = new ArrayList<>();
             for (int i = 0; i < memories.size(); i++) {
                 Memory memory = memories.get(i);
@@ -437,10 +432,14 @@ public final class Neo4jMemoryStore implements MemoryStore {
                             happened(memory), null, List.of()));
                 }
             }
-            copies.added(scope, bumped[0].before(), bumped[0].after(), copied);
+            copies.added(scope, batch.versions().before(), batch.versions().after(), copied);
         }
         vectorQueue.queued();
-        return written;
+        return batch.added();
+    }
+
+    /** The ids a batch added, and the versions its write took the scope from and to (null: it added none). */
+    private record Batch(List<String> added, MemoryScopeCopies.Versions versions) {
     }
 
     @Override
