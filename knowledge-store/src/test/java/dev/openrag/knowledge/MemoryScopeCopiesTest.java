@@ -282,6 +282,33 @@ class MemoryScopeCopiesTest {
         assertThat(store.servesFromMemory(scope)).as("a supersession is not a plain add").isFalse();
     }
 
+    @Test
+    void theFirstSearchOfASmallScopeWaitsForItsCopyAndRanksAsTheNextOneDoes() {
+        String scope = "first-" + System.nanoTime();
+        Random random = new Random(13);
+        List<Memory> memories = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            memories.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"));
+        }
+        // written by another instance: the searching stores below have never seen the scope
+        addAll(new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT), memories, random,
+                i -> i == 0 ? null : "the turn before " + i);
+        Neo4jMemoryStore small = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        // a store for which the same scope is too big to scan: its first search does not wait
+        Neo4jMemoryStore big = new Neo4jMemoryStore(driver, 10, 10_000, SearchTuning.DEFAULT);
+        MemoryQuery question = new MemoryQuery(scope, "What did Ada say about the garden?", randomVector(random), 20, null, 0, false,
+                null, null, null, NOW, MemoryQuery.HYBRID, null, null, false, secondVector(random));
+
+        List<MemoryHit> first = small.search(question);
+        assertThat(first).as("the first search").isNotEmpty()
+                .anySatisfy(hit -> assertThat(hit.ranks()).containsKeys(Neo4jMemoryStore.SECOND_VECTOR_LIST, Neo4jMemoryStore.CONTEXT_WORDS_LIST));
+        assertThat(scored(first)).as("the first search ranks as the next").isEqualTo(scored(small.search(question)));
+        assertThat(big.search(question)).as("a scope over the scan limit: the first search is Neo4j's alone").isNotEmpty()
+                .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+        awaitTrue(() -> big.servesFromMemory(scope), "the big scope is copied in the background");
+        assertThat(scored(big.search(question))).as("then it ranks as the small one").isEqualTo(scored(first));
+    }
+
     /** Adds the memories in one batch with random vectors and the given contexts; returns the ids it added. */
     private static List<String> addAll(Neo4jMemoryStore store, List<Memory> memories, Random random,
                                        IntFunction<String> context) {

@@ -8,10 +8,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
-import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jboss.logging.Logger;
@@ -33,10 +36,12 @@ import dev.openrag.knowledge.vector.UnitVectors;
  * <p>Every write of a memory (add, update, supersede, correct, forget, delete, sweep) sets a new
  * random {@code version} on the scope's {@code (:MemoryScope {scope})} node in the same transaction
  * ({@link #bump}). A search reads that version first and uses the copy only when the copy was read
- * at it, so it sees exactly what Neo4j holds, whichever instance wrote it; otherwise Neo4j answers
- * as before and the scope is read again in the background: one read per scope at a time, and no
- * sooner than 20 times the last read's duration (at least a second), so a scope that changes all
- * the time costs at most about 5% of a core to follow. Copies hold at most {@code maxMemories}
+ * at it, so it sees exactly what Neo4j holds, whichever instance wrote it; otherwise the scope is read
+ * again in the background and Neo4j answers as before, without the lists only a copy gives. A small
+ * scope's search waits for that read instead ({@link #current(String, boolean)}), so that it ranks as
+ * the next search will. One read per scope at a time, and no sooner than 20 times the last read's
+ * duration (at least a second), so a scope that changes all the time costs at most about 5% of a core
+ * to follow. Copies hold at most {@code maxMemories}
  * memories in all; the least recently searched make room, and a bigger scope is never copied.
  *
  * <p>The one write a copy follows without reading the scope again is this instance's own plain add,
@@ -50,6 +55,8 @@ final class MemoryScopeCopies {
     private static final int RELOAD_COST_FACTOR = 20;
     /** Past this many scopes with a reload time, the times already passed are dropped. */
     private static final int MAX_THROTTLED_SCOPES = 10_000;
+    /** The longest a search waits for its scope's copy to be read ({@link #current(String, boolean)}). */
+    static final long READ_NOW_WAIT_MS = 2_000;
 
     /** In a write of the scope's memories: gives the scope a new version (the write's last statement, so it locks last). */
     static void bump(TransactionContext tx, String scope) {
@@ -98,7 +105,8 @@ final class MemoryScopeCopies {
     private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
     private final Map<String, Copy> copies = new ConcurrentHashMap<>();
     private final Map<String, Long> nextLoadAllowed = new ConcurrentHashMap<>();
-    private final Set<String> loading = ConcurrentHashMap.newKeySet();
+    /** Per scope, its read under way. */
+    private final Map<String, CompletableFuture<Void>> loading = new ConcurrentHashMap<>();
     /** Per scope, the memories this store added since, by the version each add replaced (see {@link #added}). */
     private final Map<String, Map<String, Added>> added = new ConcurrentHashMap<>();
     private final AtomicInteger addedHeld = new AtomicInteger();
@@ -118,6 +126,18 @@ final class MemoryScopeCopies {
      * asked again no sooner than the throttle allows).
      */
     Copy current(String scope) {
+        return current(scope, false);
+    }
+
+    /**
+     * {@link #current(String)}; with {@code readNow}, a scope without a current copy is read before this
+     * returns (or its read under way is waited for), when the throttle allows a read, for up to
+     * {@value #READ_NOW_WAIT_MS} ms. Without a copy a search takes Neo4j's lists alone: the first search
+     * of a scope (after a start, or after a write this store cannot apply) would rank otherwise than the
+     * next. The copy read is used only at the version the scope has after it, so the search still sees
+     * every write committed before it began.
+     */
+    Copy current(String scope, boolean readNow) {
         if (maxMemories <= 0) {
             return null;
         }
@@ -133,8 +153,28 @@ final class MemoryScopeCopies {
                 return current;
             }
         }
-        loadInBackground(scope);
-        return null;
+        CompletableFuture<Void> read = loadInBackground(scope);
+        return readNow && read != null ? readNow(scope, read) : null;
+    }
+
+    private Copy readNow(String scope, CompletableFuture<Void> read) {
+        try {
+            read.get(READ_NOW_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (ExecutionException e) {
+            return null; // logged by the read
+        }
+        Copy fresh = copies.get(scope);
+        // a read already under way may have begun before a write this search must see: its version says
+        if (fresh == null || !fresh.version().equals(version(scope))) {
+            return null;
+        }
+        fresh.touch();
+        return fresh;
     }
 
     /**
@@ -201,11 +241,21 @@ final class MemoryScopeCopies {
         }
     }
 
-    private void loadInBackground(String scope) {
+    /** The scope's read under way, else a new one; null when the throttle allows none yet. */
+    private CompletableFuture<Void> loadInBackground(String scope) {
+        CompletableFuture<Void> underWay = loading.get(scope);
+        if (underWay != null) {
+            return underWay;
+        }
         long now = System.nanoTime();
         Long allowed = nextLoadAllowed.get(scope);
-        if (allowed != null && now < allowed || !loading.add(scope)) {
-            return;
+        if (allowed != null && now < allowed) {
+            return null;
+        }
+        CompletableFuture<Void> read = new CompletableFuture<>();
+        underWay = loading.putIfAbsent(scope, read);
+        if (underWay != null) {
+            return underWay;
         }
         if (nextLoadAllowed.size() >= MAX_THROTTLED_SCOPES) {
             nextLoadAllowed.values().removeIf(time -> time <= now);
@@ -219,10 +269,13 @@ final class MemoryScopeCopies {
                 LOG.warnf("could not copy memory scope %s into memory, searching it in Neo4j: %s", scope, e.getMessage());
             } finally {
                 long took = System.nanoTime() - started;
+                LOG.debugf("memory scope %s read in %.1f ms", scope, took / 1e6);
                 nextLoadAllowed.put(scope, started + Math.max(MIN_RELOAD_INTERVAL_NANOS, RELOAD_COST_FACTOR * took));
                 loading.remove(scope);
+                read.complete(null);
             }
         });
+        return read;
     }
 
     private void load(String scope) {
