@@ -235,8 +235,27 @@ class MemoryScopeCopiesTest {
         awaitTrue(() -> store.servesFromMemory(scope), "the scope is read again");
         assertThat(ids(store.search(MemoryQuery.byVector(scope, randomVector(random), 50, null, 0, false, NOW))))
                 .contains(scope + "-elsewhere", scope + "-after");
+        // forgets, a restore and a supersession through this store reach the copy too, as reading the scope again would
         store.setForgotten(scope + "-new1", NOW - 1);
-        assertThat(store.servesFromMemory(scope)).as("a forget is not an add").isFalse();
+        store.setForgotten(scope + "-m4", NOW - 1);
+        store.setForgotten(scope + "-m4", null);
+        store.link(scope + "-after", scope + "-m5", Memory.SUPERSEDES);
+        assertThat(store.servesFromMemory(scope)).as("forgets and a supersession").isTrue();
+        Neo4jMemoryStore again = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        awaitTrue(() -> again.servesFromMemory(scope), "another store reads the scope afresh");
+        float[] vector = randomVector(random);
+        for (MemoryQuery question : List.of(MemoryQuery.byVector(scope, vector, 50, null, 0, false, NOW),
+                MemoryQuery.byVector(scope, vector, 50, null, 0, true, NOW),
+                new MemoryQuery(scope, "garden", vector, 50, null, 0, false, null, null, null, NOW, MemoryQuery.HYBRID, null, null, false,
+                        secondVector(random)))) {
+            List<MemoryHit> hits = store.search(question);
+            assertThat(scored(hits)).as("%s", question).isEqualTo(scored(again.search(question)));
+        }
+        assertThat(ids(store.search(MemoryQuery.byVector(scope, vector, 50, null, 0, false, NOW))))
+                .as("forgotten and superseded").doesNotContain(scope + "-new1", scope + "-m5").contains(scope + "-m4");
+
+        store.update(scope + "-m6", "rewritten", randomVector(random), secondVector(random), null, NOW);
+        assertThat(store.servesFromMemory(scope)).as("a new text is not followed").isFalse();
     }
 
     @Test
@@ -275,11 +294,23 @@ class MemoryScopeCopiesTest {
             assertThat(ids(hits)).contains(scope + "-shed0", scope + "-sail1", scope + "-late2");
         }
 
-        // a batch that supersedes a memory ends that memory's validity, which the copy cannot follow
+        // a batch that supersedes a memory (one of its own too) ends that memory's validity in the copy as well
         Memory correction = new Memory(scope + "-fix", scope, "the shed was built by Bo", List.of(), false, 1, 1, null, null, null,
                 List.of(), List.of(new Memory.Link(Memory.SUPERSEDES, scope + "-shed0")), 2L, "Bo");
-        addAll(store, List.of(correction), random, i -> null);
-        assertThat(store.servesFromMemory(scope)).as("a supersession is not a plain add").isFalse();
+        Memory draft = said(scope, "draft", "the shed is red", "Bo");
+        Memory redone = new Memory(scope + "-redone", scope, "the shed is green", List.of(), false, 1, 1, null, null, null,
+                List.of(), List.of(new Memory.Link(Memory.SUPERSEDES, scope + "-draft")), 3L, "Bo");
+        addAll(store, List.of(correction, draft, redone), random, i -> null);
+        assertThat(store.servesFromMemory(scope)).as("a batch with supersessions").isTrue();
+        Neo4jMemoryStore again = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        awaitTrue(() -> again.servesFromMemory(scope), "another store reads the scope afresh");
+        for (Long asOf : java.util.Arrays.asList(null, 1L, 2L)) {
+            MemoryQuery question = new MemoryQuery(scope, "who built the shed", randomVector(random), 50, null, 0, false, null, null, null,
+                    NOW, MemoryQuery.HYBRID, null, asOf, false, secondVector(random));
+            List<MemoryHit> hits = store.search(question);
+            assertThat(scored(hits)).as("as of %s", asOf).isEqualTo(scored(again.search(question)));
+            assertThat(ids(hits).contains(scope + "-shed0")).as("as of %s: the memory superseded at 2", asOf).isEqualTo(Long.valueOf(1).equals(asOf));
+        }
     }
 
     @Test

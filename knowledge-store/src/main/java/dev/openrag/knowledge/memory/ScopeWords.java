@@ -81,6 +81,9 @@ public final class ScopeWords {
      * texts, at the cost of the new texts' words (the postings of the other words are shared).
      */
     public ScopeWords with(List<String> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
         Map<String, int[][]> grown = new HashMap<>(postings);
         int[] grownLengths = Arrays.copyOf(lengths, lengths.length + more.size());
         Stems stems = new Stems(stemming);

@@ -44,9 +44,10 @@ import dev.openrag.knowledge.vector.UnitVectors;
  * to follow. Copies hold at most {@code maxMemories}
  * memories in all; the least recently searched make room, and a bigger scope is never copied.
  *
- * <p>The one write a copy follows without reading the scope again is this instance's own plain add,
- * single or batched ({@link #added}): it knows the version it replaced, so a search that finds the
- * copy at that version applies the memories and is current again.</p>
+ * <p>The writes a copy follows without reading the scope again are this instance's own adds, single
+ * or batched, and its forgets and supersessions ({@link #changed}): each knows the version it replaced,
+ * so a search that finds the copy at that version applies the new memories and the changed times and
+ * is current again. Updates of a memory's text and deletes make the copy stale.</p>
  */
 final class MemoryScopeCopies {
 
@@ -69,7 +70,7 @@ final class MemoryScopeCopies {
     /**
      * {@link #BUMP_SCOPE_OF_M} that also binds the version it replaces ({@code before}, read once the
      * scope is locked, so no other write comes between the two) and the new one ({@code after}): an
-     * add written with it can be applied to a copy at {@code before} ({@link #added}).
+     * add written with it can be applied to a copy at {@code before} ({@link #changed}).
      */
     static final String BUMP_SCOPE_OF_M_FROM_TO = """
             MERGE (s:MemoryScope {scope: m.scope})
@@ -81,17 +82,25 @@ final class MemoryScopeCopies {
 
     /**
      * {@link #bump} that also says which version it replaced and which it set, as {@link #BUMP_SCOPE_OF_M_FROM_TO}
-     * does: a batch of adds written with it can be applied to a copy at {@code before} ({@link #added}).
+     * does: a write with it can be applied to a copy at {@code before} ({@link #changed}).
      */
     static Versions bumpFromTo(TransactionContext tx, String scope) {
         // that clause, with a map standing in for the memory: it reads only m.scope
         Record row = tx.run("WITH {scope: $scope} AS m\n" + BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN before, after",
                 Map.of("scope", scope)).single();
-        return new Versions(row.get("before").asString(null), row.get("after").asString());
+        return new Versions(scope, row.get("before").asString(null), row.get("after").asString());
+    }
+
+    /** {@link #bumpFromTo} for the scope of the memory {@code id}; null when there is no such memory. */
+    static Versions bumpScopeOfFromTo(TransactionContext tx, String id) {
+        List<Record> rows = tx.run("MATCH (m:Memory {id: $id})\n" + BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN m.scope AS scope, before, after",
+                Map.of("id", id)).list();
+        return rows.isEmpty() ? null
+                : new Versions(rows.get(0).get("scope").asString(), rows.get(0).get("before").asString(null), rows.get(0).get("after").asString());
     }
 
     /** The version a write took a scope from ({@code before}; null: the scope had none) and the one it set. */
-    record Versions(String before, String after) {
+    record Versions(String scope, String before, String after) {
     }
 
     /** {@link #bump} for the scope of the memory {@code id} (run it before a delete), if there is one. */
@@ -107,11 +116,11 @@ final class MemoryScopeCopies {
     private final Map<String, Long> nextLoadAllowed = new ConcurrentHashMap<>();
     /** Per scope, its read under way. */
     private final Map<String, CompletableFuture<Void>> loading = new ConcurrentHashMap<>();
-    /** Per scope, the memories this store added since, by the version each add replaced (see {@link #added}). */
-    private final Map<String, Map<String, Added>> added = new ConcurrentHashMap<>();
-    private final AtomicInteger addedHeld = new AtomicInteger();
-    /** The most added memories held for copies in all (about 3 KB each with two models' vectors); past it they are dropped. */
-    static final int MAX_ADDED_HELD = 10_000;
+    /** Per scope, what this store's writes changed since, by the version each write replaced (see {@link #changed}). */
+    private final Map<String, Map<String, Change>> changes = new ConcurrentHashMap<>();
+    private final AtomicInteger changesHeld = new AtomicInteger();
+    /** The most added memories and marks held for copies in all (a memory is about 3 KB with two models' vectors); past it they are dropped. */
+    static final int MAX_CHANGES_HELD = 10_000;
 
     /** @param stemming whether a copy's BM25 matches words by their stems ({@link ScopeWords}) */
     MemoryScopeCopies(Driver driver, long maxMemories, boolean stemming) {
@@ -178,42 +187,56 @@ final class MemoryScopeCopies {
     }
 
     /**
-     * Memories this store added to a scope in one write that took the scope from version {@code before}
-     * to {@code after} ({@link #BUMP_SCOPE_OF_M_FROM_TO}, {@link #bumpFromTo}): a plain add or a batch.
-     * The next search of the scope applies them to a copy at {@code before} instead of reading the whole
-     * scope again: an agent that remembers and recalls in turn, or imports in batches while it searches,
-     * keeps finding its scope in memory. Only while the scope has a copy; what any other write (or
-     * another instance's add) changes still makes the copy stale.
+     * What this store changed in a scope in one write that took the scope from version {@code before}
+     * to {@code after} ({@link #BUMP_SCOPE_OF_M_FROM_TO}, {@link #bumpFromTo}): the memories it added
+     * and the times it set on memories ({@code marks}). The next search of the scope applies them to a copy
+     * at {@code before} instead of reading the whole scope again: an agent that remembers, corrects and
+     * recalls in turn, or imports in batches while it searches, keeps finding its scope in memory. Only
+     * while the scope has a copy; what any other write (or another instance's write) changes still makes
+     * the copy stale.
      */
-    void added(String scope, String before, String after, List<Row> rows) {
-        if (before == null || rows.isEmpty() || !copies.containsKey(scope)) {
+    void changed(String scope, String before, String after, List<Row> rows, List<Mark> marks) {
+        if (before == null || rows.isEmpty() && marks.isEmpty() || !copies.containsKey(scope)) {
             return;
         }
-        if (addedHeld.addAndGet(rows.size()) > MAX_ADDED_HELD) { // scopes written and never searched: start again
-            added.clear();
-            addedHeld.set(rows.size());
+        int held = rows.size() + marks.size();
+        if (changesHeld.addAndGet(held) > MAX_CHANGES_HELD) { // scopes written and never searched: start again
+            changes.clear();
+            changesHeld.set(held);
         }
-        added.computeIfAbsent(scope, key -> new ConcurrentHashMap<>()).put(before, new Added(before, after, List.copyOf(rows)));
+        changes.computeIfAbsent(scope, key -> new ConcurrentHashMap<>())
+                .put(before, new Change(before, after, List.copyOf(rows), List.copyOf(marks)));
     }
 
-    /** The copy with this store's adds since its version applied, if they lead to {@code version}; null if they do not. */
+    /** The copy with this store's changes since its version applied, if they lead to {@code version}; null if they do not. */
     private Copy advanced(String scope, Copy copy, String version) {
-        Map<String, Added> adds = added.get(scope);
-        if (adds == null || version == null) {
+        Map<String, Change> held = changes.get(scope);
+        if (held == null || version == null) {
             return null;
         }
         List<Row> rows = new ArrayList<>();
+        List<Mark> marks = new ArrayList<>();
         String at = copy.version();
         while (!at.equals(version)) {
-            Added next = adds.remove(at); // each once: a chain cannot come round
+            Change next = held.remove(at); // each once: a chain cannot come round
             if (next == null) {
                 return null;
             }
-            addedHeld.addAndGet(-next.rows().size());
+            changesHeld.addAndGet(-next.size());
             rows.addAll(next.rows());
+            marks.addAll(next.marks());
             at = next.after();
         }
-        return copy.size() + rows.size() > maxMemories ? null : copy.with(rows, version);
+        return copy.size() + rows.size() > maxMemories ? null : copy.with(rows, marks, version);
+    }
+
+    /**
+     * A time a write set on a memory: when it was forgotten ({@code at} null: restored), or the end of its
+     * validity (a supersession; {@code at} as stored, so a memory superseded before keeps its first end).
+     */
+    record Mark(String id, Time time, Long at) {
+
+        enum Time { FORGOTTEN, VALID_TO }
     }
 
     /** A memory as a copy holds it; {@code context} is the words searched with its text (null: none). */
@@ -226,7 +249,11 @@ final class MemoryScopeCopies {
         }
     }
 
-    private record Added(String before, String after, List<Row> rows) {
+    private record Change(String before, String after, List<Row> rows, List<Mark> marks) {
+
+        int size() {
+            return rows.size() + marks.size();
+        }
     }
 
     /** How many memories the copies hold in all. */
@@ -307,7 +334,7 @@ final class MemoryScopeCopies {
                 copies.remove(scope);
                 return;
             }
-            copies.put(scope, copy); // adds held from before its version stay until MAX_ADDED_HELD clears them: an add
+            copies.put(scope, copy); // changes held from before its version stay until MAX_CHANGES_HELD clears them: a write
             // that committed while the scope was read has its version and may be needed next
             LOG.debugf("memory scope %s: %d memories copied into memory at version %s", scope, copy.size(), copy.version());
             evictBeyondBudget(scope);
@@ -321,9 +348,9 @@ final class MemoryScopeCopies {
                     .min(Comparator.comparingLong(entry -> entry.getValue().lastUsed))
                     .map(Map.Entry::getKey).orElse(keep);
             copies.remove(oldest);
-            Map<String, Added> held = added.remove(oldest);
+            Map<String, Change> held = changes.remove(oldest);
             if (held != null) {
-                addedHeld.addAndGet(-held.values().stream().mapToInt(adds -> adds.rows().size()).sum());
+                changesHeld.addAndGet(-held.values().stream().mapToInt(Change::size).sum());
             }
         }
     }
@@ -431,12 +458,13 @@ final class MemoryScopeCopies {
         }
 
         /**
-         * This copy with {@code rows} added after its memories, at {@code version}: what reading the scope again would
-         * give, at the cost of the new memories (their vectors fill the room after the old ones; the words of the others
-         * are shared). Rows it holds already (written while it was read) are skipped. Null where it cannot: an empty
-         * copy, vectors of another size, or the scope's first memories with a context.
+         * This copy with {@code rows} added after its memories and then the {@code marks} set, at {@code version}: what
+         * reading the scope again would give, at the cost of the new memories (their vectors fill the room after the old
+         * ones; the words of the others are shared). Rows it holds already (written while it was read) are skipped. Null
+         * where it cannot: an empty copy, vectors of another size, the scope's first memories with a context, or a mark
+         * on a memory it does not hold.
          */
-        Copy with(List<Row> rows, String version) {
+        Copy with(List<Row> rows, List<Mark> marks, String version) {
             List<Row> fresh = rows.stream().filter(row -> !positions.containsKey(row.id())).toList();
             if (ids.length == 0 || fresh.stream().anyMatch(row -> row.embedding().length != vectors.dimension())) {
                 return null;
@@ -453,6 +481,7 @@ final class MemoryScopeCopies {
             long[] grownExpiresAt = Arrays.copyOf(expiresAt, total);
             long[] grownValidTo = Arrays.copyOf(validTo, total);
             List<List<String>> grownConversations = new ArrayList<>(conversations);
+            Map<String, Integer> grownPositions = new HashMap<>(positions);
             for (int k = 0; k < fresh.size(); k++) {
                 Row row = fresh.get(k);
                 grownIds[n + k] = row.id();
@@ -462,6 +491,15 @@ final class MemoryScopeCopies {
                 grownExpiresAt[n + k] = row.expiresAt() == null ? NONE : row.expiresAt();
                 grownValidTo[n + k] = NONE;
                 grownConversations.add(List.copyOf(row.conversations()));
+                grownPositions.put(row.id(), n + k);
+            }
+            for (Mark mark : marks) { // in the order they were written
+                Integer position = grownPositions.get(mark.id());
+                if (position == null) {
+                    return null;
+                }
+                long[] times = mark.time() == Mark.Time.FORGOTTEN ? grownForgottenAt : grownValidTo;
+                times[position] = mark.at() == null ? NONE : mark.at();
             }
             // the second model's list only while every memory has its vector (as when read)
             boolean allSeconds = secondVectors != null

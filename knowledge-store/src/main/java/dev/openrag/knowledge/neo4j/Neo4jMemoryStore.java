@@ -277,7 +277,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         // add, docs/benchmarks.md); with links, the version comes after them, so the scope locks last
         String plain = create + "WITH m\n" + MemoryScopeCopies.BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN " + MEMORY_FIELDS + ", before, after";
         Function<Record, Written> asWritten = row -> new Written(memory(row.get("memory")), row.get("before").asString(null),
-                row.get("after").asString());
+                row.get("after").asString(), List.of());
         Written written = null;
         try (Session session = driver.session()) {
             if (memory.links().isEmpty()) {
@@ -299,18 +299,18 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         return asWritten.apply(tx.run(plain, params).single());
                     }
                     tx.run(create, params).consume();
-                    linkAll(tx, List.of(memory));
-                    MemoryScopeCopies.bump(tx, memory.scope());
-                    return new Written(memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory")), null, null);
+                    List<MemoryScopeCopies.Mark> ends = linkAll(tx, List.of(memory));
+                    MemoryScopeCopies.Versions versions = MemoryScopeCopies.bumpFromTo(tx, memory.scope());
+                    return new Written(memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory")),
+                            versions.before(), versions.after(), ends);
                 });
             }
         }
-        if (written.before() != null) { // a plain add: the scope's copy can take it at its next search (a supersession cannot)
-            Memory stored = written.memory();
-            copies.added(stored.scope(), written.before(), written.after(), List.of(new MemoryScopeCopies.Row(stored.id(), stored.text(),
-                    null, embedding, secondEmbedding, stored.speaker(), happened(stored), stored.expiresAt(),
-                    stored.conversationId() == null ? List.of() : List.of(stored.conversationId()))));
-        }
+        // the scope's copy takes the memory, and the ends of validity of those it supersedes, at its next search
+        Memory stored = written.memory();
+        copies.changed(stored.scope(), written.before(), written.after(), List.of(new MemoryScopeCopies.Row(stored.id(), stored.text(),
+                null, embedding, secondEmbedding, stored.speaker(), happened(stored), stored.expiresAt(),
+                stored.conversationId() == null ? List.of() : List.of(stored.conversationId()))), written.ends());
         vectorQueue.queued();
         return written.memory();
     }
@@ -319,20 +319,21 @@ public final class Neo4jMemoryStore implements MemoryStore {
         return memory.occurredAt() != null ? memory.occurredAt() : memory.createdAt();
     }
 
-    /** A memory as written, and the versions its write took the scope from and to (null where it did not say). */
-    private record Written(Memory memory, String before, String after) {
+    /** A memory as written, the versions its write took the scope from and to, and the ends of validity it set. */
+    private record Written(Memory memory, String before, String after, List<MemoryScopeCopies.Mark> ends) {
     }
 
     /**
      * Marks each {@code old} memory superseded by its {@code id} one (same scope): a
      * {@value Memory#SUPERSEDES} link, and {@code validTo} = when the newer one happened (kept if it
      * was superseded before). Fails, rolling the transaction back, when an old id is not in the scope.
+     * Returns the ends of validity as stored, in the order of the pairs (for the scope's copy).
      */
-    private static void supersede(TransactionContext tx, List<Map<String, Object>> pairs) {
+    private static List<MemoryScopeCopies.Mark> supersede(TransactionContext tx, List<Map<String, Object>> pairs) {
         if (pairs.isEmpty()) {
-            return;
+            return List.of();
         }
-        List<String> missing = tx.run("""
+        List<Record> rows = tx.run("""
                 UNWIND $pairs AS pair
                 MATCH (m:Memory {id: pair.id})
                 OPTIONAL MATCH (old:Memory {id: pair.old}) WHERE old.scope = m.scope AND old <> m
@@ -341,16 +342,24 @@ public final class Neo4jMemoryStore implements MemoryStore {
                   MERGE (m)-[:LINKED {type: $type}]->(old)
                   SET old.validTo = coalesce(old.validTo, m.occurredAt, m.createdAt)
                 }
-                WITH pair, old WHERE old IS NULL
-                RETURN pair.old AS missing""", Map.of("pairs", pairs, "type", Memory.SUPERSEDES)).list(r -> r.get("missing").asString());
-        if (!missing.isEmpty()) {
-            throw new IllegalArgumentException("'supersedes' names no memory of this scope: '" + missing.get(0) + "'");
+                RETURN pair.old AS old, old IS NULL AS missing, old.validTo AS validTo""",
+                Map.of("pairs", pairs, "type", Memory.SUPERSEDES)).list();
+        List<MemoryScopeCopies.Mark> ends = new ArrayList<>();
+        for (Record row : rows) {
+            if (row.get("missing").asBoolean()) {
+                throw new IllegalArgumentException("'supersedes' names no memory of this scope: '" + row.get("old").asString() + "'");
+            }
+            ends.add(new MemoryScopeCopies.Mark(row.get("old").asString(), MemoryScopeCopies.Mark.Time.VALID_TO, row.get("validTo").asLong()));
         }
+        return ends;
     }
 
-    /** The links of new memories: supersessions (which end validity), then every other typed link to a memory of the same scope. */
-    private static void linkAll(TransactionContext tx, List<Memory> memories) {
-        supersede(tx, supersessions(memories));
+    /**
+     * The links of new memories: supersessions (which end validity), then every other typed link to a memory of the
+     * same scope. Returns the ends of validity the supersessions set.
+     */
+    private static List<MemoryScopeCopies.Mark> linkAll(TransactionContext tx, List<Memory> memories) {
+        List<MemoryScopeCopies.Mark> ends = supersede(tx, supersessions(memories));
         List<Map<String, Object>> links = memories.stream().flatMap(memory -> memory.links().stream()
                 .filter(link -> !Memory.SUPERSEDES.equals(link.type()))
                 .map(link -> Map.<String, Object>of("id", memory.id(), "to", link.toId(), "type", link.type()))).toList();
@@ -360,6 +369,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                     MATCH (a:Memory {id: link.id}), (b:Memory {id: link.to}) WHERE b.scope = a.scope
                     MERGE (a)-[:LINKED {type: link.type}]->(b)""", Map.of("links", links)).consume();
         }
+        return ends;
     }
 
     private static List<Map<String, Object>> supersessions(List<Memory> memories) {
@@ -416,12 +426,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         RETURN m.id AS id""").formatted(Neo4jSchema.MEMORY_TO_INDEX), Map.of("rows", rows, "scope", scope))
                         .list(r -> r.get("id").asString());
                 // only the memories this call added: a batch sent again changes nothing
-                linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
-                return new Batch(added, added.isEmpty() ? null : MemoryScopeCopies.bumpFromTo(tx, scope));
+                List<MemoryScopeCopies.Mark> ends = linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
+                return new Batch(added, added.isEmpty() ? null : MemoryScopeCopies.bumpFromTo(tx, scope), ends);
             });
         }
-        // plain adds (a supersession also ends an older memory's validity) reach the scope's copy as a single add does
-        if (batch.versions() != null && supersessions(memories).isEmpty()) {
+        // the batch reaches the scope's copy as a single add does
+        if (batch.versions() != null) {
             Set<String> added = Set.copyOf(batch.added());
             List<MemoryScopeCopies.Row> copied = new ArrayList<>();
             for (int i = 0; i < memories.size(); i++) {
@@ -432,14 +442,14 @@ public final class Neo4jMemoryStore implements MemoryStore {
                             happened(memory), null, List.of()));
                 }
             }
-            copies.added(scope, batch.versions().before(), batch.versions().after(), copied);
+            copies.changed(scope, batch.versions().before(), batch.versions().after(), copied, batch.ends());
         }
         vectorQueue.queued();
         return batch.added();
     }
 
-    /** The ids a batch added, and the versions its write took the scope from and to (null: it added none). */
-    private record Batch(List<String> added, MemoryScopeCopies.Versions versions) {
+    /** The ids a batch added, the versions its write took the scope from and to (null: it added none), and the ends of validity it set. */
+    private record Batch(List<String> added, MemoryScopeCopies.Versions versions, List<MemoryScopeCopies.Mark> ends) {
     }
 
     @Override
@@ -501,10 +511,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     @Override
     public void link(String fromId, String toId, String type) {
         if (Memory.SUPERSEDES.equals(type)) {
-            write(tx -> {
-                supersede(tx, List.of(Map.of("id", fromId, "old", toId)));
-                MemoryScopeCopies.bumpScopeOf(tx, fromId);
-            });
+            marked(tx -> supersede(tx, List.of(Map.of("id", fromId, "old", toId))), fromId);
             return;
         }
         write("""
@@ -523,7 +530,29 @@ public final class Neo4jMemoryStore implements MemoryStore {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id);
         params.put("at", forgottenAt);
-        write("MATCH (m:Memory {id: $id}) SET m.forgottenAt = $at", params, id);
+        marked(tx -> {
+            tx.run("MATCH (m:Memory {id: $id}) SET m.forgottenAt = $at", params).consume();
+            return List.of(new MemoryScopeCopies.Mark(id, MemoryScopeCopies.Mark.Time.FORGOTTEN, forgottenAt));
+        }, id);
+    }
+
+    /**
+     * A write that sets times on memories of the scope of memory {@code id} ({@code marking} returns them), with a new
+     * version for that scope in the same transaction; the scope's copy takes the times at its next search.
+     */
+    private void marked(Function<TransactionContext, List<MemoryScopeCopies.Mark>> marking, String id) {
+        record Marked(List<MemoryScopeCopies.Mark> marks, MemoryScopeCopies.Versions versions) {
+        }
+        Marked marked;
+        try (Session session = driver.session()) {
+            marked = session.executeWrite(tx -> {
+                List<MemoryScopeCopies.Mark> marks = marking.apply(tx);
+                return new Marked(marks, MemoryScopeCopies.bumpScopeOfFromTo(tx, id));
+            });
+        }
+        if (marked.versions() != null) {
+            copies.changed(marked.versions().scope(), marked.versions().before(), marked.versions().after(), List.of(), marked.marks());
+        }
     }
 
     @Override

@@ -36,6 +36,9 @@ public final class UnitVectors {
      * memory at a time does not copy all its vectors each time.
      */
     public UnitVectors with(float[][] more) {
+        if (more.length == 0) {
+            return this;
+        }
         for (float[] vector : more) {
             if (vector.length != dimension) {
                 throw new IllegalArgumentException("a vector has " + vector.length + " dimensions, the others " + dimension);
