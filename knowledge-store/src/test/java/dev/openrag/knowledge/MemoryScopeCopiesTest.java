@@ -340,6 +340,21 @@ class MemoryScopeCopiesTest {
         assertThat(scored(big.search(question))).as("then it ranks as the small one").isEqualTo(scored(first));
     }
 
+    @Test
+    void searchingAScopeWithoutMemoriesWritesNothing() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        String scope = "made-up-" + System.nanoTime(); // any name a caller makes up
+        for (int i = 0; i < 3; i++) {
+            assertThat(store.search(query(scope, "anything at all", new float[] {1, 0, 0, 0}))).as("search %d", i).isEmpty();
+        }
+        try (var session = driver.session()) {
+            assertThat(session.run("MATCH (s:MemoryScope {scope: $scope}) RETURN count(s) AS n", java.util.Map.of("scope", scope))
+                    .single().get("n").asLong()).as("scope versions written by searches").isZero();
+        }
+        store.add(plain(scope, "first"), new float[] {1, 0, 0, 0});
+        assertThat(ids(store.search(query(scope, "memory first", new float[] {1, 0, 0, 0})))).containsExactly(scope + "-first");
+    }
+
     /** Adds the memories in one batch with random vectors and the given contexts; returns the ids it added. */
     private static List<String> addAll(Neo4jMemoryStore store, List<Memory> memories, Random random,
                                        IntFunction<String> context) {

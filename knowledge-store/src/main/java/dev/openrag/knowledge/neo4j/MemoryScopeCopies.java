@@ -307,13 +307,19 @@ final class MemoryScopeCopies {
 
     private void load(String scope) {
         // the version first: a write that commits while the memories are read makes the copy newer than its
-        // version (read again at the next search), never older. A scope last written before versions existed gets one.
+        // version (read again at the next search), never older. A scope last written before versions existed gets one;
+        // a scope with no memories gets none (a search of any name a caller makes up writes nothing) and no copy.
         String version = version(scope);
         try (Session session = driver.session()) {
             if (version == null) {
-                version = session.executeWrite(tx -> tx.run(
-                        "MERGE (s:MemoryScope {scope: $scope}) ON CREATE SET s.version = randomUUID() RETURN s.version AS v",
-                        Map.of("scope", scope)).single().get("v").asString());
+                version = session.executeWrite(tx -> tx.run("""
+                        MATCH (m:Memory {scope: $scope}) WITH m LIMIT 1
+                        MERGE (s:MemoryScope {scope: $scope}) ON CREATE SET s.version = randomUUID() RETURN s.version AS v""",
+                        Map.of("scope", scope)).list().stream().findFirst().map(row -> row.get("v").asString()).orElse(null));
+                if (version == null) {
+                    copies.remove(scope);
+                    return;
+                }
             }
             String readAt = version;
             Copy copy = session.executeRead(tx -> {
