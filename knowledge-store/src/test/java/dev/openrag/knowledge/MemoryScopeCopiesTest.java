@@ -235,12 +235,15 @@ class MemoryScopeCopiesTest {
         awaitTrue(() -> store.servesFromMemory(scope), "the scope is read again");
         assertThat(ids(store.search(MemoryQuery.byVector(scope, randomVector(random), 50, null, 0, false, NOW))))
                 .contains(scope + "-elsewhere", scope + "-after");
-        // forgets, a restore and a supersession through this store reach the copy too, as reading the scope again would
+        // forgets, a restore, a supersession and a correction through this store reach the copy too, as reading the
+        // scope again would
         store.setForgotten(scope + "-new1", NOW - 1);
         store.setForgotten(scope + "-m4", NOW - 1);
         store.setForgotten(scope + "-m4", null);
         store.link(scope + "-after", scope + "-m5", Memory.SUPERSEDES);
-        assertThat(store.servesFromMemory(scope)).as("forgets and a supersession").isTrue();
+        store.addCorrection(new Correction("fix-" + scope, scope, "that was wrong", null, null, scope + "-m7", NOW - 1, null),
+                randomVector(random));
+        assertThat(store.servesFromMemory(scope)).as("forgets, a supersession and a correction").isTrue();
         Neo4jMemoryStore again = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
         awaitTrue(() -> again.servesFromMemory(scope), "another store reads the scope afresh");
         float[] vector = randomVector(random);
@@ -252,7 +255,8 @@ class MemoryScopeCopiesTest {
             assertThat(scored(hits)).as("%s", question).isEqualTo(scored(again.search(question)));
         }
         assertThat(ids(store.search(MemoryQuery.byVector(scope, vector, 50, null, 0, false, NOW))))
-                .as("forgotten and superseded").doesNotContain(scope + "-new1", scope + "-m5").contains(scope + "-m4");
+                .as("forgotten, superseded and corrected").doesNotContain(scope + "-new1", scope + "-m5", scope + "-m7")
+                .contains(scope + "-m4");
 
         store.update(scope + "-m6", "rewritten", randomVector(random), secondVector(random), null, NOW);
         assertThat(store.servesFromMemory(scope)).as("a new text is not followed").isFalse();
@@ -309,7 +313,8 @@ class MemoryScopeCopiesTest {
                     NOW, MemoryQuery.HYBRID, null, asOf, false, secondVector(random));
             List<MemoryHit> hits = store.search(question);
             assertThat(scored(hits)).as("as of %s", asOf).isEqualTo(scored(again.search(question)));
-            assertThat(ids(hits).contains(scope + "-shed0")).as("as of %s: the memory superseded at 2", asOf).isEqualTo(Long.valueOf(1).equals(asOf));
+            assertThat(ids(hits).contains(scope + "-shed0")).as("as of %s: the memory superseded at 2", asOf)
+                    .isEqualTo(Long.valueOf(1).equals(asOf));
         }
     }
 
@@ -332,7 +337,8 @@ class MemoryScopeCopiesTest {
 
         List<MemoryHit> first = small.search(question);
         assertThat(first).as("the first search").isNotEmpty()
-                .anySatisfy(hit -> assertThat(hit.ranks()).containsKeys(Neo4jMemoryStore.SECOND_VECTOR_LIST, Neo4jMemoryStore.CONTEXT_WORDS_LIST));
+                .anySatisfy(hit -> assertThat(hit.ranks())
+                        .containsKeys(Neo4jMemoryStore.SECOND_VECTOR_LIST, Neo4jMemoryStore.CONTEXT_WORDS_LIST));
         assertThat(scored(first)).as("the first search ranks as the next").isEqualTo(scored(small.search(question)));
         assertThat(big.search(question)).as("a scope over the scan limit: the first search is Neo4j's alone").isNotEmpty()
                 .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));

@@ -95,8 +95,11 @@ final class MemoryScopeCopies {
     static Versions bumpScopeOfFromTo(TransactionContext tx, String id) {
         List<Record> rows = tx.run("MATCH (m:Memory {id: $id})\n" + BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN m.scope AS scope, before, after",
                 Map.of("id", id)).list();
-        return rows.isEmpty() ? null
-                : new Versions(rows.get(0).get("scope").asString(), rows.get(0).get("before").asString(null), rows.get(0).get("after").asString());
+        if (rows.isEmpty()) {
+            return null;
+        }
+        Record row = rows.get(0);
+        return new Versions(row.get("scope").asString(), row.get("before").asString(null), row.get("after").asString());
     }
 
     /** The version a write took a scope from ({@code before}; null: the scope had none) and the one it set. */

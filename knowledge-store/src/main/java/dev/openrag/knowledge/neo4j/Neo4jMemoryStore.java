@@ -1146,8 +1146,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END | SET m.validTo = coalesce(m.validTo, $createdAt))""";
         if (correction.memoryId() == null) {
             write(cypher, params);
-        } else {
-            write(cypher, params, correction.memoryId());
+        } else { // the scope's copy takes the memory's end of validity, as a supersession's
+            marked(tx -> {
+                Long validTo = nullableLong(tx.run(cypher + "\nRETURN m.validTo AS validTo", params).single().get("validTo"));
+                return List.of(new MemoryScopeCopies.Mark(correction.memoryId(), MemoryScopeCopies.Mark.Time.VALID_TO, validTo));
+            }, correction.memoryId());
         }
         return correction;
     }
