@@ -45,7 +45,7 @@ import dev.openrag.knowledge.vector.UnitVectors;
  * memories in all; the least recently searched make room, and a bigger scope is never copied.
  *
  * <p>The writes a copy follows without reading the scope again are this instance's own adds, single
- * or batched, and its forgets and supersessions ({@link #changed}): each knows the version it replaced,
+ * or batched, and its forgets, supersessions and corrections ({@link #changed}): each knows the version it replaced,
  * so a search that finds the copy at that version applies the new memories and the changed times and
  * is current again. Updates of a memory's text and deletes make the copy stale.</p>
  */
