@@ -258,8 +258,20 @@ class MemoryScopeCopiesTest {
                 .as("forgotten, superseded and corrected").doesNotContain(scope + "-new1", scope + "-m5", scope + "-m7")
                 .contains(scope + "-m4");
 
-        store.update(scope + "-m6", "rewritten", randomVector(random), secondVector(random), null, NOW);
-        assertThat(store.servesFromMemory(scope)).as("a new text is not followed").isFalse();
+        // a new text, new tags alone and a delete through this store reach the copy too
+        store.update(scope + "-m6", "the garden shed was painted blue", randomVector(random), secondVector(random), null, NOW);
+        store.update(scope + "-m9", null, null, null, List.of("tagged"), NOW);
+        assertThat(store.delete(scope + "-m8")).isTrue();
+        assertThat(store.delete(scope + "-m8")).as("deleted already").isFalse();
+        assertThat(store.servesFromMemory(scope)).as("updates and a delete").isTrue();
+        Neo4jMemoryStore afterEdits = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        awaitTrue(() -> afterEdits.servesFromMemory(scope), "another store reads the scope afresh");
+        MemoryQuery painted = new MemoryQuery(scope, "painted blue garden", randomVector(random), 50, null, 0, false, null, null, null,
+                NOW, MemoryQuery.HYBRID, null, null, false, secondVector(random));
+        List<MemoryHit> hits = store.search(painted);
+        assertThat(scored(hits)).isEqualTo(scored(afterEdits.search(painted)));
+        assertThat(ids(hits).get(0)).as("found by its new words").isEqualTo(scope + "-m6");
+        assertThat(ids(hits)).doesNotContain(scope + "-m8");
     }
 
     @Test
@@ -315,6 +327,21 @@ class MemoryScopeCopiesTest {
             assertThat(scored(hits)).as("as of %s", asOf).isEqualTo(scored(again.search(question)));
             assertThat(ids(hits).contains(scope + "-shed0")).as("as of %s: the memory superseded at 2", asOf)
                     .isEqualTo(Long.valueOf(1).equals(asOf));
+        }
+
+        // a new text of a memory with a context, and deletes (m0 had no context), reach the copy too
+        store.update(scope + "-m3", "a hurricane flattened the greenhouse", randomVector(random), secondVector(random), null, NOW);
+        assertThat(store.delete(scope + "-m0")).isTrue();
+        assertThat(store.delete(scope + "-sail1")).isTrue();
+        assertThat(store.servesFromMemory(scope)).as("an update and deletes").isTrue();
+        Neo4jMemoryStore afterEdits = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        awaitTrue(() -> afterEdits.servesFromMemory(scope), "another store reads the scope afresh");
+        for (String words : List.of("hurricane greenhouse", "the turn before 3", "the storm")) {
+            MemoryQuery question = new MemoryQuery(scope, words, randomVector(random), 50, null, 0, false, null, null, null, NOW,
+                    MemoryQuery.HYBRID, null, null, false, secondVector(random));
+            List<MemoryHit> hits = store.search(question);
+            assertThat(scored(hits)).as(words).isEqualTo(scored(afterEdits.search(question)));
+            assertThat(ids(hits)).as(words).doesNotContain(scope + "-m0", scope + "-sail1");
         }
     }
 

@@ -76,6 +76,16 @@ public final class ScopeWords {
         return new ScopeWords(postings, List.copyOf(texts), lengths, stemming);
     }
 
+    /** Text {@code memory}, as given. */
+    public String text(int memory) {
+        return texts.get(memory);
+    }
+
+    /** Whether words are matched by their stems. */
+    public boolean stemming() {
+        return stemming;
+    }
+
     /**
      * These words with {@code more} texts after them (the scope's memories added since): as {@link #of} over all the
      * texts, at the cost of the new texts' words (the postings of the other words are shared).

@@ -44,10 +44,10 @@ import dev.openrag.knowledge.vector.UnitVectors;
  * to follow. Copies hold at most {@code maxMemories}
  * memories in all; the least recently searched make room, and a bigger scope is never copied.
  *
- * <p>The writes a copy follows without reading the scope again are this instance's own adds, single
- * or batched, and its forgets, supersessions and corrections ({@link #changed}): each knows the version it replaced,
- * so a search that finds the copy at that version applies the new memories and the changed times and
- * is current again. Updates of a memory's text and deletes make the copy stale.</p>
+ * <p>The writes a copy follows without reading the scope again are this instance's own: adds, single
+ * or batched, forgets, supersessions, corrections, updates and deletes ({@link #changed}). Each knows
+ * the version it replaced, so a search that finds the copy at that version applies them (new memories,
+ * changed times, new texts and vectors, memories gone) and is current again.</p>
  */
 final class MemoryScopeCopies {
 
@@ -64,13 +64,11 @@ final class MemoryScopeCopies {
         tx.run("MERGE (s:MemoryScope {scope: $scope}) SET s.version = randomUUID()", Map.of("scope", scope)).consume();
     }
 
-    /** {@link #bump} as a clause, for a statement that has the memory {@code m} bound (saves a round trip). */
-    static final String BUMP_SCOPE_OF_M = "MERGE (s:MemoryScope {scope: m.scope}) SET s.version = randomUUID()";
-
     /**
-     * {@link #BUMP_SCOPE_OF_M} that also binds the version it replaces ({@code before}, read once the
-     * scope is locked, so no other write comes between the two) and the new one ({@code after}): an
-     * add written with it can be applied to a copy at {@code before} ({@link #changed}).
+     * {@link #bump} as a clause, for a statement that has the memory {@code m} bound (saves a round trip), that
+     * also binds the version it replaces ({@code before}, read once the scope is locked, so no other write
+     * comes between the two) and the new one ({@code after}): a write with it can be applied to a copy at
+     * {@code before} ({@link #changed}).
      */
     static final String BUMP_SCOPE_OF_M_FROM_TO = """
             MERGE (s:MemoryScope {scope: m.scope})
@@ -104,11 +102,6 @@ final class MemoryScopeCopies {
 
     /** The version a write took a scope from ({@code before}; null: the scope had none) and the one it set. */
     record Versions(String scope, String before, String after) {
-    }
-
-    /** {@link #bump} for the scope of the memory {@code id} (run it before a delete), if there is one. */
-    static void bumpScopeOf(TransactionContext tx, String id) {
-        tx.run("MATCH (m:Memory {id: $id}) " + BUMP_SCOPE_OF_M, Map.of("id", id)).consume();
     }
 
     private final Driver driver;
@@ -190,25 +183,25 @@ final class MemoryScopeCopies {
     }
 
     /**
-     * What this store changed in a scope in one write that took the scope from version {@code before}
-     * to {@code after} ({@link #BUMP_SCOPE_OF_M_FROM_TO}, {@link #bumpFromTo}): the memories it added
-     * and the times it set on memories ({@code marks}). The next search of the scope applies them to a copy
-     * at {@code before} instead of reading the whole scope again: an agent that remembers, corrects and
-     * recalls in turn, or imports in batches while it searches, keeps finding its scope in memory. Only
-     * while the scope has a copy; what any other write (or another instance's write) changes still makes
-     * the copy stale.
+     * What this store changed in a scope in one write that took the scope from one version to the next
+     * ({@link #BUMP_SCOPE_OF_M_FROM_TO}, {@link #bumpFromTo}): the memories it added, the times it set on
+     * memories ({@code marks}), the memories it gave a new text or deleted ({@code edits}); all may be
+     * empty (a write that changes nothing a copy holds, as new tags). The next search of the scope applies
+     * them to a copy at the version before instead of reading the whole scope again: an agent that
+     * remembers, corrects and recalls in turn, or imports in batches while it searches, keeps finding its
+     * scope in memory. Only while the scope has a copy; another instance's writes, and this one's sweeps,
+     * still make the copy stale.
      */
-    void changed(String scope, String before, String after, List<Row> rows, List<Mark> marks) {
-        if (before == null || rows.isEmpty() && marks.isEmpty() || !copies.containsKey(scope)) {
+    void changed(Versions versions, List<Row> rows, List<Mark> marks, List<Edit> edits) {
+        if (versions == null || versions.before() == null || !copies.containsKey(versions.scope())) {
             return;
         }
-        int held = rows.size() + marks.size();
-        if (changesHeld.addAndGet(held) > MAX_CHANGES_HELD) { // scopes written and never searched: start again
+        Change change = new Change(versions.before(), versions.after(), List.copyOf(rows), List.copyOf(marks), List.copyOf(edits));
+        if (changesHeld.addAndGet(change.size()) > MAX_CHANGES_HELD) { // scopes written and never searched: start again
             changes.clear();
-            changesHeld.set(held);
+            changesHeld.set(change.size());
         }
-        changes.computeIfAbsent(scope, key -> new ConcurrentHashMap<>())
-                .put(before, new Change(before, after, List.copyOf(rows), List.copyOf(marks)));
+        changes.computeIfAbsent(versions.scope(), key -> new ConcurrentHashMap<>()).put(versions.before(), change);
     }
 
     /** The copy with this store's changes since its version applied, if they lead to {@code version}; null if they do not. */
@@ -217,6 +210,7 @@ final class MemoryScopeCopies {
         if (held == null || version == null) {
             return null;
         }
+        Copy current = copy;
         List<Row> rows = new ArrayList<>();
         List<Mark> marks = new ArrayList<>();
         String at = copy.version();
@@ -229,8 +223,17 @@ final class MemoryScopeCopies {
             rows.addAll(next.rows());
             marks.addAll(next.marks());
             at = next.after();
+            if (!next.edits().isEmpty()) { // in their turn: after the adds and marks before them, which are applied together
+                current = current.with(rows, marks, at);
+                current = current == null ? null : current.edited(next.edits(), at);
+                if (current == null) {
+                    return null;
+                }
+                rows.clear();
+                marks.clear();
+            }
         }
-        return copy.size() + rows.size() > maxMemories ? null : copy.with(rows, marks, version);
+        return current.size() + rows.size() > maxMemories ? null : current.with(rows, marks, version);
     }
 
     /**
@@ -252,11 +255,41 @@ final class MemoryScopeCopies {
         }
     }
 
-    private record Change(String before, String after, List<Row> rows, List<Mark> marks) {
+    /**
+     * A memory a write gave a new text, with its {@code context} and vectors as stored now, or deleted
+     * ({@code text} null).
+     */
+    record Edit(String id, String text, String context, float[] embedding, float[] second) {
+
+        static Edit deleted(String id) {
+            return new Edit(id, null, null, null, null);
+        }
+
+        boolean deletes() {
+            return text == null;
+        }
+
+        /** The text as a copy's words in context hold it ({@link Row#inContext}). */
+        String inContext() {
+            return context == null ? text : context + "\n" + text;
+        }
+    }
+
+    private record Change(String before, String after, List<Row> rows, List<Mark> marks, List<Edit> edits) {
 
         int size() {
-            return rows.size() + marks.size();
+            return 1 + rows.size() + marks.size() + edits.size();
         }
+    }
+
+    /** A vector as Neo4j returns it (a list of doubles), as floats. */
+    static float[] floats(Value list) {
+        List<Double> values = list.asList(Value::asDouble);
+        float[] floats = new float[values.size()];
+        for (int d = 0; d < floats.length; d++) {
+            floats[d] = values.get(d).floatValue();
+        }
+        return floats;
     }
 
     /** How many memories the copies hold in all. */
@@ -520,13 +553,72 @@ final class MemoryScopeCopies {
                     words.with(texts), wordsInContext == null ? null : wordsInContext.with(fresh.stream().map(Row::inContext).toList()));
         }
 
-        private static float[] floats(Value list) {
-            List<Double> values = list.asList(Value::asDouble);
-            float[] floats = new float[values.size()];
-            for (int d = 0; d < floats.length; d++) {
-                floats[d] = values.get(d).floatValue();
+        /**
+         * This copy with the {@code edits} applied, at {@code version}: deleted memories left out, new texts and vectors
+         * in place, the words indexes made again from the texts (what reading the scope again would give, without
+         * reading it). A delete of a memory it does not hold (read after the delete) changes nothing. Null where it
+         * cannot: a new text for a memory it does not hold, vectors of another size, or a scope whose second vectors it
+         * does not hold (some memory had none).
+         */
+        Copy edited(List<Edit> edits, String version) {
+            Map<Integer, Edit> replaced = new HashMap<>();
+            java.util.Set<Integer> deleted = new java.util.HashSet<>();
+            for (Edit edit : edits) { // in the order they were written; a later edit of a memory wins
+                Integer position = positions.get(edit.id());
+                if (position == null) {
+                    if (edit.deletes()) {
+                        continue;
+                    }
+                    return null;
+                }
+                if (edit.deletes()) {
+                    deleted.add(position);
+                    replaced.remove(position);
+                } else if (!deleted.contains(position)) {
+                    replaced.put(position, edit);
+                }
             }
-            return floats;
+            if (secondVectors == null || replaced.values().stream().anyMatch(edit -> edit.embedding().length != vectors.dimension())) {
+                return null;
+            }
+            int[] kept = java.util.stream.IntStream.range(0, ids.length).filter(i -> !deleted.contains(i)).toArray();
+            String[] keptIds = new String[kept.length];
+            String[] keptSpeakers = new String[kept.length];
+            long[] keptHappened = new long[kept.length];
+            long[] keptForgottenAt = new long[kept.length];
+            long[] keptExpiresAt = new long[kept.length];
+            long[] keptValidTo = new long[kept.length];
+            List<List<String>> keptConversations = new ArrayList<>(kept.length);
+            List<String> texts = new ArrayList<>(kept.length);
+            List<String> inContext = new ArrayList<>(kept.length);
+            Map<Integer, float[]> embeddings = new HashMap<>();
+            Map<Integer, float[]> seconds = new HashMap<>();
+            boolean allSeconds = true;
+            boolean anyContext = false;
+            for (int k = 0; k < kept.length; k++) {
+                int i = kept[k];
+                keptIds[k] = ids[i];
+                keptSpeakers[k] = speakers[i];
+                keptHappened[k] = happened[i];
+                keptForgottenAt[k] = forgottenAt[i];
+                keptExpiresAt[k] = expiresAt[i];
+                keptValidTo[k] = validTo[i];
+                keptConversations.add(conversations.get(i));
+                Edit edit = replaced.get(i);
+                String text = edit == null ? words.text(i) : edit.text();
+                String said = edit == null ? (wordsInContext == null ? text : wordsInContext.text(i)) : edit.inContext();
+                texts.add(text);
+                inContext.add(said);
+                anyContext |= !said.equals(text);
+                if (edit != null) {
+                    embeddings.put(i, edit.embedding());
+                    allSeconds &= edit.second() != null && edit.second().length == secondVectors.dimension();
+                    seconds.put(i, edit.second());
+                }
+            }
+            return new Copy(version, keptIds, vectors.select(kept, embeddings), allSeconds ? secondVectors.select(kept, seconds) : null,
+                    keptSpeakers, keptHappened, keptForgottenAt, keptExpiresAt, keptValidTo, keptConversations,
+                    ScopeWords.of(texts, words.stemming()), anyContext ? ScopeWords.of(inContext, words.stemming()) : null);
         }
 
         private static long orNone(Value value) {

@@ -276,8 +276,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         // as stored (three round trips and a second session fewer: 11.6 to 8.3-9.1 ms at p50 for the store's part of an
         // add, docs/benchmarks.md); with links, the version comes after them, so the scope locks last
         String plain = create + "WITH m\n" + MemoryScopeCopies.BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN " + MEMORY_FIELDS + ", before, after";
-        Function<Record, Written> asWritten = row -> new Written(memory(row.get("memory")), row.get("before").asString(null),
-                row.get("after").asString(), List.of());
+        Function<Record, Written> asWritten = row -> new Written(memory(row.get("memory")), new MemoryScopeCopies.Versions(
+                memory.scope(), row.get("before").asString(null), row.get("after").asString()), List.of());
         Written written = null;
         try (Session session = driver.session()) {
             if (memory.links().isEmpty()) {
@@ -302,15 +302,15 @@ public final class Neo4jMemoryStore implements MemoryStore {
                     List<MemoryScopeCopies.Mark> ends = linkAll(tx, List.of(memory));
                     MemoryScopeCopies.Versions versions = MemoryScopeCopies.bumpFromTo(tx, memory.scope());
                     return new Written(memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory")),
-                            versions.before(), versions.after(), ends);
+                            versions, ends);
                 });
             }
         }
         // the scope's copy takes the memory, and the ends of validity of those it supersedes, at its next search
         Memory stored = written.memory();
-        copies.changed(stored.scope(), written.before(), written.after(), List.of(new MemoryScopeCopies.Row(stored.id(), stored.text(),
-                null, embedding, secondEmbedding, stored.speaker(), happened(stored), stored.expiresAt(),
-                stored.conversationId() == null ? List.of() : List.of(stored.conversationId()))), written.ends());
+        copies.changed(written.versions(), List.of(new MemoryScopeCopies.Row(stored.id(), stored.text(), null, embedding,
+                secondEmbedding, stored.speaker(), happened(stored), stored.expiresAt(),
+                stored.conversationId() == null ? List.of() : List.of(stored.conversationId()))), written.ends(), List.of());
         vectorQueue.queued();
         return written.memory();
     }
@@ -320,7 +320,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     /** A memory as written, the versions its write took the scope from and to, and the ends of validity it set. */
-    private record Written(Memory memory, String before, String after, List<MemoryScopeCopies.Mark> ends) {
+    private record Written(Memory memory, MemoryScopeCopies.Versions versions, List<MemoryScopeCopies.Mark> ends) {
     }
 
     /**
@@ -442,7 +442,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                             happened(memory), null, List.of()));
                 }
             }
-            copies.changed(scope, batch.versions().before(), batch.versions().after(), copied, batch.ends());
+            copies.changed(batch.versions(), copied, batch.ends(), List.of());
         }
         vectorQueue.queued();
         return batch.added();
@@ -488,7 +488,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("tags", tags);
         params.put("now", now);
         params.put("entities", text == null ? null : entities(text));
-        write("""
+        String cypher = """
                 MATCH (m:Memory {id: $id})
                 WITH m, [(m)-[:MENTIONS]->(e:MemoryEntity) | e] AS before
                 SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding),
@@ -504,7 +504,25 @@ public final class Neo4jMemoryStore implements MemoryStore {
                   UNWIND coalesce($entities, []) AS entity
                 """ + MENTION + """
                 }
-                """ + DELETE_UNMENTIONED, params, id);
+                """ + DELETE_UNMENTIONED;
+        boolean newWords = text != null || embedding != null;
+        record Updated(MemoryScopeCopies.Versions versions, List<MemoryScopeCopies.Edit> edits) {
+        }
+        Updated updated;
+        try (Session session = driver.session()) {
+            updated = session.executeWrite(tx -> {
+                tx.run(cypher, params).consume();
+                List<MemoryScopeCopies.Edit> edits = !newWords ? List.of() : tx.run("""
+                        MATCH (m:Memory {id: $id})
+                        RETURN m.text AS text, m.context AS context, m.embedding AS embedding, m.secondEmbedding AS second""",
+                        Map.of("id", id)).list(row -> new MemoryScopeCopies.Edit(id, row.get("text").asString(""),
+                        row.get("context").asString(null), MemoryScopeCopies.floats(row.get("embedding")),
+                        row.get("second").isNull() ? null : MemoryScopeCopies.floats(row.get("second"))));
+                return new Updated(MemoryScopeCopies.bumpScopeOfFromTo(tx, id), edits);
+            });
+        }
+        // the scope's copy takes the new text and vectors (new tags alone change nothing it holds)
+        copies.changed(updated.versions(), List.of(), List.of(), updated.edits());
         return get(id).orElseThrow();
     }
 
@@ -550,25 +568,26 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 return new Marked(marks, MemoryScopeCopies.bumpScopeOfFromTo(tx, id));
             });
         }
-        if (marked.versions() != null) {
-            copies.changed(marked.versions().scope(), marked.versions().before(), marked.versions().after(), List.of(), marked.marks());
-        }
+        copies.changed(marked.versions(), List.of(), marked.marks(), List.of());
     }
 
     @Override
     public boolean delete(String id) {
+        MemoryScopeCopies.Versions versions;
         try (Session session = driver.session()) {
-            return session.executeWrite(tx -> {
-                MemoryScopeCopies.bumpScopeOf(tx, id);
-                return tx.run("""
+            versions = session.executeWrite(tx -> {
+                MemoryScopeCopies.Versions bumped = MemoryScopeCopies.bumpScopeOfFromTo(tx, id); // null: no such memory
+                tx.run("""
                     MATCH (m:Memory {id: $id})
                     WITH m, [(m)-[:MENTIONS]->(e:MemoryEntity) | e] AS before
                     DETACH DELETE m
                     WITH before
-                    """ + DELETE_UNMENTIONED + """
-                    RETURN count(*) AS n""", Map.of("id", id)).single().get("n").asLong();
-            }) > 0;
+                    """ + DELETE_UNMENTIONED, Map.of("id", id)).consume();
+                return bumped;
+            });
         }
+        copies.changed(versions, List.of(), List.of(), List.of(MemoryScopeCopies.Edit.deleted(id)));
+        return versions != null;
     }
 
     /** The entities of a memory's text as Cypher rows; the speaker's own name is left out in {@link #MENTION}. */
@@ -1253,14 +1272,6 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     private void write(String cypher, Map<String, Object> params) {
         write(tx -> tx.run(cypher, params).consume());
-    }
-
-    /** {@code cypher}, which changes the memory {@code id}, and a new version for its scope, in one transaction. */
-    private void write(String cypher, Map<String, Object> params, String id) {
-        write(tx -> {
-            tx.run(cypher, params).consume();
-            MemoryScopeCopies.bumpScopeOf(tx, id);
-        });
     }
 
     private void write(Consumer<TransactionContext> work) {

@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.vector;
 
 import java.util.Arrays;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -52,6 +53,24 @@ public final class UnitVectors {
         }
         normalise(more, dimension, target, size);
         return new UnitVectors(target, dimension, size + more.length);
+    }
+
+    /**
+     * The vectors at {@code positions}, in that order, each one that {@code replacements} has a vector for
+     * replaced by it, normalised; the others are taken as they are, not normalised again.
+     */
+    public UnitVectors select(int[] positions, Map<Integer, float[]> replacements) {
+        float[] target = new float[positions.length * dimension];
+        for (int k = 0; k < positions.length; k++) {
+            float[] replacement = replacements.get(positions[k]);
+            if (replacement == null) {
+                System.arraycopy(values, positions[k] * dimension, target, k * dimension, dimension);
+            } else {
+                checkDimension(replacement, "the others");
+                normalise(new float[][] {replacement}, dimension, target, k);
+            }
+        }
+        return new UnitVectors(target, dimension, positions.length);
     }
 
     private static void normalise(float[][] vectors, int dimension, float[] values, int from) {
