@@ -4,10 +4,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -16,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 import org.jboss.logging.Logger;
 import org.neo4j.driver.Driver;
@@ -562,7 +565,7 @@ final class MemoryScopeCopies {
          */
         Copy edited(List<Edit> edits, String version) {
             Map<Integer, Edit> replaced = new HashMap<>();
-            java.util.Set<Integer> deleted = new java.util.HashSet<>();
+            Set<Integer> deleted = new HashSet<>();
             for (Edit edit : edits) { // in the order they were written; a later edit of a memory wins
                 Integer position = positions.get(edit.id());
                 if (position == null) {
@@ -581,7 +584,7 @@ final class MemoryScopeCopies {
             if (secondVectors == null || replaced.values().stream().anyMatch(edit -> edit.embedding().length != vectors.dimension())) {
                 return null;
             }
-            int[] kept = java.util.stream.IntStream.range(0, ids.length).filter(i -> !deleted.contains(i)).toArray();
+            int[] kept = IntStream.range(0, ids.length).filter(i -> !deleted.contains(i)).toArray();
             String[] keptIds = new String[kept.length];
             String[] keptSpeakers = new String[kept.length];
             long[] keptHappened = new long[kept.length];
