@@ -254,7 +254,7 @@ final class MemoryScopeCopies {
 
         /** The text as a copy's words in context hold it: after its context, as {@link Copy#of} reads it. */
         String inContext() {
-            return context == null ? text : context + "\n" + text;
+            return MemoryScopeCopies.inContext(context, text);
         }
     }
 
@@ -274,7 +274,7 @@ final class MemoryScopeCopies {
 
         /** The text as a copy's words in context hold it ({@link Row#inContext}). */
         String inContext() {
-            return context == null ? text : context + "\n" + text;
+            return MemoryScopeCopies.inContext(context, text);
         }
     }
 
@@ -283,6 +283,11 @@ final class MemoryScopeCopies {
         int size() {
             return 1 + rows.size() + marks.size() + edits.size();
         }
+    }
+
+    /** A memory's text as a copy's words in context hold it: after its context (null: none). */
+    static String inContext(String context, String text) {
+        return context == null ? text : context + "\n" + text;
     }
 
     /** A vector as Neo4j returns it (a list of doubles), as floats. */
@@ -479,7 +484,7 @@ final class MemoryScopeCopies {
                 texts.add(row.get("text").asString(""));
                 String context = row.get("context").asString(null);
                 anyContext |= context != null;
-                inContext.add(context == null ? texts.get(i) : context + "\n" + texts.get(i));
+                inContext.add(MemoryScopeCopies.inContext(context, texts.get(i)));
                 embeddings[i] = floats(row.get("embedding"));
                 dimension = Math.max(dimension, embeddings[i].length);
                 seconds[i] = row.get("second").isNull() ? null : floats(row.get("second"));
