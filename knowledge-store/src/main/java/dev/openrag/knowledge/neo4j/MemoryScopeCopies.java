@@ -2,6 +2,7 @@ package dev.openrag.knowledge.neo4j;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -38,19 +39,23 @@ import dev.openrag.knowledge.vector.UnitVectors;
  *
  * <p>Every write of a memory (add, update, supersede, correct, forget, delete, sweep) sets a new
  * random {@code version} on the scope's {@code (:MemoryScope {scope})} node in the same transaction
- * ({@link #bump}). A search reads that version first and uses the copy only when the copy was read
- * at it, so it sees exactly what Neo4j holds, whichever instance wrote it; otherwise the scope is read
- * again in the background and Neo4j answers as before, without the lists only a copy gives. A small
- * scope's search waits for that read instead ({@link #current(String, boolean)}), so that it ranks as
- * the next search will. One read per scope at a time, and no sooner than 20 times the last read's
- * duration (at least a second), so a scope that changes all the time costs at most about 5% of a core
- * to follow. Copies hold at most {@code maxMemories}
- * memories in all; the least recently searched make room, and a bigger scope is never copied.
- *
- * <p>The writes a copy follows without reading the scope again are this instance's own: adds, single
- * or batched, forgets, supersessions, corrections, updates and deletes ({@link #changed}). Each knows
- * the version it replaced, so a search that finds the copy at that version applies them (new memories,
- * changed times, new texts and vectors, memories gone) and is current again.</p>
+ * ({@link #BUMP_SCOPE_OF_M_FROM_TO}). A search reads that version first and uses the copy only when the copy
+ * is at it, so it sees exactly what Neo4j holds, whichever instance wrote it. A copy behind the scope's
+ * version catches up in one of three ways, cheapest first:
+ * <ol>
+ *   <li>this instance's own writes since, held in memory, are applied to it ({@link #changed}): adds, single or
+ *   batched, forgets, supersessions, corrections, updates and deletes;</li>
+ *   <li>otherwise the memories written since are read ({@link #caughtUp}): every write but a deletion stamps the
+ *   memories it changed with the scope's count of writes ({@code seq}), so a copy reads those stamped after its own
+ *   count, through an index, however many instances wrote them;</li>
+ *   <li>otherwise (a deletion or a sweep since, or too much to read) the scope is read again in the background
+ *   and Neo4j answers meanwhile, without the lists only a copy gives. A small scope's search waits for that read
+ *   instead ({@link #current(String, boolean)}), so that it ranks as the next search will. One read per scope at a
+ *   time, and no sooner than 20 times the last read's duration (at least a second), so a scope that changes all
+ *   the time costs at most about 5% of a core to follow.</li>
+ * </ol>
+ * Copies hold at most {@code maxMemories} memories in all; the least recently searched make room, and a bigger
+ * scope is never copied.
  */
 final class MemoryScopeCopies {
 
@@ -62,40 +67,63 @@ final class MemoryScopeCopies {
     /** The longest a search waits for its scope's copy to be read ({@link #current(String, boolean)}). */
     static final long READ_NOW_WAIT_MS = 2_000;
 
-    /** In a write of the scope's memories: gives the scope a new version (the write's last statement, so it locks last). */
-    static void bump(TransactionContext tx, String scope) {
-        tx.run("MERGE (s:MemoryScope {scope: $scope}) SET s.version = randomUUID()", Map.of("scope", scope)).consume();
+    /**
+     * In a write that deleted memories of the scope (a sweep): gives the scope a new version and counts the deletion, so
+     * that copies read before it are read again (the write's last statement, so it locks last).
+     */
+    static void bumpForDeletes(TransactionContext tx, String scope) {
+        tx.run("MERGE (s:MemoryScope {scope: $scope}) SET s.version = randomUUID(), s.deletes = coalesce(s.deletes, 0) + 1",
+                Map.of("scope", scope)).consume();
     }
 
     /**
-     * {@link #bump} as a clause, for a statement that has the memory {@code m} bound (saves a round trip), that
-     * also binds the version it replaces ({@code before}, read once the scope is locked, so no other write
-     * comes between the two) and the new one ({@code after}): a write with it can be applied to a copy at
-     * {@code before} ({@link #changed}).
+     * Gives the scope of the memory {@code m} a new version, as a clause for a statement that has {@code m} bound (saves a
+     * round trip). It binds the version it replaces ({@code before}, read once the scope is locked, so no other write comes
+     * between the two) and the new one ({@code after}): a write with it can be applied to a copy at {@code before}
+     * ({@link #changed}). It also counts the scope's writes ({@code seq}) and stamps the memories the write changed
+     * (parameter {@code $changed}, their ids) with that count, so that another instance's copy can read just those
+     * ({@link #caughtUp}); parameter {@code $deletes} (0 or 1) counts a deletion, which a copy cannot read back.
      */
     static final String BUMP_SCOPE_OF_M_FROM_TO = """
             MERGE (s:MemoryScope {scope: m.scope})
             SET s.lock = true
             WITH m, s, s.version AS before
-            SET s.version = randomUUID()
+            SET s.version = randomUUID(), s.seq = coalesce(s.seq, 0) + 1, s.deletes = coalesce(s.deletes, 0) + $deletes
             REMOVE s.lock
+            WITH m, s, before
+            CALL (s) {
+              UNWIND $changed AS changedId
+              MATCH (changed:Memory {id: changedId}) WHERE changed.scope = s.scope
+              SET changed.seq = s.seq
+            }
             WITH m, before, s.version AS after""";
 
+    /** The parameters of {@link #BUMP_SCOPE_OF_M_FROM_TO}: the ids of the memories a write changed, whether it deleted one. */
+    static Map<String, Object> bumpParameters(Collection<String> changed, boolean deletes) {
+        return Map.of("changed", List.copyOf(changed), "deletes", deletes ? 1 : 0);
+    }
+
     /**
-     * {@link #bump} that also says which version it replaced and which it set, as {@link #BUMP_SCOPE_OF_M_FROM_TO}
-     * does: a write with it can be applied to a copy at {@code before} ({@link #changed}).
+     * {@link #BUMP_SCOPE_OF_M_FROM_TO} for a scope by name, after a write that changed the memories {@code changed}: a
+     * write with it can be applied to a copy at {@code before} ({@link #changed}).
      */
-    static Versions bumpFromTo(TransactionContext tx, String scope) {
+    static Versions bumpFromTo(TransactionContext tx, String scope, Collection<String> changed) {
         // that clause, with a map standing in for the memory: it reads only m.scope
-        Record row = tx.run("WITH {scope: $scope} AS m\n" + BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN before, after",
-                Map.of("scope", scope)).single();
+        Map<String, Object> params = new HashMap<>(bumpParameters(changed, false));
+        params.put("scope", scope);
+        Record row = tx.run("WITH {scope: $scope} AS m\n" + BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN before, after", params).single();
         return new Versions(scope, row.get("before").asString(null), row.get("after").asString());
     }
 
-    /** {@link #bumpFromTo} for the scope of the memory {@code id}; null when there is no such memory. */
-    static Versions bumpScopeOfFromTo(TransactionContext tx, String id) {
+    /**
+     * {@link #bumpFromTo} for the scope of the memory {@code id} (which the write {@code deletes}, or not); null when
+     * there is no such memory.
+     */
+    static Versions bumpScopeOfFromTo(TransactionContext tx, String id, Collection<String> changed, boolean deletes) {
+        Map<String, Object> params = new HashMap<>(bumpParameters(changed, deletes));
+        params.put("id", id);
         List<Record> rows = tx.run("MATCH (m:Memory {id: $id})\n" + BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN m.scope AS scope, before, after",
-                Map.of("id", id)).list();
+                params).list();
         if (rows.isEmpty()) {
             return null;
         }
@@ -105,6 +133,14 @@ final class MemoryScopeCopies {
 
     /** The version a write took a scope from ({@code before}; null: the scope had none) and the one it set. */
     record Versions(String scope, String before, String after) {
+    }
+
+    /**
+     * Where a scope stands: its version, how many writes stamped memories in it ({@code seq}, 0 before the first) and how
+     * many deleted some ({@code deletes}). A copy read at one state can catch up with a later one by reading the memories
+     * stamped since, if nothing was deleted in between ({@link #caughtUp}).
+     */
+    record State(String version, long seq, long deletes) {
     }
 
     private final Driver driver;
@@ -150,9 +186,12 @@ final class MemoryScopeCopies {
             return null;
         }
         Copy copy = copies.get(scope);
-        if (copy != null) {
-            String version = version(scope);
-            Copy current = copy.version().equals(version) ? copy : advanced(scope, copy, version);
+        State state = copy == null ? null : state(scope);
+        if (state != null) {
+            Copy current = copy.version().equals(state.version()) ? copy : advanced(scope, copy, state);
+            if (current == null) {
+                current = caughtUp(scope, copy, state);
+            }
             if (current != null) {
                 if (current != copy && copies.replace(scope, copy, current)) {
                     evictBeyondBudget(scope);
@@ -178,7 +217,8 @@ final class MemoryScopeCopies {
         }
         Copy fresh = copies.get(scope);
         // a read already under way may have begun before a write this search must see: its version says
-        if (fresh == null || !fresh.version().equals(version(scope))) {
+        State state = fresh == null ? null : state(scope);
+        if (state == null || !fresh.version().equals(state.version())) {
             return null;
         }
         fresh.touch();
@@ -192,8 +232,8 @@ final class MemoryScopeCopies {
      * empty (a write that changes nothing a copy holds, as new tags). The next search of the scope applies
      * them to a copy at the version before instead of reading the whole scope again: an agent that
      * remembers, corrects and recalls in turn, or imports in batches while it searches, keeps finding its
-     * scope in memory. Only while the scope has a copy; another instance's writes, and this one's sweeps,
-     * still make the copy stale.
+     * scope in memory without a read. Only while the scope has a copy; another instance's writes are read
+     * instead ({@link #caughtUp}).
      */
     void changed(Versions versions, List<Row> rows, List<Mark> marks, List<Edit> edits) {
         if (versions == null || versions.before() == null || !copies.containsKey(versions.scope())) {
@@ -208,9 +248,10 @@ final class MemoryScopeCopies {
     }
 
     /** The copy with this store's changes since its version applied, if they lead to {@code version}; null if they do not. */
-    private Copy advanced(String scope, Copy copy, String version) {
+    private Copy advanced(String scope, Copy copy, State state) {
         Map<String, Change> held = changes.get(scope);
-        if (held == null || version == null) {
+        String version = state.version();
+        if (held == null) {
             return null;
         }
         Copy current = copy;
@@ -227,8 +268,9 @@ final class MemoryScopeCopies {
             marks.addAll(next.marks());
             at = next.after();
             if (!next.edits().isEmpty()) { // in their turn: after the adds and marks before them, which are applied together
-                current = current.with(rows, marks, at);
-                current = current == null ? null : current.edited(next.edits(), at);
+                State between = new State(at, copy.state().seq(), copy.state().deletes()); // its own counts are not known: the copy's are older, so safe
+                current = current.with(rows, marks, between);
+                current = current == null ? null : current.edited(next.edits(), between);
                 if (current == null) {
                     return null;
                 }
@@ -236,7 +278,43 @@ final class MemoryScopeCopies {
                 marks.clear();
             }
         }
-        return current.size() + rows.size() > maxMemories ? null : current.with(rows, marks, version);
+        return current.size() + rows.size() > maxMemories ? null : current.with(rows, marks, state);
+    }
+
+    /**
+     * The copy caught up with the scope's {@code state} by reading the memories written since its own (another instance's
+     * writes, or this one's that {@link #advanced} could not apply): one indexed read of those memories instead of the
+     * whole scope, so a scope written through several instances stays in memory. Null where it cannot: a deletion since
+     * (a copy cannot tell what is gone), more than {@value #MAX_CATCH_UP} memories to read, or changes the copy cannot
+     * apply ({@link Copy#caughtUp}); the scope is read again then.
+     */
+    private Copy caughtUp(String scope, Copy copy, State state) {
+        State at = copy.state();
+        if (state.deletes() != at.deletes() || state.seq() <= at.seq()) {
+            return null;
+        }
+        List<Record> rows;
+        try (Session session = driver.session()) {
+            // the hint: without it the planner takes the scope's index and reads every memory's stamp
+            rows = session.run("MATCH (m:Memory {scope: $scope}) USING INDEX m:Memory(scope, seq) WHERE m.seq > $seq\n" + COPIED_FIELDS
+                    + "\nLIMIT $limit", Map.of("scope", scope, "seq", at.seq(), "limit", MAX_CATCH_UP + 1)).list();
+        }
+        Copy current = rows.size() > MAX_CATCH_UP ? null : copy.caughtUp(rows.stream().map(Copied::of).toList(), state);
+        if (current == null || current.size() > maxMemories) {
+            return null;
+        }
+        LOG.debugf("memory scope %s: caught up with %d memories written since its copy", scope, rows.size());
+        Map<String, Change> held = changes.get(scope);
+        if (held != null) { // what this store wrote before this state is in the copy now; only a change from it can follow
+            held.entrySet().removeIf(entry -> {
+                boolean passed = !entry.getKey().equals(state.version());
+                if (passed) {
+                    changesHeld.addAndGet(-entry.getValue().size());
+                }
+                return passed;
+            });
+        }
+        return current;
     }
 
     /**
@@ -255,6 +333,33 @@ final class MemoryScopeCopies {
         /** The text as a copy's words in context hold it: after its context, as {@link Copy#of} reads it. */
         String inContext() {
             return MemoryScopeCopies.inContext(context, text);
+        }
+    }
+
+    /** What a copy reads of each memory {@code m} ({@link Copied#of}). */
+    private static final String COPIED_FIELDS = """
+            RETURN m.id AS id, m.text AS text, m.context AS context, m.embedding AS embedding, m.secondEmbedding AS second,
+                   m.speaker AS speaker, coalesce(m.occurredAt, m.createdAt) AS happened, m.forgottenAt AS forgottenAt,
+                   m.expiresAt AS expiresAt, m.validTo AS validTo, [(c:Conversation)-[:HAS_MEMORY]->(m) | c.id] AS conversations""";
+
+    /** The most memories a copy catches up with in one read ({@link #caughtUp}); past it the scope is read again. */
+    static final int MAX_CATCH_UP = 2_000;
+
+    /** A memory as read from Neo4j: as a copy holds it, and the times a write may have set on it since it was added. */
+    record Copied(Row row, Long forgottenAt, Long validTo) {
+
+        static Copied of(Record record) {
+            Value second = record.get("second");
+            Value expiresAt = record.get("expiresAt");
+            return new Copied(new Row(record.get("id").asString(), record.get("text").asString(""), record.get("context").asString(null),
+                    floats(record.get("embedding")), second.isNull() ? null : floats(second), record.get("speaker").asString(null),
+                    record.get("happened").asLong(), expiresAt.isNull() ? null : expiresAt.asLong(),
+                    List.copyOf(record.get("conversations").asList(Value::asString))),
+                    nullableLong(record.get("forgottenAt")), nullableLong(record.get("validTo")));
+        }
+
+        private static Long nullableLong(Value value) {
+            return value.isNull() ? null : value.asLong();
         }
     }
 
@@ -305,10 +410,18 @@ final class MemoryScopeCopies {
         return copies.values().stream().mapToLong(Copy::size).sum();
     }
 
-    private String version(String scope) {
+    /** The scope's state (null: it has no version, as before its first write). */
+    private State state(String scope) {
         try (Session session = driver.session()) {
-            List<Record> rows = session.run("MATCH (s:MemoryScope {scope: $scope}) RETURN s.version AS version", Map.of("scope", scope)).list();
-            return rows.isEmpty() ? null : rows.get(0).get("version").asString(null);
+            List<Record> rows = session.run("""
+                    MATCH (s:MemoryScope {scope: $scope})
+                    RETURN s.version AS version, coalesce(s.seq, 0) AS seq, coalesce(s.deletes, 0) AS deletes""",
+                    Map.of("scope", scope)).list();
+            if (rows.isEmpty() || rows.get(0).get("version").isNull()) {
+                return null;
+            }
+            Record row = rows.get(0);
+            return new State(row.get("version").asString(), row.get("seq").asLong(), row.get("deletes").asLong());
         }
     }
 
@@ -350,13 +463,13 @@ final class MemoryScopeCopies {
     }
 
     private void load(String scope) {
-        // the version first: a write that commits while the memories are read makes the copy newer than its
-        // version (read again at the next search), never older. A scope last written before versions existed gets one;
+        // the state first: a write that commits while the memories are read makes the copy newer than its
+        // state (caught up at the next search), never older. A scope last written before versions existed gets one;
         // a scope with no memories gets none (a search of any name a caller makes up writes nothing) and no copy.
-        String version = version(scope);
+        State state = state(scope);
         try (Session session = driver.session()) {
-            if (version == null) {
-                version = session.executeWrite(tx -> tx.run("""
+            if (state == null) {
+                String version = session.executeWrite(tx -> tx.run("""
                         MATCH (m:Memory {scope: $scope}) WITH m LIMIT 1
                         MERGE (s:MemoryScope {scope: $scope}) ON CREATE SET s.version = randomUUID() RETURN s.version AS v""",
                         Map.of("scope", scope)).list().stream().findFirst().map(row -> row.get("v").asString()).orElse(null));
@@ -364,8 +477,9 @@ final class MemoryScopeCopies {
                     copies.remove(scope);
                     return;
                 }
+                state = state(scope);
             }
-            String readAt = version;
+            State readAt = state;
             Copy copy = session.executeRead(tx -> {
                 // counted first, so that a scope over the budget costs an index count, not a read of its vectors
                 long size = tx.run("MATCH (m:Memory {scope: $scope}) WITH m LIMIT $limit RETURN count(m) AS n",
@@ -373,12 +487,8 @@ final class MemoryScopeCopies {
                 if (size > maxMemories) {
                     return null;
                 }
-                return Copy.of(readAt, stemming, tx.run("""
-                        MATCH (m:Memory {scope: $scope})
-                        RETURN m.id AS id, m.text AS text, m.context AS context, m.embedding AS embedding, m.secondEmbedding AS second, m.speaker AS speaker,
-                               coalesce(m.occurredAt, m.createdAt) AS happened, m.forgottenAt AS forgottenAt,
-                               m.expiresAt AS expiresAt, m.validTo AS validTo,
-                               [(c:Conversation)-[:HAS_MEMORY]->(m) | c.id] AS conversations""", Map.of("scope", scope)).list());
+                return Copy.of(readAt, stemming, tx.run("MATCH (m:Memory {scope: $scope})\n" + COPIED_FIELDS, Map.of("scope", scope))
+                        .list(Copied::of));
             });
             if (copy == null) {
                 copies.remove(scope);
@@ -426,7 +536,7 @@ final class MemoryScopeCopies {
 
         private static final long NONE = Long.MIN_VALUE;
 
-        private final String version;
+        private final State state;
         private final String[] ids;
         private final UnitVectors vectors;
         /** The second model's vectors, or null when a memory of the scope has none (written before, or with it off). */
@@ -443,10 +553,10 @@ final class MemoryScopeCopies {
         private final Map<String, Integer> positions = new HashMap<>();
         private volatile long lastUsed = System.nanoTime();
 
-        private Copy(String version, String[] ids, UnitVectors vectors, UnitVectors secondVectors, String[] speakers, long[] happened,
+        private Copy(State state, String[] ids, UnitVectors vectors, UnitVectors secondVectors, String[] speakers, long[] happened,
                      long[] forgottenAt, long[] expiresAt, long[] validTo, List<List<String>> conversations, ScopeWords words,
                      ScopeWords wordsInContext) {
-            this.version = version;
+            this.state = state;
             this.ids = ids;
             this.vectors = vectors;
             this.secondVectors = secondVectors;
@@ -463,7 +573,7 @@ final class MemoryScopeCopies {
             }
         }
 
-        static Copy of(String version, boolean stemming, List<Record> rows) {
+        static Copy of(State state, boolean stemming, List<Copied> rows) {
             int n = rows.size();
             String[] ids = new String[n];
             float[][] embeddings = new float[n][];
@@ -479,21 +589,20 @@ final class MemoryScopeCopies {
             boolean anyContext = false;
             int dimension = 0;
             for (int i = 0; i < n; i++) {
-                Record row = rows.get(i);
-                ids[i] = row.get("id").asString();
-                texts.add(row.get("text").asString(""));
-                String context = row.get("context").asString(null);
-                anyContext |= context != null;
-                inContext.add(MemoryScopeCopies.inContext(context, texts.get(i)));
-                embeddings[i] = floats(row.get("embedding"));
+                Row row = rows.get(i).row();
+                ids[i] = row.id();
+                texts.add(row.text());
+                anyContext |= row.context() != null;
+                inContext.add(row.inContext());
+                embeddings[i] = row.embedding();
                 dimension = Math.max(dimension, embeddings[i].length);
-                seconds[i] = row.get("second").isNull() ? null : floats(row.get("second"));
-                speakers[i] = row.get("speaker").asString(null);
-                happened[i] = row.get("happened").asLong();
-                forgottenAt[i] = orNone(row.get("forgottenAt"));
-                expiresAt[i] = orNone(row.get("expiresAt"));
-                validTo[i] = orNone(row.get("validTo"));
-                conversations.add(List.copyOf(row.get("conversations").asList(Value::asString)));
+                seconds[i] = row.second();
+                speakers[i] = row.speaker();
+                happened[i] = row.happened();
+                forgottenAt[i] = orNone(rows.get(i).forgottenAt());
+                expiresAt[i] = orNone(row.expiresAt());
+                validTo[i] = orNone(rows.get(i).validTo());
+                conversations.add(row.conversations());
             }
             for (float[] embedding : embeddings) {
                 if (embedding.length != dimension) { // written by another embedding model: the copy could not rank it
@@ -503,7 +612,7 @@ final class MemoryScopeCopies {
             // the second model's list only when every memory has its vector, all of one size
             boolean allSeconds = n > 0 && Arrays.stream(seconds).allMatch(v -> v != null && v.length == seconds[0].length);
             UnitVectors secondVectors = allSeconds ? UnitVectors.of(seconds, seconds[0].length) : null;
-            return new Copy(version, ids, UnitVectors.of(embeddings, dimension), secondVectors, speakers, happened, forgottenAt,
+            return new Copy(state, ids, UnitVectors.of(embeddings, dimension), secondVectors, speakers, happened, forgottenAt,
                     expiresAt, validTo, conversations, ScopeWords.of(texts, stemming), anyContext ? ScopeWords.of(inContext, stemming) : null);
         }
 
@@ -514,7 +623,7 @@ final class MemoryScopeCopies {
          * where it cannot: an empty copy, vectors of another size, the scope's first memories with a context, or a mark
          * on a memory it does not hold.
          */
-        Copy with(List<Row> rows, List<Mark> marks, String version) {
+        Copy with(List<Row> rows, List<Mark> marks, State state) {
             List<Row> fresh = rows.stream().filter(row -> !positions.containsKey(row.id())).toList();
             if (ids.length == 0 || fresh.stream().anyMatch(row -> row.embedding().length != vectors.dimension())) {
                 return null;
@@ -555,7 +664,7 @@ final class MemoryScopeCopies {
             boolean allSeconds = secondVectors != null
                     && fresh.stream().allMatch(row -> row.second() != null && row.second().length == secondVectors.dimension());
             List<String> texts = fresh.stream().map(Row::text).toList();
-            return new Copy(version, grownIds, vectors.with(fresh.stream().map(Row::embedding).toArray(float[][]::new)),
+            return new Copy(state, grownIds, vectors.with(fresh.stream().map(Row::embedding).toArray(float[][]::new)),
                     allSeconds ? secondVectors.with(fresh.stream().map(Row::second).toArray(float[][]::new)) : null,
                     grownSpeakers, grownHappened, grownForgottenAt, grownExpiresAt, grownValidTo, grownConversations,
                     words.with(texts), wordsInContext == null ? null : wordsInContext.with(fresh.stream().map(Row::inContext).toList()));
@@ -568,7 +677,7 @@ final class MemoryScopeCopies {
          * cannot: a new text for a memory it does not hold, vectors of another size, or a scope whose second vectors it
          * does not hold (some memory had none).
          */
-        Copy edited(List<Edit> edits, String version) {
+        Copy edited(List<Edit> edits, State state) {
             Map<Integer, Edit> replaced = new HashMap<>();
             Set<Integer> deleted = new HashSet<>();
             for (Edit edit : edits) { // in the order they were written; a later edit of a memory wins
@@ -624,17 +733,55 @@ final class MemoryScopeCopies {
                     seconds.put(i, edit.second());
                 }
             }
-            return new Copy(version, keptIds, vectors.select(kept, embeddings), allSeconds ? secondVectors.select(kept, seconds) : null,
+            return new Copy(state, keptIds, vectors.select(kept, embeddings), allSeconds ? secondVectors.select(kept, seconds) : null,
                     keptSpeakers, keptHappened, keptForgottenAt, keptExpiresAt, keptValidTo, keptConversations,
                     ScopeWords.of(texts, words.stemming()), anyContext ? ScopeWords.of(inContext, words.stemming()) : null);
         }
 
-        private static long orNone(Value value) {
-            return value.isNull() ? NONE : value.asLong();
+        /**
+         * This copy caught up, at {@code state}, with the memories written since its own state ({@code read}, as stored
+         * now): new memories added, new texts with their vectors in place, forgets and ends of validity set. Null where it
+         * cannot: a memory it holds with another speaker, time, expiry or conversation (no write changes those), or where
+         * {@link #edited} or {@link #with} cannot. A new vector with the same text (no write of the store gives one) is not
+         * looked for.
+         */
+        Copy caughtUp(List<Copied> read, State state) {
+            List<Row> fresh = new ArrayList<>();
+            List<Mark> marks = new ArrayList<>();
+            List<Edit> edits = new ArrayList<>();
+            for (Copied copied : read) {
+                Row row = copied.row();
+                Integer position = positions.get(row.id());
+                if (position == null) {
+                    fresh.add(row);
+                } else {
+                    if (!Objects.equals(speakers[position], row.speaker()) || happened[position] != row.happened()
+                            || expiresAt[position] != orNone(row.expiresAt()) || !conversations.get(position).equals(row.conversations())) {
+                        return null;
+                    }
+                    String held = words.text(position);
+                    String heldInContext = wordsInContext == null ? held : wordsInContext.text(position);
+                    if (!held.equals(row.text()) || !heldInContext.equals(row.inContext())) {
+                        edits.add(new Edit(row.id(), row.text(), row.context(), row.embedding(), row.second()));
+                    }
+                }
+                marks.add(new Mark(row.id(), Mark.Time.FORGOTTEN, copied.forgottenAt()));
+                marks.add(new Mark(row.id(), Mark.Time.VALID_TO, copied.validTo()));
+            }
+            Copy edited = edits.isEmpty() ? this : edited(edits, state);
+            return edited == null ? null : edited.with(fresh, marks, state);
+        }
+
+        private static long orNone(Long value) {
+            return value == null ? NONE : value;
         }
 
         String version() {
-            return version;
+            return state.version();
+        }
+
+        State state() {
+            return state;
         }
 
         int size() {

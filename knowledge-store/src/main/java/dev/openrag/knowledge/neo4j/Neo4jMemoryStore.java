@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import org.jboss.logging.Logger;
 import org.neo4j.driver.Driver;
@@ -250,6 +251,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("speaker", memory.speaker());
         params.put("speakerKey", MemoryText.key(memory.speaker()));
         params.put("entities", entities(memory));
+        params.putAll(MemoryScopeCopies.bumpParameters(List.of(memory.id()), false));
         noteSpeaker(memory.scope(), memory.speaker());
         String create = ("""
                 CREATE (m:Memory:%s {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
@@ -300,7 +302,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                     }
                     tx.run(create, params).consume();
                     List<MemoryScopeCopies.Mark> ends = linkAll(tx, List.of(memory));
-                    MemoryScopeCopies.Versions versions = MemoryScopeCopies.bumpFromTo(tx, memory.scope());
+                    MemoryScopeCopies.Versions versions = MemoryScopeCopies.bumpFromTo(tx, memory.scope(), changed(List.of(memory.id()), ends));
                     return new Written(memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory")),
                             versions, ends);
                 });
@@ -313,6 +315,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 stored.conversationId() == null ? List.of() : List.of(stored.conversationId()))), written.ends(), List.of());
         vectorQueue.queued();
         return written.memory();
+    }
+
+    /** The ids of the memories a write changed: those it wrote, and those it set a time on. */
+    private static List<String> changed(List<String> written, List<MemoryScopeCopies.Mark> marks) {
+        return Stream.concat(written.stream(), marks.stream().map(MemoryScopeCopies.Mark::id)).distinct().toList();
     }
 
     private static long happened(Memory memory) {
@@ -427,7 +434,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         .list(r -> r.get("id").asString());
                 // only the memories this call added: a batch sent again changes nothing
                 List<MemoryScopeCopies.Mark> ends = linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
-                return new Batch(added, added.isEmpty() ? null : MemoryScopeCopies.bumpFromTo(tx, scope), ends);
+                return new Batch(added, added.isEmpty() ? null : MemoryScopeCopies.bumpFromTo(tx, scope, changed(added, ends)), ends);
             });
         }
         // the batch reaches the scope's copy as a single add does
@@ -518,7 +525,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         Map.of("id", id)).list(row -> new MemoryScopeCopies.Edit(id, row.get("text").asString(""),
                         row.get("context").asString(null), MemoryScopeCopies.floats(row.get("embedding")),
                         row.get("second").isNull() ? null : MemoryScopeCopies.floats(row.get("second"))));
-                return new Updated(MemoryScopeCopies.bumpScopeOfFromTo(tx, id), edits);
+                return new Updated(MemoryScopeCopies.bumpScopeOfFromTo(tx, id, List.of(id), false), edits);
             });
         }
         // the scope's copy takes the new text and vectors (new tags alone change nothing it holds)
@@ -565,7 +572,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         try (Session session = driver.session()) {
             marked = session.executeWrite(tx -> {
                 List<MemoryScopeCopies.Mark> marks = marking.apply(tx);
-                return new Marked(marks, MemoryScopeCopies.bumpScopeOfFromTo(tx, id));
+                return new Marked(marks, MemoryScopeCopies.bumpScopeOfFromTo(tx, id, changed(List.of(), marks), false));
             });
         }
         copies.changed(marked.versions(), List.of(), marked.marks(), List.of());
@@ -576,7 +583,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         MemoryScopeCopies.Versions versions;
         try (Session session = driver.session()) {
             versions = session.executeWrite(tx -> {
-                MemoryScopeCopies.Versions bumped = MemoryScopeCopies.bumpScopeOfFromTo(tx, id); // null: no such memory
+                MemoryScopeCopies.Versions bumped = MemoryScopeCopies.bumpScopeOfFromTo(tx, id, List.of(), true); // null: no such memory
                 tx.run("""
                     MATCH (m:Memory {id: $id})
                     WITH m, [(m)-[:MENTIONS]->(e:MemoryEntity) | e] AS before
@@ -1135,7 +1142,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         WITH collect(m) AS gone, collect(DISTINCT m.scope) AS scopes
                         FOREACH (m IN gone | DETACH DELETE m)
                         RETURN size(gone) AS n, scopes""", Map.of("now", now, "forgottenBefore", forgottenBefore)).single();
-                swept.get("scopes").asList(Value::asString).forEach(scope -> MemoryScopeCopies.bump(tx, scope));
+                swept.get("scopes").asList(Value::asString).forEach(scope -> MemoryScopeCopies.bumpForDeletes(tx, scope));
                 return swept.get("n").asInt();
             });
         } finally {

@@ -73,6 +73,8 @@ public final class Neo4jSchema {
             "CREATE INDEX memory_speaker IF NOT EXISTS FOR (n:Memory) ON (n.scope, n.speakerKey)",
             // a memory scope's version, changed by every write of its memories (MemoryScopeCopies)
             "CREATE CONSTRAINT memory_scope_version IF NOT EXISTS FOR (n:MemoryScope) REQUIRE n.scope IS UNIQUE",
+            // the memories each write of a scope stamped, which another instance's copy reads to catch up (MemoryScopeCopies)
+            "CREATE INDEX memory_scope_seq IF NOT EXISTS FOR (n:Memory) ON (n.scope, n.seq)",
             "CREATE CONSTRAINT memory_entity_key IF NOT EXISTS FOR (n:MemoryEntity) REQUIRE (n.scope, n.key) IS UNIQUE",
             // BM25 over what memories say (names, places, exact phrases), fused with their vectors; the
             // scope is indexed too, so that Lucene reads only the asked scope's memories. It holds the
