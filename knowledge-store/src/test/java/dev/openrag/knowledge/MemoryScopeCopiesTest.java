@@ -399,11 +399,34 @@ class MemoryScopeCopiesTest {
         assertThat(hit(searching.search(questions.get(4)), scope + "-m3").ranks()).as("found by its new words")
                 .containsKey(Neo4jMemoryStore.CONTEXT_WORDS_LIST);
 
+        // a write that stamps nothing (an older release's, in a rolling upgrade: here a forget in Cypher), after a write
+        // that does and before one: the copy cannot read it back, so the scope is read again
+        writing.add(said(scope, "before", "written before the older release's forget", "Ada"), randomVector(random), secondVector(random));
+        forgetAsAnOlderReleaseWould(scope + "-fix");
+        assertThat(searching.servesFromMemory(scope)).as("right after a write that stamped nothing").isFalse();
+        awaitTrue(() -> searching.servesFromMemory(scope), "the scope is read again");
+        assertThat(ids(searching.search(questions.get(0)))).contains(scope + "-before").doesNotContain(scope + "-fix");
+        forgetAsAnOlderReleaseWould(scope + "-m10");
+        writing.add(said(scope, "after", "written after the older release's forget", "Ada"), randomVector(random), secondVector(random));
+        assertThat(searching.servesFromMemory(scope)).as("after a write that stamped nothing").isFalse();
+        awaitTrue(() -> searching.servesFromMemory(scope), "the scope is read again");
+        assertThat(ids(searching.search(questions.get(0)))).contains(scope + "-after").doesNotContain(scope + "-m10");
+
         // a deletion elsewhere cannot be read back: the scope is read again, and nothing deleted is found meanwhile
         assertThat(writing.delete(scope + "-sail")).isTrue();
         assertThat(searching.servesFromMemory(scope)).as("after a deletion elsewhere").isFalse();
         assertThat(ids(searching.search(questions.get(0)))).doesNotContain(scope + "-sail");
         awaitTrue(() -> searching.servesFromMemory(scope), "the scope is read again");
+    }
+
+    /** A forget as the releases before the memories' write stamps wrote it: a new scope version, no stamp. */
+    private static void forgetAsAnOlderReleaseWould(String id) {
+        try (var session = driver.session()) {
+            session.run("""
+                    MATCH (m:Memory {id: $id}) SET m.forgottenAt = $at
+                    WITH m MATCH (s:MemoryScope {scope: m.scope}) SET s.version = randomUUID()""",
+                    java.util.Map.of("id", id, "at", NOW - 1)).consume();
+        }
     }
 
     @Test

@@ -72,8 +72,8 @@ final class MemoryScopeCopies {
      * that copies read before it are read again (the write's last statement, so it locks last).
      */
     static void bumpForDeletes(TransactionContext tx, String scope) {
-        tx.run("MERGE (s:MemoryScope {scope: $scope}) SET s.version = randomUUID(), s.deletes = coalesce(s.deletes, 0) + 1",
-                Map.of("scope", scope)).consume();
+        tx.run("MERGE (s:MemoryScope {scope: $scope}) SET s.version = randomUUID(), s.deletes = coalesce(s.deletes, 0) + 1"
+                + " SET s.stamped = s.version", Map.of("scope", scope)).consume();
     }
 
     /**
@@ -83,12 +83,17 @@ final class MemoryScopeCopies {
      * ({@link #changed}). It also counts the scope's writes ({@code seq}) and stamps the memories the write changed
      * (parameter {@code $changed}, their ids) with that count, so that another instance's copy can read just those
      * ({@link #caughtUp}); parameter {@code $deletes} (0 or 1) counts a deletion, which a copy cannot read back.
+     * {@code stamped} names the version the last such write set: a version it does not name was set by a write that
+     * stamped nothing (an older release of OpenRAG during a rolling upgrade), which the next write counts as a
+     * deletion, so that copies read before it are read again.
      */
     static final String BUMP_SCOPE_OF_M_FROM_TO = """
             MERGE (s:MemoryScope {scope: m.scope})
             SET s.lock = true
             WITH m, s, s.version AS before
-            SET s.version = randomUUID(), s.seq = coalesce(s.seq, 0) + 1, s.deletes = coalesce(s.deletes, 0) + $deletes
+            SET s.version = randomUUID(), s.seq = coalesce(s.seq, 0) + 1,
+                s.deletes = coalesce(s.deletes, 0) + $deletes + CASE WHEN before IS NULL OR before = s.stamped THEN 0 ELSE 1 END
+            SET s.stamped = s.version
             REMOVE s.lock
             WITH m, s, before
             CALL (s) {
@@ -138,9 +143,10 @@ final class MemoryScopeCopies {
     /**
      * Where a scope stands: its version, how many writes stamped memories in it ({@code seq}, 0 before the first) and how
      * many deleted some ({@code deletes}). A copy read at one state can catch up with a later one by reading the memories
-     * stamped since, if nothing was deleted in between ({@link #caughtUp}).
+     * stamped since, if nothing was deleted in between and the last write stamped what it changed ({@code stamped};
+     * see {@link #BUMP_SCOPE_OF_M_FROM_TO}) ({@link #caughtUp}).
      */
-    record State(String version, long seq, long deletes) {
+    record State(String version, long seq, long deletes, boolean stamped) {
     }
 
     private final Driver driver;
@@ -268,7 +274,7 @@ final class MemoryScopeCopies {
             marks.addAll(next.marks());
             at = next.after();
             if (!next.edits().isEmpty()) { // in their turn: after the adds and marks before them, which are applied together
-                State between = new State(at, copy.state().seq(), copy.state().deletes()); // its own counts are not known: the copy's are older, so safe
+                State between = new State(at, copy.state().seq(), copy.state().deletes(), false); // its counts are not known: the copy's are older, so safe
                 current = current.with(rows, marks, between);
                 current = current == null ? null : current.edited(next.edits(), between);
                 if (current == null) {
@@ -290,7 +296,7 @@ final class MemoryScopeCopies {
      */
     private Copy caughtUp(String scope, Copy copy, State state) {
         State at = copy.state();
-        if (state.deletes() != at.deletes() || state.seq() <= at.seq()) {
+        if (!state.stamped() || state.deletes() != at.deletes() || state.seq() <= at.seq()) {
             return null;
         }
         List<Record> rows;
@@ -415,13 +421,15 @@ final class MemoryScopeCopies {
         try (Session session = driver.session()) {
             List<Record> rows = session.run("""
                     MATCH (s:MemoryScope {scope: $scope})
-                    RETURN s.version AS version, coalesce(s.seq, 0) AS seq, coalesce(s.deletes, 0) AS deletes""",
+                    RETURN s.version AS version, coalesce(s.seq, 0) AS seq, coalesce(s.deletes, 0) AS deletes,
+                           coalesce(s.version = s.stamped, false) AS stamped""",
                     Map.of("scope", scope)).list();
             if (rows.isEmpty() || rows.get(0).get("version").isNull()) {
                 return null;
             }
             Record row = rows.get(0);
-            return new State(row.get("version").asString(), row.get("seq").asLong(), row.get("deletes").asLong());
+            return new State(row.get("version").asString(), row.get("seq").asLong(), row.get("deletes").asLong(),
+                    row.get("stamped").asBoolean());
         }
     }
 
@@ -471,7 +479,8 @@ final class MemoryScopeCopies {
             if (state == null) {
                 String version = session.executeWrite(tx -> tx.run("""
                         MATCH (m:Memory {scope: $scope}) WITH m LIMIT 1
-                        MERGE (s:MemoryScope {scope: $scope}) ON CREATE SET s.version = randomUUID() RETURN s.version AS v""",
+                        MERGE (s:MemoryScope {scope: $scope}) ON CREATE SET s.version = randomUUID()
+                        WITH s SET s.stamped = coalesce(s.stamped, s.version) RETURN s.version AS v""",
                         Map.of("scope", scope)).list().stream().findFirst().map(row -> row.get("v").asString()).orElse(null));
                 if (version == null) {
                     copies.remove(scope);
