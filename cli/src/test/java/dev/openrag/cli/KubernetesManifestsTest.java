@@ -109,6 +109,12 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void mcpMemoryKeepsEachClientOnOneInstanceForItsSession() {
+        // MCP sessions live in the instance that opened them; without affinity a second replica would answer 404s
+        assertThat((Map<String, Object>) resource("Service", "mcp-memory").get("spec")).containsEntry("sessionAffinity", "ClientIP");
+    }
+
+    @Test
     void everyEngineAddressTheAppsReadIsSetAndNoneIsLoopback() throws IOException {
         Map<String, String> endpoints = endpoints();
         for (String app : APPS) {
