@@ -419,6 +419,51 @@ class MemoryScopeCopiesTest {
         awaitTrue(() -> searching.servesFromMemory(scope), "the scope is read again");
     }
 
+    @Test
+    void updatesAndDeletesInAScopeWithoutSecondVectorsReachItsCopy() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        Neo4jMemoryStore other = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        String scope = "no-second-" + System.nanoTime(); // as with the second model off
+        Random random = new Random(15);
+        for (int i = 0; i < 20; i++) {
+            store.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"),
+                    randomVector(random), null);
+        }
+        awaitTrue(() -> store.servesFromMemory(scope), "the scope is copied into memory");
+        store.update(scope + "-m3", "a hurricane flattened the greenhouse", randomVector(random), null, null, NOW);
+        assertThat(store.servesFromMemory(scope)).as("after an update here").isTrue();
+        assertThat(store.delete(scope + "-m4")).isTrue();
+        assertThat(store.servesFromMemory(scope)).as("after a delete here").isTrue();
+        other.update(scope + "-m5", "the greenhouse was rebuilt", randomVector(random), null, null, NOW);
+        assertThat(store.servesFromMemory(scope)).as("after an update elsewhere").isTrue();
+        // one memory with a second vector among those without: still no second list, read afresh or not
+        store.update(scope + "-m6", "the greenhouse got a new roof", randomVector(random), secondVector(random), null, NOW);
+        assertThat(store.servesFromMemory(scope)).as("after an update with a second vector").isTrue();
+
+        Neo4jMemoryStore afresh = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        awaitTrue(() -> afresh.servesFromMemory(scope), "another store reads the scope afresh");
+        for (String words : List.of("hurricane greenhouse", "garden", "What did Bo say about the boat?")) {
+            MemoryQuery question = new MemoryQuery(scope, words, randomVector(random), 50, null, 0, false, null, null, null, NOW,
+                    MemoryQuery.HYBRID, null, null, false, secondVector(random));
+            List<MemoryHit> hits = store.search(question);
+            assertThat(scored(hits)).as(words).isEqualTo(scored(afresh.search(question)));
+            assertThat(ids(hits)).as(words).doesNotContain(scope + "-m4");
+        }
+
+        // the last memory without a second vector gets one: read afresh the scope has the list, which the copy cannot make
+        String small = "one-without-" + System.nanoTime();
+        store.add(said(small, "a", "the garden is green", "Ada"), randomVector(random), secondVector(random));
+        store.add(said(small, "b", "the boat is blue", "Bo"), randomVector(random), null);
+        store.add(said(small, "c", "the shed is red", "Ada"), randomVector(random), secondVector(random));
+        awaitTrue(() -> store.servesFromMemory(small), "the scope is copied into memory");
+        store.update(small + "-b", "the boat is white", randomVector(random), secondVector(random), null, NOW);
+        assertThat(store.servesFromMemory(small)).as("the second list would exist now").isFalse();
+        awaitTrue(() -> store.servesFromMemory(small), "the scope is read again");
+        assertThat(store.search(new MemoryQuery(small, "boat", randomVector(random), 10, null, 0, false, null, null, null, NOW,
+                MemoryQuery.HYBRID, null, null, false, secondVector(random))))
+                .anySatisfy(hit -> assertThat(hit.ranks()).containsKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+    }
+
     /** A forget as the releases before the memories' write stamps wrote it: a new scope version, no stamp. */
     private static void forgetAsAnOlderReleaseWould(String id) {
         try (var session = driver.session()) {

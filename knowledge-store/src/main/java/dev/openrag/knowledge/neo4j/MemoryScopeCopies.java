@@ -550,6 +550,11 @@ final class MemoryScopeCopies {
         private final UnitVectors vectors;
         /** The second model's vectors, or null when a memory of the scope has none (written before, or with it off). */
         private final UnitVectors secondVectors;
+        /**
+         * Which memories have no second vector (then {@code secondVectors} is null): followed so that an update or a
+         * delete can tell whether a fresh read would still lack the list (some memory still without one).
+         */
+        private final boolean[] lacksSecond;
         private final String[] speakers;
         private final long[] happened;
         private final long[] forgottenAt;
@@ -562,13 +567,15 @@ final class MemoryScopeCopies {
         private final Map<String, Integer> positions = new HashMap<>();
         private volatile long lastUsed = System.nanoTime();
 
-        private Copy(State state, String[] ids, UnitVectors vectors, UnitVectors secondVectors, String[] speakers, long[] happened,
+        private Copy(State state, String[] ids, UnitVectors vectors, UnitVectors secondVectors, boolean[] lacksSecond, String[] speakers,
+                     long[] happened,
                      long[] forgottenAt, long[] expiresAt, long[] validTo, List<List<String>> conversations, ScopeWords words,
                      ScopeWords wordsInContext) {
             this.state = state;
             this.ids = ids;
             this.vectors = vectors;
             this.secondVectors = secondVectors;
+            this.lacksSecond = lacksSecond;
             this.speakers = speakers;
             this.happened = happened;
             this.forgottenAt = forgottenAt;
@@ -621,7 +628,11 @@ final class MemoryScopeCopies {
             // the second model's list only when every memory has its vector, all of one size
             boolean allSeconds = n > 0 && Arrays.stream(seconds).allMatch(v -> v != null && v.length == seconds[0].length);
             UnitVectors secondVectors = allSeconds ? UnitVectors.of(seconds, seconds[0].length) : null;
-            return new Copy(state, ids, UnitVectors.of(embeddings, dimension), secondVectors, speakers, happened, forgottenAt,
+            boolean[] lacksSecond = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                lacksSecond[i] = seconds[i] == null;
+            }
+            return new Copy(state, ids, UnitVectors.of(embeddings, dimension), secondVectors, lacksSecond, speakers, happened, forgottenAt,
                     expiresAt, validTo, conversations, ScopeWords.of(texts, stemming), anyContext ? ScopeWords.of(inContext, stemming) : null);
         }
 
@@ -672,9 +683,13 @@ final class MemoryScopeCopies {
             // the second model's list only while every memory has its vector (as when read)
             boolean allSeconds = secondVectors != null
                     && fresh.stream().allMatch(row -> row.second() != null && row.second().length == secondVectors.dimension());
+            boolean[] grownLacksSecond = Arrays.copyOf(lacksSecond, total);
+            for (int k = 0; k < fresh.size(); k++) {
+                grownLacksSecond[n + k] = fresh.get(k).second() == null;
+            }
             List<String> texts = fresh.stream().map(Row::text).toList();
             return new Copy(state, grownIds, vectors.with(fresh.stream().map(Row::embedding).toArray(float[][]::new)),
-                    allSeconds ? secondVectors.with(fresh.stream().map(Row::second).toArray(float[][]::new)) : null,
+                    allSeconds ? secondVectors.with(fresh.stream().map(Row::second).toArray(float[][]::new)) : null, grownLacksSecond,
                     grownSpeakers, grownHappened, grownForgottenAt, grownExpiresAt, grownValidTo, grownConversations,
                     words.with(texts), wordsInContext == null ? null : wordsInContext.with(fresh.stream().map(Row::inContext).toList()));
         }
@@ -683,8 +698,9 @@ final class MemoryScopeCopies {
          * This copy with the {@code edits} applied, at {@code version}: deleted memories left out, new texts and vectors
          * in place, the words indexes made again from the texts (what reading the scope again would give, without
          * reading it). A delete of a memory it does not hold (read after the delete) changes nothing. Null where it
-         * cannot: a new text for a memory it does not hold, vectors of another size, or a scope whose second vectors it
-         * does not hold (some memory had none).
+         * cannot: a new text for a memory it does not hold, vectors of another size, or a scope without the second
+         * model's list that would have it now (the last memory without a second vector got one or went: the copy does
+         * not hold the others' to make the list).
          */
         Copy edited(List<Edit> edits, State state) {
             Map<Integer, Edit> replaced = new HashMap<>();
@@ -704,7 +720,7 @@ final class MemoryScopeCopies {
                     replaced.put(position, edit);
                 }
             }
-            if (secondVectors == null || replaced.values().stream().anyMatch(edit -> edit.embedding().length != vectors.dimension())) {
+            if (replaced.values().stream().anyMatch(edit -> edit.embedding().length != vectors.dimension())) {
                 return null;
             }
             int[] kept = IntStream.range(0, ids.length).filter(i -> !deleted.contains(i)).toArray();
@@ -719,7 +735,9 @@ final class MemoryScopeCopies {
             List<String> inContext = new ArrayList<>(kept.length);
             Map<Integer, float[]> embeddings = new HashMap<>();
             Map<Integer, float[]> seconds = new HashMap<>();
-            boolean allSeconds = true;
+            boolean[] keptLacksSecond = new boolean[kept.length];
+            boolean allSeconds = secondVectors != null;
+            boolean anyLacking = false;
             boolean anyContext = false;
             for (int k = 0; k < kept.length; k++) {
                 int i = kept[k];
@@ -738,12 +756,17 @@ final class MemoryScopeCopies {
                 anyContext |= !said.equals(text);
                 if (edit != null) {
                     embeddings.put(i, edit.embedding());
-                    allSeconds &= edit.second() != null && edit.second().length == secondVectors.dimension();
+                    allSeconds &= edit.second() != null && secondVectors != null && edit.second().length == secondVectors.dimension();
                     seconds.put(i, edit.second());
                 }
+                keptLacksSecond[k] = edit == null ? lacksSecond[i] : edit.second() == null;
+                anyLacking |= keptLacksSecond[k];
+            }
+            if (secondVectors == null && !anyLacking) {
+                return null; // read afresh, the scope would have the second model's list now
             }
             return new Copy(state, keptIds, vectors.select(kept, embeddings), allSeconds ? secondVectors.select(kept, seconds) : null,
-                    keptSpeakers, keptHappened, keptForgottenAt, keptExpiresAt, keptValidTo, keptConversations,
+                    keptLacksSecond, keptSpeakers, keptHappened, keptForgottenAt, keptExpiresAt, keptValidTo, keptConversations,
                     ScopeWords.of(texts, words.stemming()), anyContext ? ScopeWords.of(inContext, words.stemming()) : null);
         }
 
