@@ -637,7 +637,7 @@ final class MemoryScopeCopies {
         }
 
         /**
-         * This copy with {@code rows} added after its memories and then the {@code marks} set, at {@code version}: what
+         * This copy with {@code rows} added after its memories and then the {@code marks} set, at {@code state}: what
          * reading the scope again would give, at the cost of the new memories (their vectors fill the room after the old
          * ones; the words of the others are shared). Rows it holds already (written while it was read) are skipped. Null
          * where it cannot: an empty copy, vectors of another size, the scope's first memories with a context, or a mark
@@ -695,7 +695,7 @@ final class MemoryScopeCopies {
         }
 
         /**
-         * This copy with the {@code edits} applied, at {@code version}: deleted memories left out, new texts and vectors
+         * This copy with the {@code edits} applied, at {@code state}: deleted memories left out, new texts and vectors
          * in place, the words indexes made again from the texts (what reading the scope again would give, without
          * reading it). A delete of a memory it does not hold (read after the delete) changes nothing. Null where it
          * cannot: a new text for a memory it does not hold, vectors of another size, or a scope without the second
