@@ -217,8 +217,7 @@ class MemoryScopeCopiesTest {
                 List.of(), List.of(), 5L, null), randomVector(random), secondVector(random));
         assertThat(store.servesFromMemory(scope)).as("two adds before a search").isTrue();
 
-        Neo4jMemoryStore afresh = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
-        awaitTrue(() -> afresh.servesFromMemory(scope), "another store reads the scope afresh");
+        Neo4jMemoryStore afresh = readAfresh(scope);
         for (int i = 0; i < 5; i++) {
             MemoryQuery question = new MemoryQuery(scope, i % 2 == 0 ? "What did Ada build in the garden?" : "boat sail", randomVector(random),
                     50, null, 0, false, null, null, null, NOW, MemoryQuery.HYBRID, null, null, false, secondVector(random));
@@ -243,8 +242,7 @@ class MemoryScopeCopiesTest {
         store.addCorrection(new Correction("fix-" + scope, scope, "that was wrong", null, null, scope + "-m7", NOW - 1, null),
                 randomVector(random));
         assertThat(store.servesFromMemory(scope)).as("forgets, a supersession and a correction").isTrue();
-        Neo4jMemoryStore again = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
-        awaitTrue(() -> again.servesFromMemory(scope), "another store reads the scope afresh");
+        Neo4jMemoryStore again = readAfresh(scope);
         float[] vector = randomVector(random);
         for (MemoryQuery question : List.of(MemoryQuery.byVector(scope, vector, 50, null, 0, false, NOW),
                 MemoryQuery.byVector(scope, vector, 50, null, 0, true, NOW),
@@ -263,8 +261,7 @@ class MemoryScopeCopiesTest {
         assertThat(store.delete(scope + "-m8")).isTrue();
         assertThat(store.delete(scope + "-m8")).as("deleted already").isFalse();
         assertThat(store.servesFromMemory(scope)).as("updates and a delete").isTrue();
-        Neo4jMemoryStore afterEdits = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
-        awaitTrue(() -> afterEdits.servesFromMemory(scope), "another store reads the scope afresh");
+        Neo4jMemoryStore afterEdits = readAfresh(scope);
         MemoryQuery painted = new MemoryQuery(scope, "painted blue garden", randomVector(random), 50, null, 0, false, null, null, null,
                 NOW, MemoryQuery.HYBRID, null, null, false, secondVector(random));
         List<MemoryHit> hits = store.search(painted);
@@ -298,8 +295,7 @@ class MemoryScopeCopiesTest {
         addAll(store, first, random, i -> null);
         assertThat(store.servesFromMemory(scope)).as("a batch sent again adds nothing and keeps the copy current").isTrue();
 
-        Neo4jMemoryStore afresh = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
-        awaitTrue(() -> afresh.servesFromMemory(scope), "another store reads the scope afresh");
+        Neo4jMemoryStore afresh = readAfresh(scope);
         for (int i = 0; i < 5; i++) {
             MemoryQuery question = new MemoryQuery(scope, i % 2 == 0 ? "What did Ada build in the garden?" : "the storm",
                     randomVector(random), 50, null, 0, false, null, null, null, NOW, MemoryQuery.HYBRID, null, null, false,
@@ -317,8 +313,7 @@ class MemoryScopeCopiesTest {
                 List.of(), List.of(new Memory.Link(Memory.SUPERSEDES, scope + "-draft")), 3L, "Bo");
         addAll(store, List.of(correction, draft, redone), random, i -> null);
         assertThat(store.servesFromMemory(scope)).as("a batch with supersessions").isTrue();
-        Neo4jMemoryStore again = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
-        awaitTrue(() -> again.servesFromMemory(scope), "another store reads the scope afresh");
+        Neo4jMemoryStore again = readAfresh(scope);
         for (Long asOf : java.util.Arrays.asList(null, 1L, 2L)) {
             MemoryQuery question = new MemoryQuery(scope, "who built the shed", randomVector(random), 50, null, 0, false, null, null, null,
                     NOW, MemoryQuery.HYBRID, null, asOf, false, secondVector(random));
@@ -333,8 +328,7 @@ class MemoryScopeCopiesTest {
         assertThat(store.delete(scope + "-m0")).isTrue();
         assertThat(store.delete(scope + "-sail1")).isTrue();
         assertThat(store.servesFromMemory(scope)).as("an update and deletes").isTrue();
-        Neo4jMemoryStore afterEdits = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
-        awaitTrue(() -> afterEdits.servesFromMemory(scope), "another store reads the scope afresh");
+        Neo4jMemoryStore afterEdits = readAfresh(scope);
         for (String words : List.of("hurricane greenhouse", "the turn before 3", "the storm")) {
             MemoryQuery question = new MemoryQuery(scope, words, randomVector(random), 50, null, 0, false, null, null, null, NOW,
                     MemoryQuery.HYBRID, null, null, false, secondVector(random));
@@ -378,8 +372,7 @@ class MemoryScopeCopiesTest {
             writes.get(i).run();
             assertThat(searching.servesFromMemory(scope)).as("right after write %d", i).isTrue();
         }
-        Neo4jMemoryStore afresh = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
-        awaitTrue(() -> afresh.servesFromMemory(scope), "another store reads the scope afresh");
+        Neo4jMemoryStore afresh = readAfresh(scope);
         float[] vector = randomVector(random);
         List<MemoryQuery> questions = new ArrayList<>(List.of(MemoryQuery.byVector(scope, vector, 50, null, 0, false, NOW),
                 MemoryQuery.byVector(scope, vector, 50, null, 0, true, NOW)));
@@ -440,8 +433,7 @@ class MemoryScopeCopiesTest {
         store.update(scope + "-m6", "the greenhouse got a new roof", randomVector(random), secondVector(random), null, NOW);
         assertThat(store.servesFromMemory(scope)).as("after an update with a second vector").isTrue();
 
-        Neo4jMemoryStore afresh = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
-        awaitTrue(() -> afresh.servesFromMemory(scope), "another store reads the scope afresh");
+        Neo4jMemoryStore afresh = readAfresh(scope);
         for (String words : List.of("hurricane greenhouse", "garden", "What did Bo say about the boat?")) {
             MemoryQuery question = new MemoryQuery(scope, words, randomVector(random), 50, null, 0, false, null, null, null, NOW,
                     MemoryQuery.HYBRID, null, null, false, secondVector(random));
@@ -515,6 +507,13 @@ class MemoryScopeCopiesTest {
         }
         store.add(plain(scope, "first"), new float[] {1, 0, 0, 0});
         assertThat(ids(store.search(query(scope, "memory first", new float[] {1, 0, 0, 0})))).containsExactly(scope + "-first");
+    }
+
+    /** A store that has just read the scope afresh into its copy: what every write reaching a copy must rank as. */
+    private static Neo4jMemoryStore readAfresh(String scope) {
+        Neo4jMemoryStore afresh = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        awaitTrue(() -> afresh.servesFromMemory(scope), "another store reads the scope afresh");
+        return afresh;
     }
 
     /** Adds the memories in one batch with random vectors and the given contexts; returns the ids it added. */
