@@ -356,16 +356,11 @@ final class MemoryScopeCopies {
 
         static Copied of(Record record) {
             Value second = record.get("second");
-            Value expiresAt = record.get("expiresAt");
             return new Copied(new Row(record.get("id").asString(), record.get("text").asString(""), record.get("context").asString(null),
                     floats(record.get("embedding")), second.isNull() ? null : floats(second), record.get("speaker").asString(null),
-                    record.get("happened").asLong(), expiresAt.isNull() ? null : expiresAt.asLong(),
+                    record.get("happened").asLong(), Neo4jMemoryStore.nullableLong(record.get("expiresAt")),
                     List.copyOf(record.get("conversations").asList(Value::asString))),
-                    nullableLong(record.get("forgottenAt")), nullableLong(record.get("validTo")));
-        }
-
-        private static Long nullableLong(Value value) {
-            return value.isNull() ? null : value.asLong();
+                    Neo4jMemoryStore.nullableLong(record.get("forgottenAt")), Neo4jMemoryStore.nullableLong(record.get("validTo")));
         }
     }
 

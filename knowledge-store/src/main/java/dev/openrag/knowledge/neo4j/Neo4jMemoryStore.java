@@ -1316,7 +1316,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 c.get("createdAt").asLong(), score);
     }
 
-    private static Long nullableLong(Value value) {
+    static Long nullableLong(Value value) {
         return value == null || value.isNull() ? null : value.asLong();
     }
 
