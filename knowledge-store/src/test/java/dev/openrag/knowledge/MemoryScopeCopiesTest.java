@@ -349,6 +349,7 @@ class MemoryScopeCopiesTest {
             first.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"));
         }
         addAll(writing, first, random, i -> i == 0 ? null : "the turn before " + i);
+        writing.add(expiring(scope, "brief", "a brief note about the garden", 5), randomVector(random), secondVector(random));
         awaitTrue(() -> searching.servesFromMemory(scope), "the scope is copied into memory");
 
         // each write through the other instance, and the copy current right after it (no read of the whole scope: the
@@ -367,7 +368,13 @@ class MemoryScopeCopiesTest {
                         null), randomVector(random)),
                 () -> writing.update(scope + "-m3", "a hurricane flattened the greenhouse", randomVector(random), secondVector(random),
                         null, NOW),
-                () -> writing.update(scope + "-m9", null, null, null, List.of("tagged"), NOW));
+                () -> writing.update(scope + "-m9", null, null, null, List.of("tagged"), NOW),
+                () -> assertThat(writing.delete(scope + "-m11")).isTrue(),
+                () -> { // deleted and added again under its id, between two searches
+                    assertThat(writing.delete(scope + "-m12")).isTrue();
+                    writing.add(said(scope, "m12", "the garden again, under its old id", "Ada"), randomVector(random), secondVector(random));
+                },
+                () -> assertThat(writing.sweep(5, 0)).as("swept").isPositive());
         for (int i = 0; i < writes.size(); i++) {
             writes.get(i).run();
             assertThat(searching.servesFromMemory(scope)).as("right after write %d", i).isTrue();
@@ -387,8 +394,11 @@ class MemoryScopeCopiesTest {
             assertThat(scored(hits)).as("%s", question).isEqualTo(scored(afresh.search(question)));
         }
         List<String> now = ids(searching.search(questions.get(0)));
-        assertThat(now).as("new, restored; superseded, forgotten, corrected").contains(scope + "-sail", scope + "-fix", scope + "-m4")
-                .doesNotContain(scope + "-shed", scope + "-m5", scope + "-m7", scope + "-m8");
+        assertThat(now).as("new, restored, added again; superseded, forgotten, corrected, deleted")
+                .contains(scope + "-sail", scope + "-fix", scope + "-m4", scope + "-m12")
+                .doesNotContain(scope + "-shed", scope + "-m5", scope + "-m7", scope + "-m8", scope + "-m11");
+        assertThat(ids(searching.search(questions.get(1)))).as("swept, forgotten included").doesNotContain(scope + "-brief")
+                .contains(scope + "-m5");
         assertThat(hit(searching.search(questions.get(4)), scope + "-m3").ranks()).as("found by its new words")
                 .containsKey(Neo4jMemoryStore.CONTEXT_WORDS_LIST);
 
@@ -405,11 +415,57 @@ class MemoryScopeCopiesTest {
         awaitTrue(() -> searching.servesFromMemory(scope), "the scope is read again");
         assertThat(ids(searching.search(questions.get(0)))).contains(scope + "-after").doesNotContain(scope + "-m10");
 
-        // a deletion elsewhere cannot be read back: the scope is read again, and nothing deleted is found meanwhile
-        assertThat(writing.delete(scope + "-sail")).isTrue();
-        assertThat(searching.servesFromMemory(scope)).as("after a deletion elsewhere").isFalse();
+        // a deletion that lists nothing (an older release's) cannot be read back: the scope is read again, and nothing
+        // deleted is found meanwhile
+        deleteAsAnOlderReleaseWould(scope + "-sail");
+        assertThat(searching.servesFromMemory(scope)).as("after a deletion that listed nothing").isFalse();
         assertThat(ids(searching.search(questions.get(0)))).doesNotContain(scope + "-sail");
         awaitTrue(() -> searching.servesFromMemory(scope), "the scope is read again");
+    }
+
+    @Test
+    void deletionsElsewhereReachTheCopyWhileTheScopeStillListsThem() {
+        Neo4jMemoryStore searching = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        Neo4jMemoryStore writing = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        String scope = "gone-" + System.nanoTime();
+        Random random = new Random(16);
+        List<Memory> memories = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            memories.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), "Ada"));
+        }
+        // sweeps to come: 300 memories at time 101, 300 at 102, 100 at 103, 501 at 104 (more than a scope lists at once)
+        int[][] expiring = {{101, 300}, {102, 300}, {103, 100}, {104, 501}};
+        for (int[] batch : expiring) {
+            for (int i = 0; i < batch[1]; i++) {
+                memories.add(expiring(scope, "e" + batch[0] + "-" + i, "brief " + i + " about the garden", batch[0]));
+            }
+        }
+        for (int from = 0; from < memories.size(); from += 500) {
+            addAll(writing, memories.subList(from, Math.min(memories.size(), from + 500)), random, i -> null);
+        }
+        awaitTrue(() -> searching.servesFromMemory(scope), "the scope is copied into memory");
+
+        assertThat(writing.delete(scope + "-m1")).isTrue();
+        assertThat(searching.servesFromMemory(scope)).as("after a listed deletion").isTrue();
+        // two sweeps while the copy is not searched: the second pushes part of the first out of the list
+        assertThat(writing.sweep(101, 0)).isGreaterThanOrEqualTo(300);
+        assertThat(writing.sweep(102, 0)).isGreaterThanOrEqualTo(300);
+        assertThat(searching.servesFromMemory(scope)).as("deletions since the copy no longer all listed").isFalse();
+        awaitTrue(() -> searching.servesFromMemory(scope), "the scope is read again");
+        // the list trimmed again, but still reaching back to the copy's state
+        assertThat(writing.sweep(103, 0)).isGreaterThanOrEqualTo(100);
+        assertThat(searching.servesFromMemory(scope)).as("after 100 more listed deletions").isTrue();
+        assertThat(writing.sweep(104, 0)).isGreaterThanOrEqualTo(501);
+        assertThat(searching.servesFromMemory(scope)).as("more deletions at once than a scope lists").isFalse();
+        awaitTrue(() -> searching.servesFromMemory(scope), "the scope is read again");
+
+        assertThat(writing.delete(scope + "-m2")).isTrue();
+        assertThat(searching.servesFromMemory(scope)).as("a deletion after the reading").isTrue();
+        Neo4jMemoryStore afresh = readAfresh(scope);
+        MemoryQuery question = new MemoryQuery(scope, "garden boat note", randomVector(random), 50, null, 0, true, null, null, null,
+                NOW, MemoryQuery.HYBRID, null, null, false, secondVector(random));
+        assertThat(scored(searching.search(question))).isEqualTo(scored(afresh.search(question)));
+        assertThat(ids(searching.search(question))).hasSize(18).doesNotContain(scope + "-m1", scope + "-m2");
     }
 
     @Test
@@ -454,6 +510,17 @@ class MemoryScopeCopiesTest {
         assertThat(store.search(new MemoryQuery(small, "boat", randomVector(random), 10, null, 0, false, null, null, null, NOW,
                 MemoryQuery.HYBRID, null, null, false, secondVector(random))))
                 .anySatisfy(hit -> assertThat(hit.ranks()).containsKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+    }
+
+    /** A deletion as the releases before the scopes' lists of deletions wrote it: counted, not listed. */
+    private static void deleteAsAnOlderReleaseWould(String id) {
+        try (var session = driver.session()) {
+            session.run("""
+                    MATCH (m:Memory {id: $id}) WITH m, m.scope AS scope DETACH DELETE m
+                    WITH scope MATCH (s:MemoryScope {scope: scope})
+                    SET s.version = randomUUID(), s.seq = s.seq + 1, s.deletes = s.deletes + 1 SET s.stamped = s.version""",
+                    java.util.Map.of("id", id)).consume();
+        }
     }
 
     /** A forget as the releases before the memories' write stamps wrote it: a new scope version, no stamp. */
@@ -622,6 +689,10 @@ class MemoryScopeCopiesTest {
 
     private static Memory happened(String scope, String id, String text, long occurredAt) {
         return new Memory(scope + "-" + id, scope, text, List.of(), false, 1, 1, null, null, null, List.of(), List.of(), occurredAt, null);
+    }
+
+    private static Memory expiring(String scope, String id, String text, long expiresAt) {
+        return new Memory(scope + "-" + id, scope, text, List.of(), false, 1, 1, expiresAt, null, null, List.of(), List.of(), 1L, "Bo");
     }
 
     private static Memory said(String scope, String id, String text, String speaker) {

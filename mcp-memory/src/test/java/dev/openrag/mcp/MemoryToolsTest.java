@@ -1,12 +1,17 @@
 package dev.openrag.mcp;
 
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 
 import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import jakarta.inject.Inject;
 
@@ -20,6 +25,8 @@ import org.neo4j.driver.Driver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.mcp.memory.MemorySweeper;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -385,6 +392,56 @@ class MemoryToolsTest {
         assertThat(first.path("ranks").path("vector2").asInt()).as("e5's nearest: %s", first).isEqualTo(1);
         assertThat(first.path("memory").path("id").asText()).isEqualTo(garden);
         assertThat(first.path("memory").has("secondEmbedding")).as("vectors stay out of results").isFalse();
+    }
+
+    @Test
+    void howSearchesFoundTheirScopesCopyIsAMetricAndWritesThroughAnotherInstanceAreCaughtUp() {
+        String scope = scope();
+        add("Planted tomatoes and basil in the greenhouse beds this spring", scope);
+        String flights = add("Booked flights to Lisbon for the conference in June", scope).get("id").asText();
+        Map<String, Double> before = copyFindings();
+        searchIds("which vegetables did I grow", scope);
+        assertThat(copyFindings()).as("a small scope's first search reads it").isEqualTo(plus(before, "read_now"));
+        searchIds("which vegetables did I grow", scope);
+        assertThat(copyFindings()).isEqualTo(plus(before, "read_now", "current"));
+        add("The quarterly report is due on Friday", scope);
+        searchIds("when is the report due", scope);
+        assertThat(copyFindings()).as("a write through this instance").isEqualTo(plus(before, "read_now", "current", "own_writes"));
+
+        // another instance (a store of its own on the same Neo4j) adds and deletes: read back, not the whole scope again
+        Neo4jMemoryStore elsewhere = new Neo4jMemoryStore(driver);
+        float[] vector = new float[384];
+        vector[0] = 1;
+        long now = System.currentTimeMillis();
+        elsewhere.add(new Memory(scope + "-elsewhere", scope, "Sold the old bicycle", List.of(), false, now, now,
+                null, null, null, List.of(), List.of()), vector);
+        assertThat(searchIds("bicycle", scope)).contains(scope + "-elsewhere");
+        assertThat(elsewhere.delete(flights)).isTrue();
+        assertThat(searchIds("flights to Lisbon", scope)).doesNotContain(flights);
+        assertThat(copyFindings()).as("an add and a deletion through another instance")
+                .isEqualTo(plus(before, "read_now", "current", "own_writes", "caught_up", "caught_up"));
+        given().get("/q/metrics").then().statusCode(200).body(containsString("openrag_memory_copies_memories"));
+    }
+
+    /** {@code openrag_memory_copy_searches_total} by its {@code found} tag, from {@code /q/metrics}. */
+    private static Map<String, Double> copyFindings() {
+        Map<String, Double> found = new TreeMap<>();
+        Matcher counter = Pattern.compile("(?m)^openrag_memory_copy_searches_total\\{found=\"(\\w+)\"[^}]*} (\\S+)$")
+                .matcher(given().get("/q/metrics").then().statusCode(200).extract().asString());
+        while (counter.find()) {
+            found.put(counter.group(1), Double.parseDouble(counter.group(2)));
+        }
+        assertThat(found).containsOnlyKeys("current", "own_writes", "caught_up", "read_now", "none");
+        return found;
+    }
+
+    /** {@code counts} with one more of each name. */
+    private static Map<String, Double> plus(Map<String, Double> counts, String... more) {
+        Map<String, Double> sum = new TreeMap<>(counts);
+        for (String name : more) {
+            sum.merge(name, 1.0, Double::sum);
+        }
+        return sum;
     }
 
     @Test

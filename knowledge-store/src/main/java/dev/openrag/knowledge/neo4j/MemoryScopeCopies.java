@@ -19,7 +19,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import org.jboss.logging.Logger;
 import org.neo4j.driver.Driver;
@@ -45,11 +47,12 @@ import dev.openrag.knowledge.vector.UnitVectors;
  * <ol>
  *   <li>this instance's own writes since, held in memory, are applied to it ({@link #changed}): adds, single or
  *   batched, forgets, supersessions, corrections, updates and deletes;</li>
- *   <li>otherwise the memories written since are read ({@link #caughtUp}): every write but a deletion stamps the
- *   memories it changed with the scope's count of writes ({@code seq}), so a copy reads those stamped after its own
- *   count, through an index, however many instances wrote them;</li>
- *   <li>otherwise (a deletion or a sweep since, or too much to read) the scope is read again in the background
- *   and Neo4j answers meanwhile, without the lists only a copy gives. A small scope's search waits for that read
+ *   <li>otherwise the memories written since are read ({@link #caughtUp}): every write stamps the memories it changed
+ *   with the scope's count of writes ({@code seq}), and a deletion (or a sweep) lists the ids it deleted on the scope,
+ *   so a copy reads the memories stamped after its own count, through an index, and the deletions listed after it,
+ *   however many instances wrote them;</li>
+ *   <li>otherwise (a deletion the list no longer holds or never held, or too much to read) the scope is read again
+ *   in the background and Neo4j answers meanwhile, without the lists only a copy gives. A small scope's search waits for that read
  *   instead ({@link #current(String, boolean)}), so that it ranks as the next search will. One read per scope at a
  *   time, and no sooner than 20 times the last read's duration (at least a second), so a scope that changes all
  *   the time costs at most about 5% of a core to follow.</li>
@@ -68,23 +71,21 @@ final class MemoryScopeCopies {
     static final long READ_NOW_WAIT_MS = 2_000;
 
     /**
-     * In a write that deleted memories of the scope (a sweep): gives the scope a new version and counts the deletion, so
-     * that copies read before it are read again (the write's last statement, so it locks last).
-     */
-    static void bumpForDeletes(TransactionContext tx, String scope) {
-        tx.run("MERGE (s:MemoryScope {scope: $scope}) SET s.version = randomUUID(), s.deletes = coalesce(s.deletes, 0) + 1"
-                + " SET s.stamped = s.version", Map.of("scope", scope)).consume();
-    }
-
-    /**
      * Gives the scope of the memory {@code m} a new version, as a clause for a statement that has {@code m} bound (saves a
      * round trip). It binds the version it replaces ({@code before}, read once the scope is locked, so no other write comes
      * between the two) and the new one ({@code after}): a write with it can be applied to a copy at {@code before}
      * ({@link #changed}). It also counts the scope's writes ({@code seq}) and stamps the memories the write changed
      * (parameter {@code $changed}, their ids) with that count, so that another instance's copy can read just those
-     * ({@link #caughtUp}); parameter {@code $deletes} (0 or 1) counts a deletion, which a copy cannot read back.
+     * ({@link #caughtUp}).
+     *
+     * <p>Parameter {@code $gone} names the memories the write deleted, which a copy cannot read back: the scope counts
+     * the deletion ({@code deletes}) and lists those ids with the count ({@code gone}, {@code goneSeq}), the last
+     * {@value #MAX_GONE_LISTED} of them. A deletion of more at once is counted and not listed; so, with a listed one,
+     * is each deletion the list no longer reaches back to ({@code goneTrimmedTo}). A copy catches up past a deletion only
+     * when it was listed ({@code listedDeletes} counts those): a release that lists none (before the thirty-third
+     * session's) reads the scope again at every deletion, as copies of this one do after a deletion it made.
      * {@code stamped} names the version the last such write set: a version it does not name was set by a write that
-     * stamped nothing (an older release of OpenRAG during a rolling upgrade), which the next write counts as a
+     * stamped nothing (an older release of OpenRAG during a rolling upgrade), which the next write counts as an unlisted
      * deletion, so that copies read before it are read again.
      */
     static final String BUMP_SCOPE_OF_M_FROM_TO = """
@@ -92,7 +93,8 @@ final class MemoryScopeCopies {
             SET s.lock = true
             WITH m, s, s.version AS before
             SET s.version = randomUUID(), s.seq = coalesce(s.seq, 0) + 1,
-                s.deletes = coalesce(s.deletes, 0) + $deletes + CASE WHEN before IS NULL OR before = s.stamped THEN 0 ELSE 1 END
+                s.deletes = coalesce(s.deletes, 0) + CASE WHEN size($gone) > 0 THEN 1 ELSE 0 END
+                            + CASE WHEN before IS NULL OR before = s.stamped THEN 0 ELSE 1 END
             SET s.stamped = s.version
             REMOVE s.lock
             WITH m, s, before
@@ -101,31 +103,46 @@ final class MemoryScopeCopies {
               MATCH (changed:Memory {id: changedId}) WHERE changed.scope = s.scope
               SET changed.seq = s.seq
             }
+            CALL (s) {
+              WITH s WHERE 0 < size($gone) <= $maxGoneListed
+              WITH s, coalesce(s.gone, []) + $gone AS ids, coalesce(s.goneSeq, []) + [id IN $gone | s.seq] AS seqs
+              WITH s, ids, seqs, size(ids) - $maxGoneListed AS over
+              SET s.gone = CASE WHEN over > 0 THEN ids[over..] ELSE ids END,
+                  s.goneSeq = CASE WHEN over > 0 THEN seqs[over..] ELSE seqs END,
+                  s.goneTrimmedTo = CASE WHEN over > 0 THEN seqs[over - 1] ELSE s.goneTrimmedTo END,
+                  s.listedDeletes = coalesce(s.listedDeletes, 0) + 1
+            }
             WITH m, before, s.version AS after""";
 
-    /** The parameters of {@link #BUMP_SCOPE_OF_M_FROM_TO}: the ids of the memories a write changed, whether it deleted one. */
-    static Map<String, Object> bumpParameters(Collection<String> changed, boolean deletes) {
-        return Map.of("changed", List.copyOf(changed), "deletes", deletes ? 1 : 0);
+    /** The most deleted memories a scope lists for copies to catch up with ({@link #BUMP_SCOPE_OF_M_FROM_TO}). */
+    static final int MAX_GONE_LISTED = 500;
+
+    /**
+     * The parameters of {@link #BUMP_SCOPE_OF_M_FROM_TO}: the ids of the memories a write changed, and of those it
+     * deleted.
+     */
+    static Map<String, Object> bumpParameters(Collection<String> changed, Collection<String> gone) {
+        return Map.of("changed", List.copyOf(changed), "gone", List.copyOf(gone), "maxGoneListed", MAX_GONE_LISTED);
     }
 
     /**
-     * {@link #BUMP_SCOPE_OF_M_FROM_TO} for a scope by name, after a write that changed the memories {@code changed}: a
-     * write with it can be applied to a copy at {@code before} ({@link #changed}).
+     * {@link #BUMP_SCOPE_OF_M_FROM_TO} for a scope by name, after a write that changed the memories {@code changed} and
+     * deleted those {@code gone}: a write with it can be applied to a copy at {@code before} ({@link #changed}).
      */
-    static Versions bumpFromTo(TransactionContext tx, String scope, Collection<String> changed) {
+    static Versions bumpFromTo(TransactionContext tx, String scope, Collection<String> changed, Collection<String> gone) {
         // that clause, with a map standing in for the memory: it reads only m.scope
-        Map<String, Object> params = new HashMap<>(bumpParameters(changed, false));
+        Map<String, Object> params = new HashMap<>(bumpParameters(changed, gone));
         params.put("scope", scope);
         Record row = tx.run("WITH {scope: $scope} AS m\n" + BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN before, after", params).single();
         return new Versions(scope, row.get("before").asString(null), row.get("after").asString());
     }
 
     /**
-     * {@link #bumpFromTo} for the scope of the memory {@code id} (which the write {@code deletes}, or not); null when
-     * there is no such memory.
+     * {@link #bumpFromTo} for the scope of the memory {@code id} (which the write deletes, or not); null when there is no
+     * such memory.
      */
     static Versions bumpScopeOfFromTo(TransactionContext tx, String id, Collection<String> changed, boolean deletes) {
-        Map<String, Object> params = new HashMap<>(bumpParameters(changed, deletes));
+        Map<String, Object> params = new HashMap<>(bumpParameters(changed, deletes ? List.of(id) : List.of()));
         params.put("id", id);
         List<Record> rows = tx.run("MATCH (m:Memory {id: $id})\n" + BUMP_SCOPE_OF_M_FROM_TO + "\nRETURN m.scope AS scope, before, after",
                 params).list();
@@ -141,12 +158,28 @@ final class MemoryScopeCopies {
     }
 
     /**
-     * Where a scope stands: its version, how many writes stamped memories in it ({@code seq}, 0 before the first) and how
-     * many deleted some ({@code deletes}). A copy read at one state can catch up with a later one by reading the memories
-     * stamped since, if nothing was deleted in between and the last write stamped what it changed ({@code stamped};
-     * see {@link #BUMP_SCOPE_OF_M_FROM_TO}) ({@link #caughtUp}).
+     * Where a scope stands: its version, how many writes stamped memories in it ({@code seq}, 0 before the first), how
+     * many deleted some ({@code deletes}) and how many of those listed what they deleted ({@code listedDeletes}), and the
+     * count of writes up to which the list no longer reaches ({@code goneTrimmedTo}). A copy read at one state can catch
+     * up with a later one by reading the memories stamped since and the deletions listed since, if every deletion in
+     * between was listed and the last write stamped what it changed ({@code stamped}; see {@link #BUMP_SCOPE_OF_M_FROM_TO})
+     * ({@link #caughtUp}).
      */
-    record State(String version, long seq, long deletes, boolean stamped) {
+    record State(String version, long seq, long deletes, long listedDeletes, long goneTrimmedTo, boolean stamped) {
+
+        /** Whether a copy at {@code at} can learn every deletion since from the scope's list of them. */
+        boolean listsEveryDeletionSince(State at) {
+            long deletions = deletes - at.deletes;
+            return deletions == listedDeletes - at.listedDeletes && (deletions == 0 || goneTrimmedTo <= at.seq);
+        }
+
+        /**
+         * These counts at another version: for a copy on its way to a state whose counts are not known yet (counts older
+         * than a copy's own are safe: a catch-up from them reads more, never less).
+         */
+        State at(String version) {
+            return new State(version, seq, deletes, listedDeletes, goneTrimmedTo, false);
+        }
     }
 
     private final Driver driver;
@@ -162,6 +195,22 @@ final class MemoryScopeCopies {
     private final AtomicInteger changesHeld = new AtomicInteger();
     /** The most added memories and marks held for copies in all (a memory is about 3 KB with two models' vectors); past it they are dropped. */
     static final int MAX_CHANGES_HELD = 10_000;
+    /** How the scopes asked for were found, by {@link Found#ordinal}. */
+    private final LongAdder[] found = Stream.generate(LongAdder::new).limit(Found.values().length).toArray(LongAdder[]::new);
+
+    /** How a search found its scope's copy ({@link #current(String, boolean)}). */
+    enum Found {
+        /** at the scope's version already */
+        CURRENT,
+        /** brought to it by this instance's own writes since ({@link #changed}) */
+        OWN_WRITES,
+        /** brought to it by reading what was written and deleted since ({@link #caughtUp}) */
+        CAUGHT_UP,
+        /** read whole while the search waited (a small scope) */
+        READ_NOW,
+        /** without a current copy: Neo4j answered, without the lists only a copy gives */
+        NONE
+    }
 
     /** @param stemming whether a copy's BM25 matches words by their stems ({@link ScopeWords}) */
     MemoryScopeCopies(Driver driver, long maxMemories, boolean stemming) {
@@ -194,8 +243,14 @@ final class MemoryScopeCopies {
         Copy copy = copies.get(scope);
         State state = copy == null ? null : state(scope);
         if (state != null) {
-            Copy current = copy.version().equals(state.version()) ? copy : advanced(scope, copy, state);
+            Found how = Found.CURRENT;
+            Copy current = copy.version().equals(state.version()) ? copy : null;
             if (current == null) {
+                how = Found.OWN_WRITES;
+                current = advanced(scope, copy, state);
+            }
+            if (current == null) {
+                how = Found.CAUGHT_UP;
                 current = caughtUp(scope, copy, state);
             }
             if (current != null) {
@@ -203,11 +258,22 @@ final class MemoryScopeCopies {
                     evictBeyondBudget(scope);
                 }
                 current.touch();
-                return current;
+                return counted(how, current);
             }
         }
         CompletableFuture<Void> read = loadInBackground(scope);
-        return readNow && read != null ? readNow(scope, read) : null;
+        Copy fresh = readNow && read != null ? readNow(scope, read) : null;
+        return counted(fresh == null ? Found.NONE : Found.READ_NOW, fresh);
+    }
+
+    private Copy counted(Found how, Copy copy) {
+        found[how.ordinal()].increment();
+        return copy;
+    }
+
+    /** How many times a scope asked for was found as {@code how} (copies off: none counted). */
+    long found(Found how) {
+        return found[how.ordinal()].sum();
     }
 
     private Copy readNow(String scope, CompletableFuture<Void> read) {
@@ -274,7 +340,7 @@ final class MemoryScopeCopies {
             marks.addAll(next.marks());
             at = next.after();
             if (!next.edits().isEmpty()) { // in their turn: after the adds and marks before them, which are applied together
-                State between = new State(at, copy.state().seq(), copy.state().deletes(), false); // its counts are not known: the copy's are older, so safe
+                State between = copy.state().at(at);
                 current = current.with(rows, marks, between);
                 current = current == null ? null : current.edited(next.edits(), between);
                 if (current == null) {
@@ -290,26 +356,42 @@ final class MemoryScopeCopies {
     /**
      * The copy caught up with the scope's {@code state} by reading the memories written since its own (another instance's
      * writes, or this one's that {@link #advanced} could not apply): one indexed read of those memories instead of the
-     * whole scope, so a scope written through several instances stays in memory. Null where it cannot: a deletion since
-     * (a copy cannot tell what is gone), more than {@value #MAX_CATCH_UP} memories to read, or changes the copy cannot
-     * apply ({@link Copy#caughtUp}); the scope is read again then.
+     * whole scope, so a scope written through several instances stays in memory; then the memories deleted since, as
+     * the scope lists them. Null where it cannot: a deletion since that was not listed, more than {@value #MAX_CATCH_UP}
+     * memories to read, or changes the copy cannot apply ({@link Copy#caughtUp}); the scope is read again then.
+     *
+     * <p>The memories are read before the deletions, and both may hold writes newer than {@code state}: the copy is
+     * then newer than its state, and the next search catches up from that state again, which sets right a memory
+     * read here and deleted before the deletions were read.
      */
     private Copy caughtUp(String scope, Copy copy, State state) {
         State at = copy.state();
-        if (!state.stamped() || state.deletes() != at.deletes() || state.seq() <= at.seq()) {
+        if (!state.stamped() || !state.listsEveryDeletionSince(at) || state.seq() <= at.seq()) {
             return null;
         }
         List<Record> rows;
+        List<String> gone = List.of();
         try (Session session = driver.session()) {
             // the hint: without it the planner takes the scope's index and reads every memory's stamp
             rows = session.run("MATCH (m:Memory {scope: $scope}) USING INDEX m:Memory(scope, seq) WHERE m.seq > $seq\n" + COPIED_FIELDS
                     + "\nLIMIT $limit", Map.of("scope", scope, "seq", at.seq(), "limit", MAX_CATCH_UP + 1)).list();
+            if (state.deletes() != at.deletes()) {
+                Record listed = session.run("""
+                        MATCH (s:MemoryScope {scope: $scope})
+                        RETURN coalesce(s.goneTrimmedTo, 0) <= $seq AS reaches,
+                               [i IN range(0, size(coalesce(s.gone, [])) - 1) WHERE s.goneSeq[i] > $seq | s.gone[i]] AS gone""",
+                        Map.of("scope", scope, "seq", at.seq())).single();
+                if (!listed.get("reaches").asBoolean()) { // trimmed since the state was read
+                    return null;
+                }
+                gone = listed.get("gone").asList(Value::asString);
+            }
         }
-        Copy current = rows.size() > MAX_CATCH_UP ? null : copy.caughtUp(rows.stream().map(Copied::of).toList(), state);
+        Copy current = rows.size() > MAX_CATCH_UP ? null : copy.caughtUp(rows.stream().map(Copied::of).toList(), gone, state);
         if (current == null || current.size() > maxMemories) {
             return null;
         }
-        LOG.debugf("memory scope %s: caught up with %d memories written since its copy", scope, rows.size());
+        LOG.debugf("memory scope %s: caught up with %d memories written and %d deleted since its copy", scope, rows.size(), gone.size());
         Map<String, Change> held = changes.get(scope);
         if (held != null) { // what this store wrote before this state is in the copy now; only a change from it can follow
             held.entrySet().removeIf(entry -> {
@@ -417,6 +499,7 @@ final class MemoryScopeCopies {
             List<Record> rows = session.run("""
                     MATCH (s:MemoryScope {scope: $scope})
                     RETURN s.version AS version, coalesce(s.seq, 0) AS seq, coalesce(s.deletes, 0) AS deletes,
+                           coalesce(s.listedDeletes, 0) AS listedDeletes, coalesce(s.goneTrimmedTo, 0) AS goneTrimmedTo,
                            coalesce(s.version = s.stamped, false) AS stamped""",
                     Map.of("scope", scope)).list();
             if (rows.isEmpty() || rows.get(0).get("version").isNull()) {
@@ -424,7 +507,7 @@ final class MemoryScopeCopies {
             }
             Record row = rows.get(0);
             return new State(row.get("version").asString(), row.get("seq").asLong(), row.get("deletes").asLong(),
-                    row.get("stamped").asBoolean());
+                    row.get("listedDeletes").asLong(), row.get("goneTrimmedTo").asLong(), row.get("stamped").asBoolean());
         }
     }
 
@@ -766,13 +849,19 @@ final class MemoryScopeCopies {
         }
 
         /**
-         * This copy caught up, at {@code state}, with the memories written since its own state ({@code read}, as stored
-         * now): new memories added, new texts with their vectors in place, forgets and ends of validity set. Null where it
+         * This copy caught up, at {@code state}, with the memories deleted since its own state ({@code gone}, first: a
+         * memory deleted and then added again under its id is new) and those written since ({@code read}, as stored now):
+         * new memories added, new texts with their vectors in place, forgets and ends of validity set. Null where it
          * cannot: a memory it holds with another speaker, time, expiry or conversation (no write changes those), or where
          * {@link #edited} or {@link #with} cannot. A new vector with the same text (no write of the store gives one) is not
          * looked for.
          */
-        Copy caughtUp(List<Copied> read, State state) {
+        Copy caughtUp(List<Copied> read, List<String> gone, State state) {
+            Copy left = gone.isEmpty() ? this : edited(gone.stream().map(Edit::deleted).toList(), state);
+            return left == null ? null : left.caughtUpWith(read, state);
+        }
+
+        private Copy caughtUpWith(List<Copied> read, State state) {
             List<Row> fresh = new ArrayList<>();
             List<Mark> marks = new ArrayList<>();
             List<Edit> edits = new ArrayList<>();

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -251,7 +252,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("speaker", memory.speaker());
         params.put("speakerKey", MemoryText.key(memory.speaker()));
         params.put("entities", entities(memory));
-        params.putAll(MemoryScopeCopies.bumpParameters(List.of(memory.id()), false));
+        params.putAll(MemoryScopeCopies.bumpParameters(List.of(memory.id()), List.of()));
         noteSpeaker(memory.scope(), memory.speaker());
         String create = ("""
                 CREATE (m:Memory:%s {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
@@ -302,7 +303,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                     }
                     tx.run(create, params).consume();
                     List<MemoryScopeCopies.Mark> ends = linkAll(tx, List.of(memory));
-                    MemoryScopeCopies.Versions versions = MemoryScopeCopies.bumpFromTo(tx, memory.scope(), changed(List.of(memory.id()), ends));
+                    MemoryScopeCopies.Versions versions = MemoryScopeCopies.bumpFromTo(tx, memory.scope(), changed(List.of(memory.id()), ends), List.of());
                     return new Written(memory(tx.run(MEMORY_BY_ID, Map.of("id", memory.id())).single().get("memory")),
                             versions, ends);
                 });
@@ -401,6 +402,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("tags", memory.tags());
             row.put("pinned", memory.pinned());
             row.put("createdAt", memory.createdAt());
+            row.put("expiresAt", memory.expiresAt());
             row.put("occurredAt", memory.occurredAt());
             row.put("speaker", memory.speaker());
             row.put("speakerKey", MemoryText.key(memory.speaker()));
@@ -423,7 +425,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         OPTIONAL MATCH (existing:Memory {id: row.id})
                         WITH row WHERE existing IS NULL
                         CREATE (m:Memory:%s {id: row.id, scope: $scope, text: row.text, context: row.context, tags: row.tags, pinned: row.pinned,
-                                          createdAt: row.createdAt, updatedAt: row.createdAt, embedding: row.embedding,
+                                          createdAt: row.createdAt, updatedAt: row.createdAt, expiresAt: row.expiresAt, embedding: row.embedding,
                                           secondEmbedding: row.secondEmbedding, occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
                         WITH m, row
                         CALL (m, row) {
@@ -434,7 +436,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         .list(r -> r.get("id").asString());
                 // only the memories this call added: a batch sent again changes nothing
                 List<MemoryScopeCopies.Mark> ends = linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
-                return new Batch(added, added.isEmpty() ? null : MemoryScopeCopies.bumpFromTo(tx, scope, changed(added, ends)), ends);
+                return new Batch(added, added.isEmpty() ? null : MemoryScopeCopies.bumpFromTo(tx, scope, changed(added, ends), List.of()), ends);
             });
         }
         // the batch reaches the scope's copy as a single add does
@@ -446,7 +448,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 if (added.contains(memory.id())) {
                     copied.add(new MemoryScopeCopies.Row(memory.id(), memory.text(), (String) rows.get(i).get("context"),
                             embeddings.get(i), secondEmbeddings == null ? null : secondEmbeddings.get(i), memory.speaker(),
-                            happened(memory), null, List.of()));
+                            happened(memory), memory.expiresAt(), List.of()));
                 }
             }
             copies.changed(batch.versions(), copied, batch.ends(), List.of());
@@ -912,6 +914,25 @@ public final class Neo4jMemoryStore implements MemoryStore {
         return copies.current(scope) != null;
     }
 
+    /**
+     * How searches found their scope's in-memory copy since this store began, by name: {@code current} (at the scope's
+     * version), {@code own_writes} (brought to it by this instance's writes), {@code caught_up} (by reading what other
+     * instances wrote and deleted since), {@code read_now} (a small scope read whole while the search waited) and
+     * {@code none} (Neo4j answered, without the lists only a copy gives: a search that ranks otherwise than the next).
+     */
+    public Map<String, Long> copyFindings() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        for (MemoryScopeCopies.Found how : MemoryScopeCopies.Found.values()) {
+            counts.put(how.name().toLowerCase(Locale.ROOT), copies.found(how));
+        }
+        return counts;
+    }
+
+    /** How many memories the scopes' in-memory copies hold in all. */
+    public long memoriesInMemory() {
+        return copies.memoriesInMemory();
+    }
+
     private List<Candidate> conversationMessages(Map<String, Object> params) {
         return read("""
                 MATCH (c:Conversation {id: $conversationId, scope: $scope})-[:HAS_MESSAGE]->(msg:Message)
@@ -1136,14 +1157,20 @@ public final class Neo4jMemoryStore implements MemoryStore {
     public int sweep(long now, long forgottenBefore) {
         try (Session session = driver.session()) {
             return session.executeWrite(tx -> {
-                Record swept = tx.run("""
+                List<Record> swept = tx.run("""
                         MATCH (m:Memory)
                         WHERE m.expiresAt <= $now OR m.forgottenAt <= $forgottenBefore
-                        WITH collect(m) AS gone, collect(DISTINCT m.scope) AS scopes
+                        WITH m.scope AS scope, collect(m) AS gone
+                        WITH scope, gone, [m IN gone | m.id] AS ids
                         FOREACH (m IN gone | DETACH DELETE m)
-                        RETURN size(gone) AS n, scopes""", Map.of("now", now, "forgottenBefore", forgottenBefore)).single();
-                swept.get("scopes").asList(Value::asString).forEach(scope -> MemoryScopeCopies.bumpForDeletes(tx, scope));
-                return swept.get("n").asInt();
+                        RETURN scope, ids""", Map.of("now", now, "forgottenBefore", forgottenBefore)).list();
+                int n = 0;
+                for (Record scope : swept) { // the scopes last, so that they lock last
+                    List<String> ids = scope.get("ids").asList(Value::asString);
+                    MemoryScopeCopies.bumpFromTo(tx, scope.get("scope").asString(), List.of(), ids);
+                    n += ids.size();
+                }
+                return n;
             });
         } finally {
             write("MATCH (e:MemoryEntity) WHERE NOT EXISTS { (e)<-[:MENTIONS]-(:Memory) } DELETE e", Map.of());

@@ -1,0 +1,43 @@
+package dev.openrag.mcp.memory;
+
+import jakarta.inject.Singleton;
+
+import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.knowledge.port.MemoryStore;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * How memory searches found their scope's in-memory copy, at {@code /q/metrics}:
+ * {@code openrag_memory_copy_searches_total{found="current|own_writes|caught_up|read_now|none"}}, and
+ * {@code openrag_memory_copies_memories}, the memories the copies hold. A rising {@code none} means searches that
+ * Neo4j answered without the copy's lists, so ranked otherwise than the next search of the same scope: a scope over
+ * the copies' budget, or written through other instances faster than their writes can be read back.
+ */
+@Singleton
+public class MemoryCopyMetrics implements MeterBinder {
+
+    private final MemoryStore store;
+
+    public MemoryCopyMetrics(MemoryStore store) {
+        this.store = store;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        if (!(store instanceof Neo4jMemoryStore neo4j)) {
+            return;
+        }
+        for (String found : neo4j.copyFindings().keySet()) {
+            FunctionCounter.builder("openrag.memory.copy.searches", neo4j, s -> s.copyFindings().get(found))
+                    .tag("found", found)
+                    .description("Memory searches by how they found their scope's in-memory copy")
+                    .register(registry);
+        }
+        Gauge.builder("openrag.memory.copies.memories", neo4j, Neo4jMemoryStore::memoriesInMemory)
+                .description("Memories held in the scopes' in-memory copies")
+                .register(registry);
+    }
+}
