@@ -99,19 +99,67 @@ public final class ScopeWords {
         Stems stems = new Stems(stemming);
         for (int k = 0; k < more.size(); k++) {
             int memory = lengths.length + k;
-            grownLengths[memory] = counts(more.get(k), stems, (word, count) -> {
-                int[][] old = grown.get(word);
-                int df = old == null ? 0 : old[0].length;
-                int[][] posting = old == null ? new int[2][1] : new int[][] {Arrays.copyOf(old[0], df + 1), Arrays.copyOf(old[1], df + 1)};
-                posting[0][df] = memory;
-                posting[1][df] = count;
-                grown.put(word, posting);
-            });
+            grownLengths[memory] = counts(more.get(k), stems, (word, count) -> append(grown, word, memory, count));
         }
         List<String> grownTexts = new ArrayList<>(texts.size() + more.size());
         grownTexts.addAll(texts);
         grownTexts.addAll(more);
         return new ScopeWords(grown, Collections.unmodifiableList(grownTexts), grownLengths, stemming);
+    }
+
+    /**
+     * These words with only the memories at {@code kept} left (positions here, ascending; they become 0, 1, ...), and
+     * the texts {@code replaced} (by position here) given anew: as {@link #of} over the texts that leaves, at the cost of
+     * the new texts' words and one pass over the postings (a deletion moves the memories after it), without reading the
+     * other texts' words again.
+     */
+    public ScopeWords edited(int[] kept, Map<Integer, String> replaced) {
+        int[] moved = new int[lengths.length];
+        Arrays.fill(moved, -1);
+        for (int k = 0; k < kept.length; k++) {
+            moved[kept[k]] = replaced.containsKey(kept[k]) ? -1 : k; // a new text's words are counted below
+        }
+        Map<String, int[][]> edited = new HashMap<>();
+        postings.forEach((word, posting) -> {
+            int[] memories = new int[posting[0].length];
+            int[] counts = new int[posting[0].length];
+            int df = 0;
+            for (int j = 0; j < posting[0].length; j++) {
+                int to = moved[posting[0][j]];
+                if (to >= 0) {
+                    memories[df] = to;
+                    counts[df++] = posting[1][j];
+                }
+            }
+            if (df > 0) {
+                edited.put(word, new int[][] {Arrays.copyOf(memories, df), Arrays.copyOf(counts, df)});
+            }
+        });
+        int[] editedLengths = new int[kept.length];
+        List<String> editedTexts = new ArrayList<>(kept.length);
+        Stems stems = new Stems(stemming);
+        for (int k = 0; k < kept.length; k++) {
+            String text = replaced.get(kept[k]);
+            if (text == null) {
+                editedLengths[k] = lengths[kept[k]];
+                editedTexts.add(texts.get(kept[k]));
+            } else {
+                int memory = k;
+                editedLengths[k] = counts(text, stems, (word, count) -> append(edited, word, memory, count));
+                editedTexts.add(text);
+            }
+        }
+        return new ScopeWords(edited, Collections.unmodifiableList(editedTexts), editedLengths, stemming);
+    }
+
+    /** {@code postings} with memory {@code memory} holding {@code word} {@code count} times, after the others. */
+    private static void append(Map<String, int[][]> postings, String word, int memory, int count) {
+        int[][] old = postings.get(word);
+        int df = old == null ? 0 : old[0].length;
+        int[][] posting = old == null ? new int[2][1] : new int[][] {Arrays.copyOf(old[0], df + 1), Arrays.copyOf(old[1], df + 1)};
+        posting[0][df] = memory;
+        posting[1][df] = count;
+        postings.put(word, posting);
     }
 
     /** Hands each word of {@code text} (as matched) to {@code posting} with its count; returns the text's length in words. */

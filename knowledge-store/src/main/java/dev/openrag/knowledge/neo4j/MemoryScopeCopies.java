@@ -774,8 +774,8 @@ final class MemoryScopeCopies {
 
         /**
          * This copy with the {@code edits} applied, at {@code state}: deleted memories left out, new texts and vectors
-         * in place, the words indexes made again from the texts (what reading the scope again would give, without
-         * reading it). A delete of a memory it does not hold (read after the delete) changes nothing. Null where it
+         * in place, the words indexes edited alike ({@link ScopeWords#edited}: what reading the scope again would give,
+         * without reading it). A delete of a memory it does not hold (read after the delete) changes nothing. Null where it
          * cannot: a new text for a memory it does not hold, vectors of another size, or a scope without the second
          * model's list that would have it now (the last memory without a second vector got one or went: the copy does
          * not hold the others' to make the list).
@@ -809,10 +809,11 @@ final class MemoryScopeCopies {
             long[] keptExpiresAt = new long[kept.length];
             long[] keptValidTo = new long[kept.length];
             List<List<String>> keptConversations = new ArrayList<>(kept.length);
-            List<String> texts = new ArrayList<>(kept.length);
             List<String> inContext = new ArrayList<>(kept.length);
             Map<Integer, float[]> embeddings = new HashMap<>();
             Map<Integer, float[]> seconds = new HashMap<>();
+            Map<Integer, String> newTexts = new HashMap<>();
+            Map<Integer, String> newInContext = new HashMap<>();
             boolean[] keptLacksSecond = new boolean[kept.length];
             boolean allSeconds = secondVectors != null;
             boolean anyLacking = false;
@@ -829,10 +830,11 @@ final class MemoryScopeCopies {
                 Edit edit = replaced.get(i);
                 String text = edit == null ? words.text(i) : edit.text();
                 String said = edit == null ? (wordsInContext == null ? text : wordsInContext.text(i)) : edit.inContext();
-                texts.add(text);
                 inContext.add(said);
                 anyContext |= !said.equals(text);
                 if (edit != null) {
+                    newTexts.put(i, text);
+                    newInContext.put(i, said);
                     embeddings.put(i, edit.embedding());
                     allSeconds &= edit.second() != null && secondVectors != null && edit.second().length == secondVectors.dimension();
                     seconds.put(i, edit.second());
@@ -843,9 +845,12 @@ final class MemoryScopeCopies {
             if (secondVectors == null && !anyLacking) {
                 return null; // read afresh, the scope would have the second model's list now
             }
+            // the words of the memories left are not read again; a scope's first context makes its words in context afresh
+            ScopeWords keptWordsInContext = !anyContext ? null
+                    : wordsInContext == null ? ScopeWords.of(inContext, words.stemming()) : wordsInContext.edited(kept, newInContext);
             return new Copy(state, keptIds, vectors.select(kept, embeddings), allSeconds ? secondVectors.select(kept, seconds) : null,
                     keptLacksSecond, keptSpeakers, keptHappened, keptForgottenAt, keptExpiresAt, keptValidTo, keptConversations,
-                    ScopeWords.of(texts, words.stemming()), anyContext ? ScopeWords.of(inContext, words.stemming()) : null);
+                    words.edited(kept, newTexts), keptWordsInContext);
         }
 
         /**

@@ -46,6 +46,31 @@ class ScopeWordsTest {
     }
 
     @Test
+    void wordsWithTextsLeftOutAndReplacedScoreAsWordsReadFromTheTextsLeft() {
+        List<String> texts = List.of("Caroline's dog barked at the books", "the dog slept", "reading a book in the garden",
+                "Caroline reads books", "the garden gate", "a dog in the garden");
+        // memories 1 and 4 deleted; 2 and 5 given new texts: 0, 2, 3, 5 are left, as 0, 1, 2, 3
+        int[] kept = {0, 2, 3, 5};
+        java.util.Map<Integer, String> replaced = java.util.Map.of(2, "the garden gate was painted", 5, "Caroline's cat in the garden");
+        List<String> left = List.of(texts.get(0), replaced.get(2), texts.get(3), replaced.get(5));
+        for (boolean stemming : List.of(false, true)) {
+            ScopeWords edited = ScopeWords.of(texts, stemming).edited(kept, replaced);
+            ScopeWords read = ScopeWords.of(left, stemming);
+            for (String question : List.of("Which books does Caroline's dog like in the garden?", "painted gate", "dog slept", "cat")) {
+                List<String> query = MemoryText.queryTerms(question);
+                assertThat(edited.scores(query)).as("%s, stemming %s", question, stemming).containsExactly(read.scores(query));
+                assertThat(edited.feedbackTerms(List.of(0, 1), 5, query)).isEqualTo(read.feedbackTerms(List.of(0, 1), 5, query));
+            }
+            assertThat(edited.text(1)).isEqualTo("the garden gate was painted");
+        }
+        ScopeWords base = ScopeWords.of(texts, true);
+        double[] before = base.scores(List.of("slept", "garden"));
+        base.edited(kept, replaced);
+        assertThat(base.scores(List.of("slept", "garden"))).as("the words edited from are unchanged").containsExactly(before);
+        assertThat(base.text(5)).isEqualTo("a dog in the garden");
+    }
+
+    @Test
     void anEmptyScopeOrQueryScoresNothing() {
         assertThat(ScopeWords.of(List.of()).scores(List.of("zephyr"))).isEmpty();
         assertThat(ScopeWords.of(List.of("zephyr")).scores(List.of())).containsExactly(0.0);
