@@ -410,7 +410,7 @@ class MemoryToolsTest {
 
         // another instance (a store of its own on the same Neo4j) adds and deletes: read back, not the whole scope again
         Neo4jMemoryStore elsewhere = new Neo4jMemoryStore(driver);
-        float[] vector = new float[384];
+        float[] vector = new float[384]; // the size of the default model's vectors (bge-small), as the scope's others
         vector[0] = 1;
         long now = System.currentTimeMillis();
         elsewhere.add(new Memory(scope + "-elsewhere", scope, "Sold the old bicycle", List.of(), false, now, now,

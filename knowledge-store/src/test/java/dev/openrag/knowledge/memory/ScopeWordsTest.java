@@ -3,6 +3,7 @@ package dev.openrag.knowledge.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +52,7 @@ class ScopeWordsTest {
                 "Caroline reads books", "the garden gate", "a dog in the garden");
         // memories 1 and 4 deleted; 2 and 5 given new texts: 0, 2, 3, 5 are left, as 0, 1, 2, 3
         int[] kept = {0, 2, 3, 5};
-        java.util.Map<Integer, String> replaced = java.util.Map.of(2, "the garden gate was painted", 5, "Caroline's cat in the garden");
+        Map<Integer, String> replaced = Map.of(2, "the garden gate was painted", 5, "Caroline's cat in the garden");
         List<String> left = List.of(texts.get(0), replaced.get(2), texts.get(3), replaced.get(5));
         for (boolean stemming : List.of(false, true)) {
             ScopeWords edited = ScopeWords.of(texts, stemming).edited(kept, replaced);
