@@ -51,11 +51,13 @@ import dev.openrag.knowledge.vector.UnitVectors;
  *   with the scope's count of writes ({@code seq}), and a deletion (or a sweep) lists the ids it deleted on the scope,
  *   so a copy reads the memories stamped after its own count, through an index, and the deletions listed after it,
  *   however many instances wrote them;</li>
- *   <li>otherwise (a deletion the list no longer holds or never held, or too much to read) the scope is read again
- *   in the background and Neo4j answers meanwhile, without the lists only a copy gives. A small scope's search waits for that read
- *   instead ({@link #current(String, boolean)}), so that it ranks as the next search will. One read per scope at a
- *   time, and no sooner than 20 times the last read's duration (at least a second), so a scope that changes all
- *   the time costs at most about 5% of a core to follow.</li>
+ *   <li>otherwise (a deletion the list no longer holds or never held, or too much to read) the scope is read again.
+ *   A search waits for that read ({@link #current(String, boolean)}), up to {@value #READ_NOW_WAIT_MS} ms, so that it
+ *   ranks as the next search will; past that, or when the throttle allows no read yet, Neo4j answers, without the
+ *   lists only a copy gives. One read per scope at a time, and no sooner than 20 times the last read's duration (at
+ *   least a second), so a scope that changes all the time costs at most about 5% of a core to follow. The vectors,
+ *   most of what is read, come as bytes ({@link MemoryVectors}): a scope of 10,000 memories is read in about half a
+ *   second.</li>
  * </ol>
  * Copies hold at most {@code maxMemories} memories in all; the least recently searched make room, and a bigger
  * scope is never copied.
@@ -206,7 +208,7 @@ final class MemoryScopeCopies {
         OWN_WRITES,
         /** brought to it by reading what was written and deleted since ({@link #caughtUp}) */
         CAUGHT_UP,
-        /** read whole while the search waited (a small scope) */
+        /** read whole while the search waited */
         READ_NOW,
         /** without a current copy: Neo4j answered, without the lists only a copy gives */
         NONE
@@ -425,8 +427,7 @@ final class MemoryScopeCopies {
     }
 
     /** What a copy reads of each memory {@code m} ({@link Copied#of}). */
-    private static final String COPIED_FIELDS = """
-            RETURN m.id AS id, m.text AS text, m.context AS context, m.embedding AS embedding, m.secondEmbedding AS second,
+    private static final String COPIED_FIELDS = "RETURN m.id AS id, m.text AS text, m.context AS context,\n" + MemoryVectors.READ + ",\n" + """
                    m.speaker AS speaker, coalesce(m.occurredAt, m.createdAt) AS happened, m.forgottenAt AS forgottenAt,
                    m.expiresAt AS expiresAt, m.validTo AS validTo, [(c:Conversation)-[:HAS_MEMORY]->(m) | c.id] AS conversations""";
 
@@ -437,9 +438,9 @@ final class MemoryScopeCopies {
     record Copied(Row row, Long forgottenAt, Long validTo) {
 
         static Copied of(Record record) {
-            Value second = record.get("second");
+            MemoryVectors vectors = MemoryVectors.of(record);
             return new Copied(new Row(record.get("id").asString(), record.get("text").asString(""), record.get("context").asString(null),
-                    floats(record.get("embedding")), second.isNull() ? null : floats(second), record.get("speaker").asString(null),
+                    vectors.embedding(), vectors.second(), record.get("speaker").asString(null),
                     record.get("happened").asLong(), Neo4jMemoryStore.nullableLong(record.get("expiresAt")),
                     List.copyOf(record.get("conversations").asList(Value::asString))),
                     Neo4jMemoryStore.nullableLong(record.get("forgottenAt")), Neo4jMemoryStore.nullableLong(record.get("validTo")));

@@ -64,7 +64,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private static final Logger LOG = Logger.getLogger(Neo4jMemoryStore.class);
 
     private static final String MEMORY_FIELDS = """
-            m {.*, embedding: null, secondEmbedding: null, context: null,
+            m {.*, embedding: null, secondEmbedding: null, vectors: null, vectorsOf: null, context: null,
                about: [(m)-[:ABOUT]->(a) | coalesce(a.name, a.documentId)],
                links: [(m)-[l:LINKED]->(o:Memory) | {type: l.type, toId: o.id}],
                entities: [(m)-[:MENTIONS]->(e:MemoryEntity) | e.name],
@@ -245,7 +245,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("createdAt", memory.createdAt());
         params.put("expiresAt", memory.expiresAt());
         params.put("embedding", Neo4jGraphStore.toList(embedding));
-        params.put("secondEmbedding", secondEmbedding == null ? null : Neo4jGraphStore.toList(secondEmbedding));
+        params.put("vectors", new MemoryVectors(embedding, secondEmbedding).packed());
         params.put("about", memory.about());
         params.put("conversationId", memory.conversationId());
         params.put("occurredAt", memory.occurredAt());
@@ -257,7 +257,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         String create = ("""
                 CREATE (m:Memory:%s {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
                                   createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
-                                  secondEmbedding: $secondEmbedding, occurredAt: $occurredAt, speaker: $speaker,
+                                  vectors: $vectors, vectorsOf: $createdAt, occurredAt: $occurredAt, speaker: $speaker,
                                   speakerKey: $speakerKey})
                 WITH m
                 CALL (m) {
@@ -409,7 +409,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("entities", entities(memory));
             noteSpeaker(scope, memory.speaker());
             row.put("embedding", Neo4jGraphStore.toList(embeddings.get(i)));
-            row.put("secondEmbedding", secondEmbeddings == null ? null : Neo4jGraphStore.toList(secondEmbeddings.get(i)));
+            row.put("vectors", new MemoryVectors(embeddings.get(i), secondEmbeddings == null ? null : secondEmbeddings.get(i)).packed());
             rows.add(row);
         }
         Batch batch;
@@ -426,7 +426,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         WITH row WHERE existing IS NULL
                         CREATE (m:Memory:%s {id: row.id, scope: $scope, text: row.text, context: row.context, tags: row.tags, pinned: row.pinned,
                                           createdAt: row.createdAt, updatedAt: row.createdAt, expiresAt: row.expiresAt, embedding: row.embedding,
-                                          secondEmbedding: row.secondEmbedding, occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
+                                          vectors: row.vectors, vectorsOf: row.createdAt, occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
                         WITH m, row
                         CALL (m, row) {
                           UNWIND row.entities AS entity
@@ -492,17 +492,17 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("id", id);
         params.put("text", text);
         params.put("embedding", embedding == null ? null : Neo4jGraphStore.toList(embedding));
-        // a new text without a second vector drops the old one: it described the old text
-        params.put("secondEmbedding", secondEmbedding == null ? null : Neo4jGraphStore.toList(secondEmbedding));
         params.put("tags", tags);
         params.put("now", now);
         params.put("entities", text == null ? null : entities(text));
         String cypher = """
                 MATCH (m:Memory {id: $id})
                 WITH m, [(m)-[:MENTIONS]->(e:MemoryEntity) | e] AS before
-                SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding),
-                    m.secondEmbedding = CASE WHEN $text IS NULL THEN m.secondEmbedding ELSE $secondEmbedding END,
-                    m.tags = coalesce($tags, m.tags), m.updatedAt = $now
+                SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding), m.tags = coalesce($tags, m.tags)
+                """ + VECTORS_FOLLOW + """
+                SET m.updatedAt = $now
+                FOREACH (_ IN CASE WHEN $vectors IS NULL THEN [] ELSE [1] END |
+                  SET m.vectors = $vectors, m.vectorsOf = $now, m.secondEmbedding = null)
                 WITH m, before
                 CALL (m) {
                   WITH m WHERE $entities IS NOT NULL
@@ -520,13 +520,19 @@ public final class Neo4jMemoryStore implements MemoryStore {
         Updated updated;
         try (Session session = driver.session()) {
             updated = session.executeWrite(tx -> {
-                tx.run(cypher, params).consume();
-                List<MemoryScopeCopies.Edit> edits = !newWords ? List.of() : tx.run("""
-                        MATCH (m:Memory {id: $id})
-                        RETURN m.text AS text, m.context AS context, m.embedding AS embedding, m.secondEmbedding AS second""",
-                        Map.of("id", id)).list(row -> new MemoryScopeCopies.Edit(id, row.get("text").asString(""),
-                        row.get("context").asString(null), MemoryScopeCopies.floats(row.get("embedding")),
-                        row.get("second").isNull() ? null : MemoryScopeCopies.floats(row.get("second"))));
+                // a new text or vector rewrites both vectors' bytes: the one not given stays as it was, except that a new
+                // text without a second vector drops the old one, which described the old text
+                MemoryVectors vectors = !newWords ? null : tx.run("MATCH (m:Memory {id: $id}) RETURN " + MemoryVectors.READ, Map.of("id", id))
+                        .list(MemoryVectors::of).stream().findFirst()
+                        .map(old -> new MemoryVectors(embedding != null ? embedding : old.embedding(), text != null ? secondEmbedding : old.second()))
+                        .orElse(null);
+                Map<String, Object> withVectors = new HashMap<>(params);
+                withVectors.put("vectors", vectors == null ? null : vectors.packed());
+                tx.run(cypher, withVectors).consume();
+                List<MemoryScopeCopies.Edit> edits = vectors == null ? List.of() : tx.run(
+                        "MATCH (m:Memory {id: $id}) RETURN m.text AS text, m.context AS context", Map.of("id", id))
+                        .list(row -> new MemoryScopeCopies.Edit(id, row.get("text").asString(""), row.get("context").asString(null),
+                                vectors.embedding(), vectors.second()));
                 return new Updated(MemoryScopeCopies.bumpScopeOfFromTo(tx, id, List.of(id), false), edits);
             });
         }
@@ -534,6 +540,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
         copies.changed(updated.versions(), List.of(), List.of(), updated.edits());
         return get(id).orElseThrow();
     }
+
+    /**
+     * Keeps a memory's vectors' bytes current ({@link MemoryVectors}) through a write that sets its {@code updatedAt}
+     * to {@code $now} without new vectors; as a clause before that {@code SET}.
+     */
+    private static final String VECTORS_FOLLOW = "SET m.vectorsOf = CASE WHEN m.vectorsOf = m.updatedAt THEN $now END\n";
 
     @Override
     public void link(String fromId, String toId, String type) {
@@ -548,7 +560,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     @Override
     public void setPinned(String id, boolean pinned, long now) {
-        write("MATCH (m:Memory {id: $id}) SET m.pinned = $pinned, m.updatedAt = $now",
+        write("MATCH (m:Memory {id: $id}) SET m.pinned = $pinned\n" + VECTORS_FOLLOW + "SET m.updatedAt = $now",
                 Map.of("id", id, "pinned", pinned, "now", now));
     }
 
@@ -674,9 +686,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
         // entries (9 ms at 10,000 memories, before anything else could start)
         ScopeFacts facts = scopeFacts(query.scope());
         long scopeSize = facts.size();
-        // a scope small enough to scan is read into memory now if it has no current copy: its first search then ranks
-        // with the copy's lists too, as the next one will (LoCoMo's scopes of 369-680 memories took 60-380 ms to read)
-        MemoryScopeCopies.Copy copy = copies.current(query.scope(), scopeSize <= exactScanLimit);
+        // a scope without a current copy is read into memory now: its first search then ranks with the copy's lists too, as
+        // the next one will (LoCoMo's scopes of 369-680 memories took 60-380 ms to read, one of 10,000 370-630 ms)
+        MemoryScopeCopies.Copy copy = copies.current(query.scope(), true);
         // the lists are independent queries: they run at once, each on its own session; BM25 starts first, as it
         // needs neither the vector nor the scope's copy
         CompletableFuture<List<Candidate>> byText = null;
