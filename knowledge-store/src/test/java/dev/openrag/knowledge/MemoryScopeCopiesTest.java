@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -203,8 +204,7 @@ class MemoryScopeCopiesTest {
         String scope = "appended-" + System.nanoTime();
         Random random = new Random(11);
         for (int i = 0; i < 30; i++) {
-            store.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"),
-                    randomVector(random), secondVector(random));
+            store.add(note(scope, i), randomVector(random), secondVector(random));
         }
         awaitTrue(() -> store.servesFromMemory(scope), "the scope is copied into memory");
 
@@ -275,10 +275,7 @@ class MemoryScopeCopiesTest {
         Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
         String scope = "batched-" + System.nanoTime();
         Random random = new Random(12);
-        List<Memory> first = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            first.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"));
-        }
+        List<Memory> first = notes(scope, 20);
         addAll(store, first, random, i -> i == 0 ? null : "the turn before " + i); // the scope's copy has words in context
         awaitTrue(() -> store.servesFromMemory(scope), "the scope is copied into memory");
 
@@ -344,10 +341,7 @@ class MemoryScopeCopiesTest {
         Neo4jMemoryStore writing = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT); // no copies
         String scope = "elsewhere-" + System.nanoTime();
         Random random = new Random(14);
-        List<Memory> first = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            first.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"));
-        }
+        List<Memory> first = notes(scope, 20);
         addAll(writing, first, random, i -> i == 0 ? null : "the turn before " + i);
         writing.add(expiring(scope, "brief", "a brief note about the garden", 5), randomVector(random), secondVector(random));
         awaitTrue(() -> searching.servesFromMemory(scope), "the scope is copied into memory");
@@ -475,8 +469,7 @@ class MemoryScopeCopiesTest {
         String scope = "no-second-" + System.nanoTime(); // as with the second model off
         Random random = new Random(15);
         for (int i = 0; i < 20; i++) {
-            store.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"),
-                    randomVector(random), null);
+            store.add(note(scope, i), randomVector(random), null);
         }
         awaitTrue(() -> store.servesFromMemory(scope), "the scope is copied into memory");
         store.update(scope + "-m3", "a hurricane flattened the greenhouse", randomVector(random), null, null, NOW);
@@ -517,10 +510,7 @@ class MemoryScopeCopiesTest {
         Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
         String scope = "packed-" + System.nanoTime();
         Random random = new Random(17);
-        List<Memory> memories = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
-            memories.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"));
-        }
+        List<Memory> memories = notes(scope, 12);
         addAll(store, memories.subList(0, 6), random, i -> null);
         for (Memory memory : memories.subList(6, 12)) {
             store.add(memory, randomVector(random), secondVector(random));
@@ -622,10 +612,7 @@ class MemoryScopeCopiesTest {
     void theFirstSearchOfAScopeWaitsForItsCopyAndRanksAsTheNextOneDoes() {
         String scope = "first-" + System.nanoTime();
         Random random = new Random(13);
-        List<Memory> memories = new ArrayList<>();
-        for (int i = 0; i < 30; i++) {
-            memories.add(said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo"));
-        }
+        List<Memory> memories = notes(scope, 30);
         // written by another instance: the searching stores below have never seen the scope
         addAll(new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT), memories, random,
                 i -> i == 0 ? null : "the turn before " + i);
@@ -779,6 +766,16 @@ class MemoryScopeCopiesTest {
 
     private static Memory expiring(String scope, String id, String text, long expiresAt) {
         return new Memory(scope + "-" + id, scope, text, List.of(), false, 1, 1, expiresAt, null, null, List.of(), List.of(), 1L, "Bo");
+    }
+
+    /** Memory {@code m<i>} of a scope of notes about the garden and the boat, said by Ada and Bo. */
+    private static Memory note(String scope, int i) {
+        return said(scope, "m" + i, "note " + i + (i % 2 == 0 ? " about the garden" : " about the boat"), i % 3 == 0 ? "Ada" : "Bo");
+    }
+
+    /** The first {@code count} of those notes. */
+    private static List<Memory> notes(String scope, int count) {
+        return new ArrayList<>(IntStream.range(0, count).mapToObj(i -> note(scope, i)).toList());
     }
 
     private static Memory said(String scope, String id, String text, String speaker) {
