@@ -587,6 +587,31 @@ class MemoryScopeCopiesTest {
         assertThat(hits.get(0).score()).isCloseTo(1.0, within(1e-5));
     }
 
+    @Test
+    void vectorBytesThatCannotBeReadLeaveTheScopeToNeo4j() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        String scope = "bad-bytes-" + System.nanoTime();
+        Random random = new Random(23);
+        for (int i = 0; i < 6; i++) {
+            store.add(note(scope, i), randomVector(random), null);
+        }
+        float[] query = randomVector(random);
+        store.add(plain(scope, "exact"), query, null);
+        awaitTrue(() -> store.servesFromMemory(scope), "the scope is copied into memory");
+        // another writer leaves bytes too short for their vector on a memory, stamped as a write through OpenRAG is
+        try (var session = driver.session()) {
+            session.run("""
+                    MATCH (s:MemoryScope {scope: $scope})
+                    SET s.version = randomUUID(), s.seq = s.seq + 1 SET s.stamped = s.version
+                    WITH s MATCH (m:Memory {id: $id}) SET m.vectors = $junk, m.seq = s.seq""",
+                    java.util.Map.of("scope", scope, "id", scope + "-m2", "junk", new byte[] {9, 0, 0, 0, 1, 2})).consume();
+        }
+        for (int i = 0; i < 3; i++) { // caught up, then read whole: neither can read it, so Neo4j answers
+            assertThat(top(store, scope, query)).as("search %d", i).isEqualTo(scope + "-exact");
+        }
+        assertThat(store.servesFromMemory(scope)).isFalse();
+    }
+
     /** A deletion as the releases before the scopes' lists of deletions wrote it: counted, not listed. */
     private static void deleteAsAnOlderReleaseWould(String id) {
         try (var session = driver.session()) {

@@ -389,7 +389,13 @@ final class MemoryScopeCopies {
                 gone = listed.get("gone").asList(Value::asString);
             }
         }
-        Copy current = rows.size() > MAX_CATCH_UP ? null : copy.caughtUp(rows.stream().map(Copied::of).toList(), gone, state);
+        List<Copied> written;
+        try {
+            written = rows.stream().map(Copied::of).toList();
+        } catch (IllegalStateException e) { // vectors that cannot be read (bytes not written by OpenRAG): the read of the scope logs it
+            return null;
+        }
+        Copy current = rows.size() > MAX_CATCH_UP ? null : copy.caughtUp(written, gone, state);
         if (current == null || current.size() > maxMemories) {
             return null;
         }
@@ -438,8 +444,14 @@ final class MemoryScopeCopies {
     record Copied(Row row, Long forgottenAt, Long validTo) {
 
         static Copied of(Record record) {
-            MemoryVectors vectors = MemoryVectors.of(record);
-            return new Copied(new Row(record.get("id").asString(), record.get("text").asString(""), record.get("context").asString(null),
+            String id = record.get("id").asString();
+            MemoryVectors vectors;
+            try {
+                vectors = MemoryVectors.of(record);
+            } catch (IllegalStateException e) { // the log names the memory
+                throw new IllegalStateException("memory " + id + ": " + e.getMessage(), e);
+            }
+            return new Copied(new Row(id, record.get("text").asString(""), record.get("context").asString(null),
                     vectors.embedding(), vectors.second(), record.get("speaker").asString(null),
                     record.get("happened").asLong(), Neo4jMemoryStore.nullableLong(record.get("expiresAt")),
                     List.copyOf(record.get("conversations").asList(Value::asString))),
