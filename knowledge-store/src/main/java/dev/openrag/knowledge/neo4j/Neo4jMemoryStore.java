@@ -521,8 +521,10 @@ public final class Neo4jMemoryStore implements MemoryStore {
         try (Session session = driver.session()) {
             updated = session.executeWrite(tx -> {
                 // a new text or vector rewrites both vectors' bytes: the one not given stays as it was, except that a new
-                // text without a second vector drops the old one, which described the old text
-                MemoryVectors vectors = !newWords ? null : tx.run("MATCH (m:Memory {id: $id}) RETURN " + MemoryVectors.READ, Map.of("id", id))
+                // text without a second vector drops the old one, which described the old text. Read under the memory's
+                // lock, so that a concurrent update cannot come between this read and the write.
+                MemoryVectors vectors = !newWords ? null : tx.run("MATCH (m:Memory {id: $id}) SET m.lock = true REMOVE m.lock RETURN "
+                        + MemoryVectors.READ, Map.of("id", id))
                         .list(MemoryVectors::of).stream().findFirst()
                         .map(old -> new MemoryVectors(embedding != null ? embedding : old.embedding(), text != null ? secondEmbedding : old.second()))
                         .orElse(null);
