@@ -520,11 +520,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
         Updated updated;
         try (Session session = driver.session()) {
             updated = session.executeWrite(tx -> {
-                // a new text or vector rewrites both vectors' bytes: the one not given stays as it was, except that a new
-                // text without a second vector drops the old one, which described the old text. Read under the memory's
-                // lock, so that a concurrent update cannot come between this read and the write.
-                MemoryVectors vectors = !newWords ? null : tx.run("MATCH (m:Memory {id: $id}) SET m.lock = true REMOVE m.lock RETURN "
-                        + MemoryVectors.READ, Map.of("id", id))
+                // a new text or vector rewrites both vectors' bytes: a new text with its vector gives both (a new text without a
+                // second vector drops the old one, which described the old text); otherwise the one not given stays as it
+                // was, read under the memory's lock so that a concurrent update cannot come between this read and the write
+                MemoryVectors vectors = !newWords ? null : text != null && embedding != null ? new MemoryVectors(embedding, secondEmbedding)
+                        : tx.run("MATCH (m:Memory {id: $id}) SET m.lock = true REMOVE m.lock RETURN " + MemoryVectors.READ, Map.of("id", id))
                         .list(MemoryVectors::of).stream().findFirst()
                         .map(old -> new MemoryVectors(embedding != null ? embedding : old.embedding(), text != null ? secondEmbedding : old.second()))
                         .orElse(null);
