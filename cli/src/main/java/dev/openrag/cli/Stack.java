@@ -141,6 +141,7 @@ final class Stack {
         int port = instance.port();
         List<String> command = new ArrayList<>(List.of(JavaRuntime.javaBinary(), ComponentSpec.marker(instance.name())));
         command.addAll(JavaRuntime.commonOptions());
+        command.addAll(JavaRuntime.appOptions());
         // glibc keeps what native code frees (ONNX Runtime's buffers, the HTTP stack's) in its arenas: handing it back once
         // a minute keeps a long-running app's RSS from creeping (one trim of query-api late in a 5000-document soak: -37 MB)
         command.addAll(List.of("-Xms64m", "-Xmx512m", "-XX:TrimNativeHeapInterval=60000", "-jar", jar.toString()));

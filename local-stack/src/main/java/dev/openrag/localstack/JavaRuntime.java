@@ -39,6 +39,16 @@ public final class JavaRuntime {
         return List.copyOf(options);
     }
 
+    /**
+     * JVM options for OpenRAG's own apps, after {@link #commonOptions()}: the JDK's Vector API, which Lucene's
+     * {@code VectorUtil} uses for the exact in-memory vector scans (memory scopes, small collections) where C2
+     * compiles it: a 10,000-memory scan in 0.4 ms instead of 1.4 ms on a 512-bit CPU. Under C1 alone (the test build)
+     * Lucene keeps its plain loop. The JVM prints one warning for the incubator module at start.
+     */
+    public static List<String> appOptions() {
+        return List.of("--add-modules", "jdk.incubator.vector");
+    }
+
     /** This JVM's own java when it is new enough (the scripts make sure it is), else OPENRAG_JAVA_HOME's. */
     public static String javaBinary() {
         if (Runtime.version().feature() >= MINIMUM) {

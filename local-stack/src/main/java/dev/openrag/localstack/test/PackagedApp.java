@@ -28,6 +28,7 @@ public final class PackagedApp {
     public static ComponentSpec spec(String name, Path jar, int port, StackConfig stack, Map<String, String> extraEnv) {
         List<String> command = new ArrayList<>(List.of(JavaRuntime.javaBinary(), ComponentSpec.marker(name)));
         command.addAll(JavaRuntime.commonOptions());
+        command.addAll(JavaRuntime.appOptions());
         command.addAll(List.of("-Xmx512m", "-jar", jar.toAbsolutePath().toString()));
         Map<String, String> env = new HashMap<>(Map.of(
                 "QUARKUS_HTTP_PORT", Integer.toString(port),
