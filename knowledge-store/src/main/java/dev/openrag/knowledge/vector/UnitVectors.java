@@ -14,7 +14,7 @@ import org.apache.lucene.util.VectorUtil;
  * <p>Dot products are Lucene's {@link VectorUtil} where the JVM was started with {@code --add-modules
  * jdk.incubator.vector} (the apps are, see local-stack's {@code JavaRuntime}): SIMD through the JDK's Vector API under
  * C2, a plain loop under C1 alone, and Lucene logs which at the first scan. Without the module, Lucene's plain loop is
- * slower than {@link #plainDot} (2.5 against 1.5 ms for 10,000 vectors of 384), so that one is used. One array per
+ * slower than {@link #plainDot} (2.5 against 1.6 ms for 10,000 vectors of 384), so that one is used. One array per
  * vector, as Lucene's API takes whole arrays.
  */
 public final class UnitVectors {
@@ -143,22 +143,34 @@ public final class UnitVectors {
         return VECTOR_API ? VectorUtil.dotProduct(vector, query) : plainDot(vector, query);
     }
 
-    /** The dot product of two vectors of one length, four sums at a time. */
+    /**
+     * The dot product of two vectors of one length, eight sums at a time (with one array per vector, four sums took
+     * 2.2 ms for 10,000 vectors of 384, eight 1.6 ms).
+     */
     static double plainDot(float[] vector, float[] query) {
         float s0 = 0;
         float s1 = 0;
         float s2 = 0;
         float s3 = 0;
+        float s4 = 0;
+        float s5 = 0;
+        float s6 = 0;
+        float s7 = 0;
         int d = 0;
-        for (; d + 3 < query.length; d += 4) {
+        int length = vector.length;
+        for (; d + 7 < length; d += 8) {
             s0 += vector[d] * query[d];
             s1 += vector[d + 1] * query[d + 1];
             s2 += vector[d + 2] * query[d + 2];
             s3 += vector[d + 3] * query[d + 3];
+            s4 += vector[d + 4] * query[d + 4];
+            s5 += vector[d + 5] * query[d + 5];
+            s6 += vector[d + 6] * query[d + 6];
+            s7 += vector[d + 7] * query[d + 7];
         }
-        for (; d < query.length; d++) {
+        for (; d < length; d++) {
             s0 += vector[d] * query[d];
         }
-        return (double) s0 + s1 + s2 + s3;
+        return (double) s0 + s1 + s2 + s3 + s4 + s5 + s6 + s7;
     }
 }
