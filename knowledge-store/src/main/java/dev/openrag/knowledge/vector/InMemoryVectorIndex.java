@@ -261,7 +261,7 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
         }
 
         /**
-         * The chunks without their vectors (kept once, normalised, in one array), in (document,
+         * The chunks without their vectors (kept once, normalised, in {@link UnitVectors}), in (document,
          * chunk index) order so that a copy caught up and one read whole are the same; vectors of
          * another size are left out.
          */
