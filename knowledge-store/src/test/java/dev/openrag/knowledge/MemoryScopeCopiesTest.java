@@ -745,6 +745,12 @@ class MemoryScopeCopiesTest {
         assertThat(ids(focused.search(query(scope, "What did Ada and Bo plant in the garden?", vector))))
                 .as("a question naming both speakers favours neither")
                 .isEqualTo(ids(unfocused.search(query(scope, "What did Ada and Bo plant in the garden?", vector))));
+        List<MemoryHit> forBo = focused.search(query(scope, "What did Ada plant in the garden for Bo?", vector));
+        assertThat(ids(forBo).get(0)).as("a question naming both apart is about the first it names").isEqualTo(scope + "-ada-1");
+        assertThat(hit(forBo, scope + "-bo-1").adjusted()).containsExactly(entry("otherSpeaker", 0.25));
+        List<MemoryHit> toAda = focused.search(query(scope, "What did Bo tell Ada he planted in the garden?", vector));
+        assertThat(hit(toAda, scope + "-ada-1").adjusted()).as("the first named is the other one here").containsExactly(entry("otherSpeaker", 0.25));
+        assertThat(hit(toAda, scope + "-bo-1").adjusted()).isNull();
         assertThatThrownBy(() -> new SearchTuning(3, 0, 0, 1.5, false, 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("between 0 and 1");
     }

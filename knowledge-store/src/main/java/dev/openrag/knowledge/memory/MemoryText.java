@@ -44,6 +44,22 @@ public final class MemoryText {
         return candidates;
     }
 
+    /**
+     * Whether {@code text} names two people together, joined by "and", "or" or "&amp;" ("What do Jon and
+     * Gina both like?"): a question about both of them rather than about the first it names.
+     */
+    public static boolean namedTogether(String text, String first, String second) {
+        String words = " " + String.join(" ", words(text)) + " "; // "&" is no letter: "Jon & Gina" reads "jon gina"
+        String a = key(first);
+        String b = key(second);
+        for (String joint : List.of(" and ", " or ", " ")) {
+            if (words.contains(" " + a + joint + b + " ") || words.contains(" " + b + joint + a + " ")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static String[] words(String text) {
         return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip().split(" ");
     }

@@ -33,7 +33,7 @@ public interface MemorySearchSettings {
     @WithDefault("" + SearchTuning.DEFAULT_FEEDBACK_TERMS)
     int feedbackTerms();
 
-    /** What a memory another speaker said keeps of its score when a question names exactly one speaker (1: no focus). */
+    /** What a memory another speaker said keeps of its score when a question is about one speaker (1: no focus). */
     @WithDefault("" + SearchTuning.DEFAULT_OTHER_SPEAKER_WEIGHT)
     double otherSpeakerWeight();
 

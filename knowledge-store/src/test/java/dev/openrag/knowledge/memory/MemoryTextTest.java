@@ -27,4 +27,15 @@ class MemoryTextTest {
         assertThat(MemoryText.key("Jolene  Smith")).isEqualTo("jolene smith");
         assertThat(MemoryText.nameCandidates("?!")).isEmpty();
     }
+
+    @Test
+    void twoPeopleAreNamedTogetherOnlyWhenJoined() {
+        assertThat(MemoryText.namedTogether("What do Jon and Gina both like?", "Gina", "Jon")).isTrue();
+        assertThat(MemoryText.namedTogether("Did Gina or Jon win?", "Jon", "Gina")).isTrue();
+        assertThat(MemoryText.namedTogether("What did Jon & Gina's studio sell?", "Jon", "Gina")).isTrue();
+        assertThat(MemoryText.namedTogether("Is Jolene Smith and Jon's trip over?", "Jolene  Smith", "Jon")).isTrue();
+        assertThat(MemoryText.namedTogether("What did Jon tell Gina?", "Jon", "Gina")).as("apart").isFalse();
+        assertThat(MemoryText.namedTogether("What did Jon and his friend give Gina?", "Jon", "Gina")).isFalse();
+        assertThat(MemoryText.namedTogether("What did Jonathan and Gina do?", "Jon", "Gina")).as("whole names only").isFalse();
+    }
 }
