@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.within;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
@@ -21,6 +22,7 @@ import org.neo4j.driver.GraphDatabase;
 
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryEmbeddings;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.TimeExpressions;
@@ -702,6 +704,30 @@ class MemoryScopeCopiesTest {
 
     private static float[] secondVector(Random random) {
         return new float[] {(float) random.nextGaussian(), (float) random.nextGaussian(), (float) random.nextGaussian()};
+    }
+
+    @Test
+    void aSearchReadsItsScopeWhileTheQuestionIsEmbeddedAndRanksAsWithTheVectorsGiven() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
+        String scope = "later-" + System.nanoTime();
+        for (int i = 0; i < 6; i++) {
+            store.add(said(scope, "m" + i, "zephyr" + " word".repeat(i), i % 2 == 0 ? "Ada" : "Bo"), new float[] {1, 0.2f * i, 0, 0});
+        }
+        MemoryQuery asked = new MemoryQuery(scope, "What did Ada say about zephyr?", null, 5, null, 0, false, null, null, null, 2);
+        float[] vector = {0.2f, 1, 0, 0};
+        CompletableFuture<MemoryEmbeddings.Vectors> embedding = new CompletableFuture<>();
+
+        CompletableFuture<List<MemoryHit>> searching = CompletableFuture.supplyAsync(() -> store.search(asked, embedding));
+        awaitTrue(() -> store.copyFindings().get("read_now") == 1, "the scope is read before the question's vectors are there");
+        assertThat(searching).as("the search waits for its vectors").isNotDone();
+        embedding.complete(new MemoryEmbeddings.Vectors(vector, null));
+
+        assertThat(scored(searching.join())).as("the same ranking as with the vectors given")
+                .isEqualTo(scored(store.search(asked.withVectors(vector, null))))
+                .hasSize(5);
+        assertThatThrownBy(() -> store.search(asked, CompletableFuture.failedFuture(new IllegalStateException("no model"))))
+                .as("an embedding that fails fails the search with its own error").isInstanceOf(IllegalStateException.class)
+                .hasMessage("no model");
     }
 
     @Test

@@ -2,6 +2,8 @@ package dev.openrag.knowledge.memory;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import dev.openrag.knowledge.embedding.SecondEmbedder;
 import dev.openrag.knowledge.port.Embedder;
@@ -13,6 +15,14 @@ import dev.openrag.knowledge.port.Embedder;
  * the first model's list but lowered the second's (docs/benchmarks.md).
  */
 public final class MemoryEmbeddings {
+
+    /** Where {@link #queryLater} embeds with the first model: as many threads as cores, as for the second. */
+    private static final ExecutorService QUERY_THREADS = Executors.newFixedThreadPool(Runtime.getRuntime().availableProcessors(),
+            task -> {
+                Thread thread = new Thread(task, "query-embedder");
+                thread.setDaemon(true);
+                return thread;
+            });
 
     /** One memory's vectors; {@code second} is null when the second model is off. */
     public record Vectors(float[] first, float[] second) {
@@ -50,5 +60,14 @@ public final class MemoryEmbeddings {
         CompletableFuture<float[]> other = withSecond ? second.query(question) : CompletableFuture.completedFuture(null);
         float[] own = first.embedQuery(question);
         return new Vectors(own, other.join());
+    }
+
+    /**
+     * {@link #query}, computed on other threads: the caller reads from its store meanwhile what needs
+     * no vector ({@link dev.openrag.knowledge.port.MemoryStore#search(MemoryQuery, CompletableFuture)}).
+     */
+    public CompletableFuture<Vectors> queryLater(String question, boolean withSecond) {
+        CompletableFuture<float[]> other = withSecond ? second.query(question) : CompletableFuture.completedFuture(null);
+        return CompletableFuture.supplyAsync(() -> first.embedQuery(question), QUERY_THREADS).thenCombine(other, Vectors::new);
     }
 }

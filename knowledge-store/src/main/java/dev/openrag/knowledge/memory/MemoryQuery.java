@@ -59,6 +59,12 @@ public record MemoryQuery(String scope, String text, float[] vector, int k, Stri
                 asOf, entityLinks, null);
     }
 
+    /** This search with the query's vectors (the second: null for none). */
+    public MemoryQuery withVectors(float[] vector, float[] secondVector) {
+        return new MemoryQuery(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now,
+                mode, period, asOf, entityLinks, secondVector, recency);
+    }
+
     public static final String HYBRID = "hybrid";
     public static final String VECTOR = "vector";
     public static final String BM25 = "bm25";

@@ -36,6 +36,7 @@ import dev.openrag.knowledge.memory.Conversation;
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryEntities;
+import dev.openrag.knowledge.memory.MemoryEmbeddings;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.MemoryText;
@@ -667,46 +668,59 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     @Override
     public List<MemoryHit> search(MemoryQuery query) {
+        return search(query, CompletableFuture.completedFuture(new MemoryEmbeddings.Vectors(query.vector(), query.secondVector())));
+    }
+
+    /**
+     * The search, reading where the scope stands (one round trip to Neo4j, about 4 ms), its copy and its best memories by
+     * words while the question is embedded (about 5 ms). On 2 cores, where embedding with two models fills both, that
+     * saved 0.4 ms of a 13-18 ms search (docs/benchmarks.md); with cores to spare, up to the round trip.
+     */
+    @Override
+    public List<MemoryHit> search(MemoryQuery question, CompletableFuture<MemoryEmbeddings.Vectors> vectors) {
         Map<String, Object> params = new HashMap<>();
-        params.put("scope", query.scope());
-        params.put("vector", Neo4jGraphStore.toList(query.vector()));
-        params.put("conversationId", query.conversationId());
-        params.put("boost", query.conversationBoost());
-        params.put("includeForgotten", query.includeForgotten());
-        params.put("now", query.now());
-        params.put("speaker", query.speaker());
-        params.put("after", query.after());
-        params.put("before", query.before());
-        params.put("asOf", query.asOf());
-        String lucene = query.text() == null || MemoryQuery.VECTOR.equals(query.mode()) ? "" : MemoryText.luceneQuery(query.text());
-        boolean wordsOnly = MemoryQuery.BM25.equals(query.mode());
-        int k = query.k();
+        params.put("scope", question.scope());
+        params.put("conversationId", question.conversationId());
+        params.put("boost", question.conversationBoost());
+        params.put("includeForgotten", question.includeForgotten());
+        params.put("now", question.now());
+        params.put("speaker", question.speaker());
+        params.put("after", question.after());
+        params.put("before", question.before());
+        params.put("asOf", question.asOf());
+        String lucene = question.text() == null || MemoryQuery.VECTOR.equals(question.mode()) ? ""
+                : MemoryText.luceneQuery(question.text());
+        boolean wordsOnly = MemoryQuery.BM25.equals(question.mode());
+        int k = question.k();
         // recency reorders what the lists found, so they look deeper than k when it is on
-        int depth = lucene.isEmpty() && query.recency() == null ? k : Math.max(k, FUSION_DEPTH);
+        int depth = lucene.isEmpty() && question.recency() == null ? k : Math.max(k, FUSION_DEPTH);
         params.put("k", depth);
         // whether the scope is small enough to scan: counting past the limit would read the whole scope's index
         // entries (9 ms at 10,000 memories, before anything else could start)
-        ScopeFacts facts = scopeFacts(query.scope());
+        ScopeFacts facts = scopeFacts(question.scope());
         long scopeSize = facts.size();
         // a scope without a current copy is read into memory now: its first search then ranks with the copy's lists too, as
         // the next one will (LoCoMo's scopes of 369-680 memories took 60-380 ms to read, one of 10,000 370-630 ms)
-        MemoryScopeCopies.Copy copy = copies.current(query.scope(), true);
+        MemoryScopeCopies.Copy copy = copies.current(question.scope(), true);
         // the lists are independent queries: they run at once, each on its own session; BM25 starts first, as it
         // needs neither the vector nor the scope's copy
         CompletableFuture<List<Candidate>> byText = null;
         if (!lucene.isEmpty()) {
             if (copy != null) { // BM25 with the scope's own statistics
-                byText = CompletableFuture.completedFuture(fromCopy(copy.bestByWords(MemoryText.queryTerms(query.text()),
+                byText = CompletableFuture.completedFuture(fromCopy(copy.bestByWords(MemoryText.queryTerms(question.text()),
                         MemoryScopeCopies.Filter.of(params), depth)));
             } else {
                 Map<String, Object> words = new HashMap<>(params);
-                words.put("lucene", MemoryText.inScope(query.scope(), lucene));
+                words.put("lucene", MemoryText.inScope(question.scope(), lucene));
                 vectorQueue.indexAll(); // the index holds the memories moved out of the queue only (MemoryVectorQueue)
                 byText = async(() -> candidates(read(Neo4jSchema.AWAIT_MEMORY_WORDS
                         + "CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
                         + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, words)));
             }
         }
+        MemoryEmbeddings.Vectors embedded = join(vectors);
+        MemoryQuery query = question.withVectors(embedded.first(), embedded.second());
+        params.put("vector", Neo4jGraphStore.toList(query.vector()));
         double[] similarities = copy == null ? null : copy.similarities(query.vector());
         CompletableFuture<List<Candidate>> byVector = nearest(params, depth, scopeSize, copy, similarities);
         CompletableFuture<List<Candidate>> messages = query.conversationId() == null

@@ -3,10 +3,12 @@ package dev.openrag.knowledge.port;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 import dev.openrag.knowledge.memory.Conversation;
 import dev.openrag.knowledge.memory.Correction;
 import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.knowledge.memory.MemoryEmbeddings;
 import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.Message;
@@ -66,6 +68,15 @@ public interface MemoryStore {
      * over their text, fused by reciprocal rank.
      */
     List<MemoryHit> search(MemoryQuery query);
+
+    /**
+     * {@link #search(MemoryQuery)} while the query's vectors are still being computed ({@code query}'s own are
+     * ignored): a store may read meanwhile what needs none, as where the scope stands and its best memories by words.
+     */
+    default List<MemoryHit> search(MemoryQuery query, CompletableFuture<MemoryEmbeddings.Vectors> vectors) {
+        MemoryEmbeddings.Vectors embedded = vectors.join();
+        return search(query.withVectors(embedded.first(), embedded.second()));
+    }
 
     /**
      * Adds memories in one go; a memory whose id already exists in the scope is left as it is

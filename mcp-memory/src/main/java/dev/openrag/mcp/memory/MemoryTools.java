@@ -221,12 +221,13 @@ public class MemoryTools {
                 store, embeddings) : null;
         MemoryQuery.Recency recency = ToolArguments.recency(recencyHalfLifeDays,
                 validAt != null ? validAt : reference != null ? reference : clock.millis());
-        // the second list is fused only in a hybrid search without a conversation (Neo4jMemoryStore#search)
-        MemoryEmbeddings.Vectors vectors = embeddings.query(value, MemoryQuery.HYBRID.equals(retrieval) && conversationId == null);
-        return new SearchResult(store.search(new MemoryQuery(target, value, vectors.first(), limit, conversationId,
+        // the second list is fused only in a hybrid search without a conversation (Neo4jMemoryStore#search); the store reads
+        // meanwhile what needs no vector
+        var vectors = embeddings.queryLater(value, MemoryQuery.HYBRID.equals(retrieval) && conversationId == null);
+        return new SearchResult(store.search(new MemoryQuery(target, value, null, limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
                 clock.millis(), retrieval, period == null ? null : period.window(), validAt, Boolean.TRUE.equals(entityLinks),
-                vectors.second(), recency)), period);
+                null, recency), vectors), period);
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")

@@ -154,10 +154,9 @@ public class MemoryResource {
         }
         long now = System.currentTimeMillis();
         MemoryPeriod period = MemoryPeriod.read(query, scope, now, asOf, now, store, embeddings);
-        MemoryEmbeddings.Vectors vectors = embeddings.query(query, true);
-        List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, vectors.first(), k, null, 0,
+        List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, null, k, null, 0,
                 Boolean.TRUE.equals(request.includeForgotten()), null, null, null, now,
-                MemoryQuery.HYBRID, period == null ? null : period.window(), asOf, false, vectors.second()));
+                MemoryQuery.HYBRID, period == null ? null : period.window(), asOf, false, null), embeddings.queryLater(query, true));
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("scope", scope);
         answer.put("results", hits.stream()
