@@ -737,10 +737,10 @@ public final class Neo4jMemoryStore implements MemoryStore {
             }
             if (!wordsOnly && query.speaker() == null) {
                 // a question that names someone who speaks in the scope: their own memories, nearest first
-                String named = namedSpeaker(facts, query.text());
-                if (named != null) {
+                List<String> named = namedSpeakers(facts, query.text());
+                if (!named.isEmpty()) {
                     Map<String, Object> speaker = new HashMap<>(params);
-                    speaker.put("speaker", named);
+                    speaker.put("speaker", named.get(0));
                     bySpeaker = nearest(speaker, depth, scopeSize, copy, similarities);
                 }
             }
@@ -1025,13 +1025,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
      * first-named speaker's own (docs/benchmarks.md).
      */
     private static String focusedSpeaker(ScopeFacts facts, String text) {
-        List<String> named = new ArrayList<>();
-        for (String name : MemoryText.nameCandidates(text)) {
-            String speaker = facts.speakersByKey().get(name);
-            if (speaker != null && !named.contains(speaker)) {
-                named.add(speaker);
-            }
-        }
+        List<String> named = namedSpeakers(facts, text);
         for (int i = 0; i < named.size(); i++) {
             for (int j = i + 1; j < named.size(); j++) {
                 if (MemoryText.namedTogether(text, named.get(i), named.get(j))) {
@@ -1042,15 +1036,16 @@ public final class Neo4jMemoryStore implements MemoryStore {
         return named.isEmpty() ? null : named.get(0);
     }
 
-    /** The speaker of the scope the query names (a word or two of it, any case), or null. */
-    private static String namedSpeaker(ScopeFacts facts, String text) {
+    /** The scope's speakers the query names (a word or two of each, any case), in the order it first names them. */
+    private static List<String> namedSpeakers(ScopeFacts facts, String text) {
+        List<String> named = new ArrayList<>();
         for (String name : MemoryText.nameCandidates(text)) {
             String speaker = facts.speakersByKey().get(name);
-            if (speaker != null) {
-                return speaker;
+            if (speaker != null && !named.contains(speaker)) {
+                named.add(speaker);
             }
         }
-        return null;
+        return named;
     }
 
     /** The scope's size (counted up to the exact-scan limit) and speakers, read at most once every {@value #SCOPE_FACTS_TTL_MS} ms. */
