@@ -39,10 +39,17 @@ final class StackCpu {
      * that ended are not counted, so it suits long-lived ones: the embedder's pool, JIT compilers.
      */
     static long threads(Stack stack, Predicate<String> name) {
-        return stack.allSpecs().stream()
-                .flatMap(spec -> stack.engines.supervisor().runningProcess(spec.name()).stream())
-                .flatMap(StackCpu::withDescendants)
-                .mapToLong(handle -> threadMillis(handle.pid(), name)).sum();
+        return threadsByComponent(stack, name).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** As {@link #threads}, for each running component by name. */
+    static Map<String, Long> threadsByComponent(Stack stack, Predicate<String> name) {
+        Map<String, Long> millis = new LinkedHashMap<>();
+        for (ComponentSpec spec : stack.allSpecs()) {
+            stack.engines.supervisor().runningProcess(spec.name()).ifPresent(process -> millis.put(spec.name(),
+                    withDescendants(process).mapToLong(handle -> threadMillis(handle.pid(), name)).sum()));
+        }
+        return millis;
     }
 
     /** A component's process and its children (a launcher script's JVM, say). */

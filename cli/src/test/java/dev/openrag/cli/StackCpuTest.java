@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -34,5 +36,21 @@ class StackCpuTest {
         assertTrue(busyMillis >= 100, "a thread spinning for 300 ms used " + busyMillis + " ms");
         assertEquals(0, StackCpu.threadMillis(pid, "no-such-thread"::equals));
         assertEquals(0, StackCpu.threadMillis(Long.MAX_VALUE, name -> true), "a process that is gone counts nothing");
+    }
+
+    @Test
+    void theLineByComponentTakesTheEmbedderFromItsOwnProcessAndSumsTheEngines() {
+        Map<String, Long> cpu = new LinkedHashMap<>();
+        cpu.put("kafka", 2_000L);
+        cpu.put("neo4j", 6_000L);
+        cpu.put("opensearch", 2_000L);
+        cpu.put("ingest-pipeline", 70_000L);
+        cpu.put("query-api-2", 1_000L);
+        Map<String, Long> embedder = Map.of("ingest-pipeline", 60_000L);
+        Map<String, Long> jit = Map.of("neo4j", 2_000L, "ingest-pipeline", 1_000L);
+
+        assertEquals("cpu a chunk outside the embedder: kafka 2.0 ms (JIT 0.0), neo4j 6.0 ms (JIT 2.0), opensearch 2.0 ms (JIT 0.0),"
+                        + " ingest-pipeline 10.0 ms (JIT 1.0), query-api-2 1.0 ms (JIT 0.0); engines 10.0 ms, of which JIT 2.0 ms",
+                BenchCommand.outsideTheEmbedderByComponent(cpu, embedder, jit, 1000));
     }
 }
