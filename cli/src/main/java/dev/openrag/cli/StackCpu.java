@@ -34,15 +34,10 @@ final class StackCpu {
     }
 
     /**
-     * CPU milliseconds used so far by the threads whose name passes the test, summed over every
-     * running component (Linux's per-thread accounting in /proc; 0 where there is none). Threads
+     * CPU milliseconds used so far by the threads whose name passes the test, for each running
+     * component by name (Linux's per-thread accounting in /proc; 0 where there is none). Threads
      * that ended are not counted, so it suits long-lived ones: the embedder's pool, JIT compilers.
      */
-    static long threads(Stack stack, Predicate<String> name) {
-        return threadsByComponent(stack, name).values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    /** As {@link #threads}, for each running component by name. */
     static Map<String, Long> threadsByComponent(Stack stack, Predicate<String> name) {
         Map<String, Long> millis = new LinkedHashMap<>();
         for (ComponentSpec spec : stack.allSpecs()) {
