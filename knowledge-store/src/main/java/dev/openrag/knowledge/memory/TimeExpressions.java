@@ -28,6 +28,10 @@ import java.util.regex.Pattern;
  * and a question dated by a conversation ("the week before 3 August") is answered by what was said
  * on that day about the days before it.
  * <p>
+ * A range between two dates ("between August 11 and August 15 2023", "from May to July 2023",
+ * "between 11 and 15 August 2023", "from 2020 to 2022") runs from the first through the second; the first
+ * may leave out what the second says (its year, or its month and year).
+ * <p>
  * Times before or after an event ("before the wedding", "after the road trip"): {@link #anchor}
  * names the event; the caller finds when it happened (the scope's best memory for those words) and
  * {@link Anchor#around} turns that time into a window, the event's own day on both sides of it.
@@ -75,6 +79,12 @@ public final class TimeExpressions {
     private static final Pattern THIS = Pattern.compile("\\bthis\\s+(week|month|year)\\b", Pattern.CASE_INSENSITIVE);
     /** Where a time before or after something begins: the word, then the date or the event. */
     private static final Pattern RELATION = Pattern.compile("\\b(before|until|prior\\s+to|after|since)\\s+", Pattern.CASE_INSENSITIVE);
+    /** Where a range begins: "between" or "from", then its first date. */
+    private static final Pattern RANGE_START = Pattern.compile("\\b(between|from)\\s+", Pattern.CASE_INSENSITIVE);
+    /** The word between a range's two dates, and how far after the range's start it may stand ("the 11th of September "). */
+    private static final Pattern RANGE_LINK = Pattern.compile("\\s+(?:and|to|until|till|through)\\s+", Pattern.CASE_INSENSITIVE);
+    private static final int RANGE_FIRST_DATE_CHARS = 24;
+    private static final Pattern DAY_NUMBER = Pattern.compile("(\\d{1,2})(?:st|nd|rd|th)?");
     private static final Pattern BARE_YEAR = Pattern.compile("((?:19|20)\\d{2})\\b");
     /** The stretch a relation's date is counted from, just before the relation's word. */
     private static final Pattern STRETCH = Pattern.compile("\\b(?:(?:the|last)\\s+(week|weekend|month)|(\\d{1,3}|a|one|two|three)\\s+(day|week|month)s?"
@@ -98,6 +108,10 @@ public final class TimeExpressions {
 
     public static Optional<Window> window(String text, long referenceMillis) {
         LocalDate today = LocalDate.ofEpochDay(Math.floorDiv(referenceMillis, 86_400_000L));
+        Optional<Window> range = range(text);
+        if (range.isPresent()) {
+            return range;
+        }
         Optional<Window> relative = relativeToADate(text);
         if (relative.isPresent()) {
             return relative;
@@ -224,6 +238,47 @@ public final class TimeExpressions {
             return Optional.of(window(from, to));
         }
         return Optional.empty();
+    }
+
+    /**
+     * "between August 11 and August 15 2023": from the first date through the second. The first is read as written,
+     * else with the second's year ("August 11"), else as a day of the second's month ("between 11 and 15 August 2023").
+     * None when the second is no date ("from Paris to Rome in 2023") or comes before the first.
+     */
+    private static Optional<Window> range(String text) {
+        Matcher start = RANGE_START.matcher(text);
+        while (start.find()) {
+            // only the next few characters: a long query of "from"s is not read to its end from each
+            Matcher link = RANGE_LINK.matcher(text).region(start.end(), Math.min(text.length(), start.end() + RANGE_FIRST_DATE_CHARS + 16));
+            while (link.find() && link.start() - start.end() <= RANGE_FIRST_DATE_CHARS) {
+                Optional<Window> second = date(text, link.end());
+                if (second.isEmpty()) {
+                    continue;
+                }
+                String first = text.substring(start.end(), link.start()).strip();
+                Optional<Window> from = firstOfRange(first, second.get());
+                if (from.isPresent() && from.get().from() < second.get().to()) {
+                    return Optional.of(new Window(from.get().from(), second.get().to()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Window> firstOfRange(String first, Window second) {
+        Optional<Window> asWritten = date(first, 0);
+        if (asWritten.isPresent()) {
+            return asWritten;
+        }
+        LocalDate secondDay = LocalDate.ofEpochDay(Math.floorDiv(second.from(), 86_400_000L));
+        Optional<Window> inItsYear = date(first + " " + secondDay.getYear(), 0);
+        if (inItsYear.isPresent()) {
+            return inItsYear;
+        }
+        // a bare number is a day only before a day ("between 10 and 2000 people" is no range)
+        Matcher dayNumber = DAY_NUMBER.matcher(first);
+        return dayNumber.matches() && second.to() - second.from() == 86_400_000L ? Optional.of(day(secondDay.getYear(), secondDay.getMonth(), Integer.parseInt(dayNumber.group(1))))
+                : Optional.empty();
     }
 
     /** The few words just before a relation that qualify it (no need to scan a long query's start). */

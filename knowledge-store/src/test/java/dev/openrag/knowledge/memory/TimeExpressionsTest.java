@@ -71,6 +71,29 @@ class TimeExpressionsTest {
     }
 
     @Test
+    void aRangeRunsFromItsFirstDateThroughItsSecond() {
+        assertThat(window("Where was John between August 11 and August 15 2023?")).isEqualTo("2023-08-11T00:00:00Z..2023-08-16T00:00:00Z");
+        assertThat(window("what happened between 11 and 15 August 2023")).isEqualTo("2023-08-11T00:00:00Z..2023-08-16T00:00:00Z");
+        assertThat(window("her trips from May to July 2023")).isEqualTo("2023-05-01T00:00:00Z..2023-08-01T00:00:00Z");
+        assertThat(window("from 3 May 2023 until 2023-05-10")).isEqualTo("2023-05-03T00:00:00Z..2023-05-11T00:00:00Z");
+        assertThat(window("where did we live from 2020 to 2022")).isEqualTo("2020-01-01T00:00:00Z..2023-01-01T00:00:00Z");
+        assertThat(window("from December 2022 through February 2023")).isEqualTo("2022-12-01T00:00:00Z..2023-03-01T00:00:00Z");
+    }
+
+    @Test
+    void whatOnlyLooksLikeARangeIsReadAsBefore() {
+        // the second end is no date: the date in the sentence stands alone
+        assertThat(window("the flight from Paris to Rome in May 2023")).isEqualTo("2023-05-01T00:00:00Z..2023-06-01T00:00:00Z");
+        // a number before a year is no day of it, and a range that ends before it begins is none
+        assertThat(window("between 10 and 2000 people came")).isEqualTo("none");
+        assertThat(window("from 15 August 2023 to 11 August 2023")).isEqualTo("2023-08-15T00:00:00Z..2023-08-16T00:00:00Z");
+        assertThat(window("What is the topic of discussion between John and Tim on 11 December, 2023?"))
+                .isEqualTo("2023-12-11T00:00:00Z..2023-12-12T00:00:00Z");
+        // "between" far from its link word is no range
+        assertThat(window("between the two of us and everyone we met on 3 May 2023")).isEqualTo("2023-05-03T00:00:00Z..2023-05-04T00:00:00Z");
+    }
+
+    @Test
     void thisAndLastWeekendCountFromTheReference() {
         assertThat(window("what did we do last weekend")).isEqualTo("2023-06-10T00:00:00Z..2023-06-12T00:00:00Z");
         assertThat(TimeExpressions.window("last weekend", Instant.parse("2023-06-18T12:00:00Z").toEpochMilli()).orElseThrow().from())
@@ -121,10 +144,14 @@ class TimeExpressionsTest {
     void aLongQueryFullOfRelationsIsReadWithoutBacktrackingOrCopying() {
         // a stranger's query of MCP's maximum length, a relation every few words: read in well under the guard's time
         String hostile = "after the week before since 2 ".repeat(16_000 / 30);
+        String ranges = "from 1 and between 12 to from ".repeat(16_000 / 30);
+        String froms = "from ".repeat(16_000 / 5);
         assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 5; i++) {
                 TimeExpressions.window(hostile, REFERENCE);
                 TimeExpressions.anchor(hostile);
+                TimeExpressions.window(ranges, REFERENCE);
+                TimeExpressions.window(froms, REFERENCE);
             }
         });
     }
