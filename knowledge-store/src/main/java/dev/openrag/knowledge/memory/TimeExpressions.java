@@ -64,10 +64,12 @@ public final class TimeExpressions {
     }
 
     private static final String MONTHS = monthAlternatives();
+    /** What may stand between a day or month and its year: a comma, spaces or both ("December 1,2023"). */
+    private static final String BEFORE_YEAR = "(?:,\\s*|\\s+)";
     private static final Pattern DAY_MONTH_YEAR = Pattern.compile("\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(" + MONTHS
-            + ")\\.?,?\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
-    private static final Pattern MONTH_DAY_YEAR = Pattern.compile("\\b(" + MONTHS + ")\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b",
-            Pattern.CASE_INSENSITIVE);
+            + ")\\.?" + BEFORE_YEAR + "(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MONTH_DAY_YEAR = Pattern.compile("\\b(" + MONTHS + ")\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?" + BEFORE_YEAR
+            + "(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern ISO_DATE = Pattern.compile("\\b(\\d{4})-(\\d{2})-(\\d{2})\\b");
     private static final Pattern MONTH_YEAR = Pattern.compile("\\b(" + MONTHS + ")\\.?,?\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern YEAR = Pattern.compile("\\b(?:in|during|of)\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
@@ -76,6 +78,11 @@ public final class TimeExpressions {
     private static final Pattern LAST = Pattern.compile("\\blast\\s+(week|month|year)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern DAY = Pattern.compile("\\b(yesterday|today)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern LAST_WEEKEND = Pattern.compile("\\blast\\s+weekend\\b", Pattern.CASE_INSENSITIVE);
+    /** A month without its year, after "in" or "during" (a bare "May" is as often the verb). */
+    private static final Pattern MONTH_ALONE = Pattern.compile("\\b(?:in|during)\\s+(" + MONTHS + ")\\b", Pattern.CASE_INSENSITIVE);
+    /** A season with its year, or counted from the reference ("last summer", "during the summer"); "the fall of Rome" is none. */
+    private static final Pattern SEASON = Pattern.compile("\\b(?:(last|this)\\s+|(?:in|during)\\s+(?:the\\s+)?)?(spring|summer|autumn|fall|winter)"
+            + "(?:\\s+(?:of\\s+)?((?:19|20)\\d{2}))?\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern THIS = Pattern.compile("\\bthis\\s+(week|month|year)\\b", Pattern.CASE_INSENSITIVE);
     /** Where a time before or after something begins: the word, then the date or the event. */
     private static final Pattern RELATION = Pattern.compile("\\b(before|until|prior\\s+to|after|since)\\s+", Pattern.CASE_INSENSITIVE);
@@ -115,6 +122,11 @@ public final class TimeExpressions {
         Optional<Window> relative = relativeToADate(text);
         if (relative.isPresent()) {
             return relative;
+        }
+        // before the dates: "the fall of 2022" is a season, not the year "of 2022"
+        Optional<Window> season = season(text, today);
+        if (season.isPresent()) {
+            return season;
         }
         Optional<Window> named = date(text);
         if (named.isPresent()) {
@@ -166,6 +178,55 @@ public final class TimeExpressions {
                 case "month" -> window(today.minusMonths(n).withDayOfMonth(1), today.minusMonths(n).withDayOfMonth(1).plusMonths(1));
                 default -> window(today.minusYears(n).withDayOfYear(1), today.minusYears(n).withDayOfYear(1).plusYears(1));
             });
+        }
+        m = MONTH_ALONE.matcher(text);
+        if (m.find()) { // the last such month begun by the reference: "in June" asked in May is last year's
+            LocalDate first = LocalDate.of(today.getYear(), month(m.group(1)), 1);
+            first = first.isAfter(today) ? first.minusYears(1) : first;
+            return Optional.of(window(first, first.plusMonths(1)));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Meteorological seasons of the northern hemisphere, three months each from March, June, September and December:
+     * "summer 2021", "in the fall of 2022"; "last summer" (the last one over by the reference), "this winter" (the one
+     * the reference is in, or the coming one), "during the summer" (the last one begun by the reference). A winter
+     * with a year is left unread: whether "winter 2022" begins in that year's December or ends in its February varies.
+     */
+    private static Optional<Window> season(String text, LocalDate today) {
+        Matcher m = SEASON.matcher(text);
+        while (m.find()) {
+            String which = m.group(1) == null ? null : m.group(1).toLowerCase(Locale.ROOT);
+            boolean prefixed = m.group(1) != null || m.start(2) > m.start();
+            Month first = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                case "spring" -> Month.MARCH;
+                case "summer" -> Month.JUNE;
+                case "winter" -> Month.DECEMBER;
+                default -> Month.SEPTEMBER; // autumn, fall
+            };
+            LocalDate start;
+            if (m.group(3) != null) {
+                if (first == Month.DECEMBER) {
+                    continue;
+                }
+                start = LocalDate.of(Integer.parseInt(m.group(3)), first, 1);
+            } else if (!prefixed) {
+                continue; // "I fall asleep", "spring rolls"
+            } else {
+                start = LocalDate.of(today.getYear(), first, 1);
+                while (start.isAfter(today)) { // the last one begun by the reference
+                    start = start.minusYears(1);
+                }
+                if ("last".equals(which) && !start.plusMonths(3).isAfter(today)) {
+                    // over already: it is the last one
+                } else if ("last".equals(which)) {
+                    start = start.minusYears(1);
+                } else if ("this".equals(which) && !start.plusMonths(3).isAfter(today)) {
+                    start = start.plusYears(1); // "this winter" asked in June: the coming one
+                }
+            }
+            return Optional.of(window(start, start.plusMonths(3)));
         }
         return Optional.empty();
     }

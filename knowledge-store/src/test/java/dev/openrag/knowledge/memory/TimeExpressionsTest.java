@@ -71,6 +71,40 @@ class TimeExpressionsTest {
     }
 
     @Test
+    void aCommaWithoutASpaceStillEndsTheDay() {
+        assertThat(window("Where was the forest picture shared by John on December 1,2023 taken?"))
+                .isEqualTo("2023-12-01T00:00:00Z..2023-12-02T00:00:00Z");
+        assertThat(window("what we did on 16 June,2023")).isEqualTo("2023-06-16T00:00:00Z..2023-06-17T00:00:00Z");
+    }
+
+    @Test
+    void aMonthWithoutItsYearIsTheLastOneBegunByTheReference() {
+        assertThat(window("When did Melanie go camping in June?")).isEqualTo("2023-06-01T00:00:00Z..2023-07-01T00:00:00Z");
+        assertThat(window("When did Caroline attend a pride parade in August?")).isEqualTo("2022-08-01T00:00:00Z..2022-09-01T00:00:00Z");
+        assertThat(window("What kind of deal did John get during Dec")).isEqualTo("2022-12-01T00:00:00Z..2023-01-01T00:00:00Z");
+        // without "in" or "during", May is as often the verb
+        assertThat(window("May I ask what the plan is?")).isEqualTo("none");
+    }
+
+    @Test
+    void seasonsWithTheirYearOrCountedFromTheReference() {
+        assertThat(window("What state did Joanna visit in summer 2021?")).isEqualTo("2021-06-01T00:00:00Z..2021-09-01T00:00:00Z");
+        assertThat(window("the trip in the fall of 2022")).isEqualTo("2022-09-01T00:00:00Z..2022-12-01T00:00:00Z");
+        // the reference, 14 June 2023, is in a summer: the last one over is 2022's
+        assertThat(window("What did John and Max enjoy together last summer?")).isEqualTo("2022-06-01T00:00:00Z..2022-09-01T00:00:00Z");
+        assertThat(window("last spring")).isEqualTo("2023-03-01T00:00:00Z..2023-06-01T00:00:00Z");
+        assertThat(window("a pride parade during the summer")).isEqualTo("2023-06-01T00:00:00Z..2023-09-01T00:00:00Z");
+        assertThat(window("plans for this winter")).isEqualTo("2023-12-01T00:00:00Z..2024-03-01T00:00:00Z");
+        assertThat(TimeExpressions.window("this winter", Instant.parse("2024-01-10T12:00:00Z").toEpochMilli()).orElseThrow().from())
+                .as("in January, the winter it is in").isEqualTo(Instant.parse("2023-12-01T00:00:00Z").toEpochMilli());
+        // no season: a verb, a dish, a fall that is no time, a winter whose year could mean two
+        assertThat(window("I fall asleep early")).isEqualTo("none");
+        assertThat(window("she made spring rolls")).isEqualTo("none");
+        assertThat(window("a book on the fall of Rome")).isEqualTo("none");
+        assertThat(window("the winter 2022 holidays")).isEqualTo("none");
+    }
+
+    @Test
     void aRangeRunsFromItsFirstDateThroughItsSecond() {
         assertThat(window("Where was John between August 11 and August 15 2023?")).isEqualTo("2023-08-11T00:00:00Z..2023-08-16T00:00:00Z");
         assertThat(window("what happened between 11 and 15 August 2023")).isEqualTo("2023-08-11T00:00:00Z..2023-08-16T00:00:00Z");
@@ -146,12 +180,14 @@ class TimeExpressionsTest {
         String hostile = "after the week before since 2 ".repeat(16_000 / 30);
         String ranges = "from 1 and between 12 to from ".repeat(16_000 / 30);
         String froms = "from ".repeat(16_000 / 5);
+        String seasons = "spring fall in the ".repeat(16_000 / 19);
         assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 5; i++) {
                 TimeExpressions.window(hostile, REFERENCE);
                 TimeExpressions.anchor(hostile);
                 TimeExpressions.window(ranges, REFERENCE);
                 TimeExpressions.window(froms, REFERENCE);
+                TimeExpressions.window(seasons, REFERENCE);
             }
         });
     }
