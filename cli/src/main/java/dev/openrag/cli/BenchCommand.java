@@ -96,6 +96,10 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--summaries", description = "for 'locomo': summarize_memories on each conversation before its questions")
     boolean summaries;
 
+    @Option(names = "--asked-at-the-end", description = "for 'locomo': ask each question as of its conversation's last session"
+            + " (referenceTime), not now")
+    boolean askedAtTheEnd;
+
     @Option(names = "--dump", description = "for 'locomo': write each question with its evidence and first 50 results as JSON lines")
     Path dump;
 
@@ -125,7 +129,7 @@ class BenchCommand implements Callable<Integer> {
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
             case "soak" -> new SoakBench(kafka, url, queryUrl, queries, documents, rate).run();
-            case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).dumpTo(dump).withSummaries(summaries)
+            case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).dumpTo(dump).withSummaries(summaries).askedAtTheEnd(askedAtTheEnd)
                     .withTuneHalf(tune).run();
             default -> {
                 System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults, locomo, soak");

@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -54,6 +56,7 @@ final class LocomoBench {
     private PrintWriter dump;
     private boolean summaries;
     private Set<String> tune = Set.of();
+    private boolean askedAtTheEnd;
 
     /**
      * @param mode    search_memory's mode: hybrid, vector or bm25
@@ -114,6 +117,15 @@ final class LocomoBench {
         return this;
     }
 
+    /**
+     * Whether each question is asked as of its conversation's last session ({@code referenceTime}), as an agent in
+     * that conversation would ask it, so that "in June" or "last summer" count from then; else as of now.
+     */
+    LocomoBench askedAtTheEnd(boolean askedAtTheEnd) {
+        this.askedAtTheEnd = askedAtTheEnd;
+        return this;
+    }
+
     /** Whether each conversation's scope gets its summaries (summarize_memories) before the questions. */
     LocomoBench withSummaries(boolean summaries) {
         this.summaries = summaries;
@@ -170,10 +182,15 @@ final class LocomoBench {
                 mcp.call("summarize_memories", Map.of("scope", scope));
             }
             List<Question> questions = questions(conversation);
+            Map<String, Object> search = new HashMap<>(Map.of("scope", scope, "k", dump == null ? 20 : 50, "mode", mode, "entityLinks", entityLinks));
+            if (askedAtTheEnd) {
+                search.put("referenceTime", turns.stream().map(turn -> Instant.parse(isoTime(turn.sessionDate())))
+                        .max(Comparator.naturalOrder()).orElseThrow().toString());
+            }
             for (Question question : questions) {
                 long started = System.nanoTime();
-                JsonNode found = mcp.call("search_memory", Map.of("query", question.text(), "scope", scope, "k", dump == null ? 20 : 50,
-                        "mode", mode, "entityLinks", entityLinks));
+                search.put("query", question.text());
+                JsonNode found = mcp.call("search_memory", search);
                 searches.add(started);
                 double[] questionRecall = recall(ranked(found), question.evidence());
                 recall.add(question.category(), questionRecall);

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,5 +74,30 @@ class LocomoBenchAgainstMcpStandInTest {
         String[] everything = bench("--tune", "a,b");
         assertThat(everything[0]).isNotEqualTo("0");
         assertThat(everything[2]).contains("--tune names every conversation").contains("leave some to check on");
+    }
+
+    @Test
+    void askedAtTheEndEachQuestionCountsTimeFromItsConversationsLastSession() throws Exception {
+        List<String> referenceTimes = new CopyOnWriteArrayList<>();
+        try (McpStandIn recording = new McpStandIn((tool, arguments) -> {
+            if ("search_memory".equals(tool)) {
+                referenceTimes.add(arguments.path("referenceTime").asText("now"));
+            }
+            return Map.of("results", List.of());
+        })) {
+            Path later = Files.createDirectory(data.resolve("later"));
+            Files.writeString(later.resolve("c.json"), """
+                    {"speaker_a": "Ann", "speaker_b": "Bo",
+                     "session_1_date_time": "1:56 pm on 8 May, 2023", "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "Hi."}],
+                     "session_2_date_time": "10:15 am on 20 June, 2023", "session_2": [{"speaker": "Bo", "dia_id": "D2:1", "text": "Back."}],
+                     "qa": [{"question": "What did Ann do in June?", "answer": "-", "evidence": ["D2:1"], "category": 2}]}
+                    """);
+            String[] end = RecordingServer.runWithErrors("bench", "locomo", "--data", later.toString(), "--mcp-url", recording.url(),
+                    "--asked-at-the-end");
+            String[] now = RecordingServer.runWithErrors("bench", "locomo", "--data", later.toString(), "--mcp-url", recording.url());
+            assertThat(end[0]).as(end[2]).isEqualTo("0");
+            assertThat(now[0]).as(now[2]).isEqualTo("0");
+        }
+        assertThat(referenceTimes).containsExactly("2023-06-20T10:15:00Z", "now");
     }
 }
