@@ -124,7 +124,7 @@ public final class TimeExpressions {
             return relative;
         }
         // before the dates: "the fall of 2022" is a season, not the year "of 2022"
-        Optional<Window> season = season(text, today);
+        Optional<Window> season = season(text, today, true);
         if (season.isPresent()) {
             return season;
         }
@@ -185,7 +185,7 @@ public final class TimeExpressions {
             first = first.isAfter(today) ? first.minusYears(1) : first;
             return Optional.of(window(first, first.plusMonths(1)));
         }
-        return Optional.empty();
+        return season(text, today, false);
     }
 
     /**
@@ -193,8 +193,10 @@ public final class TimeExpressions {
      * "summer 2021", "in the fall of 2022"; "last summer" (the last one over by the reference), "this winter" (the one
      * the reference is in, or the coming one), "during the summer" (the last one begun by the reference). A winter
      * with a year is left unread: whether "winter 2022" begins in that year's December or ends in its February varies.
+     * {@code dated}: the seasons with a year only, which come before any other date; else those without one, which
+     * come after every other time in the text.
      */
-    private static Optional<Window> season(String text, LocalDate today) {
+    private static Optional<Window> season(String text, LocalDate today, boolean dated) {
         Matcher m = SEASON.matcher(text);
         while (m.find()) {
             String which = m.group(1) == null ? null : m.group(1).toLowerCase(Locale.ROOT);
@@ -205,8 +207,11 @@ public final class TimeExpressions {
                 case "winter" -> Month.DECEMBER;
                 default -> Month.SEPTEMBER; // autumn, fall
             };
+            if (dated != (m.group(3) != null)) {
+                continue;
+            }
             LocalDate start;
-            if (m.group(3) != null) {
+            if (dated) {
                 if (first == Month.DECEMBER) {
                     continue;
                 }
@@ -218,11 +223,10 @@ public final class TimeExpressions {
                 while (start.isAfter(today)) { // the last one begun by the reference
                     start = start.minusYears(1);
                 }
-                if ("last".equals(which) && !start.plusMonths(3).isAfter(today)) {
-                    // over already: it is the last one
-                } else if ("last".equals(which)) {
-                    start = start.minusYears(1);
-                } else if ("this".equals(which) && !start.plusMonths(3).isAfter(today)) {
+                boolean over = !start.plusMonths(3).isAfter(today);
+                if ("last".equals(which) && !over) {
+                    start = start.minusYears(1); // "last summer" asked in a summer: the one before
+                } else if ("this".equals(which) && over) {
                     start = start.plusYears(1); // "this winter" asked in June: the coming one
                 }
             }
@@ -338,8 +342,10 @@ public final class TimeExpressions {
         }
         // a bare number is a day only before a day ("between 10 and 2000 people" is no range)
         Matcher dayNumber = DAY_NUMBER.matcher(first);
-        return dayNumber.matches() && second.to() - second.from() == 86_400_000L ? Optional.of(day(secondDay.getYear(), secondDay.getMonth(), Integer.parseInt(dayNumber.group(1))))
-                : Optional.empty();
+        if (!dayNumber.matches() || second.to() - second.from() != 86_400_000L) {
+            return Optional.empty();
+        }
+        return Optional.of(day(secondDay.getYear(), secondDay.getMonth(), Integer.parseInt(dayNumber.group(1))));
     }
 
     /** The few words just before a relation that qualify it (no need to scan a long query's start). */

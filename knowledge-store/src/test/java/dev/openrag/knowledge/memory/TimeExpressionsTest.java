@@ -97,6 +97,8 @@ class TimeExpressionsTest {
         assertThat(window("plans for this winter")).isEqualTo("2023-12-01T00:00:00Z..2024-03-01T00:00:00Z");
         assertThat(TimeExpressions.window("this winter", Instant.parse("2024-01-10T12:00:00Z").toEpochMilli()).orElseThrow().from())
                 .as("in January, the winter it is in").isEqualTo(Instant.parse("2023-12-01T00:00:00Z").toEpochMilli());
+        // a season without its year gives way to a date: "the summer" of 2023 is not the one before the reference
+        assertThat(window("what we did in the summer, on 3 July 2022")).isEqualTo("2022-07-03T00:00:00Z..2022-07-04T00:00:00Z");
         // no season: a verb, a dish, a fall that is no time, a winter whose year could mean two
         assertThat(window("I fall asleep early")).isEqualTo("none");
         assertThat(window("she made spring rolls")).isEqualTo("none");
