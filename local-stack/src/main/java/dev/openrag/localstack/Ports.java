@@ -8,6 +8,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /** Loopback port helpers: everything local-stack starts binds to 127.0.0.1 only. */
@@ -36,18 +38,25 @@ public final class Ports {
      * local port from: between our check and the engine's bind, a client connection (the tests' own
      * Kafka, Neo4j and HTTP clients) could take it, and the engine then fails to start with
      * "Address already in use" (seen on OpenSearch). Below the range only another caller of this
-     * method could, one chance in about twenty thousand. The OS's pick remains the fallback.
+     * method could. A port is handed out once per JVM: a stack's ports are all chosen before any engine
+     * binds one, and two draws of the same free port gave Kafka's controller and OpenSearch's transport
+     * the same one (a test run failed so). The OS's pick remains the fallback.
      */
     public static int free() {
         ThreadLocalRandom random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 50 && EPHEMERAL[0] - LOWEST >= 1000; attempt++) {
             int port = random.nextInt(LOWEST, EPHEMERAL[0]);
-            if (canBind(port)) {
+            if (!HANDED_OUT.contains(port) && canBind(port) && HANDED_OUT.add(port)) {
                 return port;
             }
         }
-        return pickedByTheOs();
+        int port = pickedByTheOs();
+        HANDED_OUT.add(port);
+        return port;
     }
+
+    /** Every port {@link #free} and {@link #freeRun} handed out in this JVM (a few hundred in a test run at most). */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     /** The OS's ephemeral port range: Linux's, read from /proc, else Linux's default. */
     static int[] ephemeralRange() {
@@ -73,7 +82,9 @@ public final class Ports {
     public static int freeRun(int count) {
         for (int attempt = 0; attempt < 100; attempt++) {
             int first = free();
-            if (first + count <= 65535 && java.util.stream.IntStream.range(1, count).allMatch(offset -> canBind(first + offset))) {
+            if (first + count <= 65535 && java.util.stream.IntStream.range(1, count)
+                    .allMatch(offset -> !HANDED_OUT.contains(first + offset) && canBind(first + offset))) {
+                java.util.stream.IntStream.range(1, count).forEach(offset -> HANDED_OUT.add(first + offset));
                 return first;
             }
         }

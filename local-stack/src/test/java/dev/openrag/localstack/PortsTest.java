@@ -34,4 +34,18 @@ class PortsTest {
             assertThat(Ports.inUse(first + offset)).isFalse();
         }
     }
+
+    @Test
+    void noPortIsHandedOutTwiceInOneJvm() {
+        // a stack's ports are all chosen before any engine binds one: without this, 2,000 draws from ~22,000
+        // ports would repeat about ninety times (Kafka's controller and OpenSearch's transport once got the same)
+        Set<Integer> handedOut = new HashSet<>();
+        for (int i = 0; i < 2_000; i++) {
+            assertThat(handedOut.add(Ports.free())).as("draw %d repeated a port", i).isTrue();
+        }
+        int first = Ports.freeRun(3);
+        for (int offset = 0; offset < 3; offset++) {
+            assertThat(handedOut.add(first + offset)).as("a run's port %d was handed out before", first + offset).isTrue();
+        }
+    }
 }
