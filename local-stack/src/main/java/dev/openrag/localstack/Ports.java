@@ -32,6 +32,9 @@ public final class Ports {
     static final int LOWEST = 10_000;
     private static final int[] EPHEMERAL = ephemeralRange();
 
+    /** Every port {@link #free} and {@link #freeRun} handed out in this JVM (a few hundred in a test run at most). */
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
     /**
      * A port that is free right now, chosen at random below the OS's ephemeral range. A port the OS
      * picks ({@code bind(0)}) comes from that range, which every outgoing connection also draws its
@@ -54,9 +57,6 @@ public final class Ports {
         HANDED_OUT.add(port);
         return port;
     }
-
-    /** Every port {@link #free} and {@link #freeRun} handed out in this JVM (a few hundred in a test run at most). */
-    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     /** The OS's ephemeral port range: Linux's, read from /proc, else Linux's default. */
     static int[] ephemeralRange() {
