@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  * The time a question is about, from the words in it, against a reference time: a day ("on 16 June,
  * 2023", "June 16th 2023", "2023-06-16"), "in May 2023", "May, 2023", "in 2022", "yesterday",
  * "today", "last week|weekend|month|year", "this week|month|year", "3 days|weeks|months ago". A day
- * that does not exist ("31 February 2023") is read as its month.
+ * that does not exist ("31 February 2023") is read as its month. A part of a month ("the second week of
+ * November", "the first half of September 2022", "mid-June 2023", "the end of May") is its week, half or
+ * third ({@link #PART_OF_MONTH}).
  * <p>
  * Times before or after a date: "before May 2023" and "until …" end where that date begins, "after …"
  * begins where it ends, "since …" where it begins; the other end is open. A stretch before a date
@@ -78,6 +80,16 @@ public final class TimeExpressions {
     private static final Pattern LAST = Pattern.compile("\\blast\\s+(week|month|year)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern DAY = Pattern.compile("\\b(yesterday|today)\\b", Pattern.CASE_INSENSITIVE);
     private static final Pattern LAST_WEEKEND = Pattern.compile("\\blast\\s+weekend\\b", Pattern.CASE_INSENSITIVE);
+    /**
+     * A part of a month, its year optional: "the second week of November", "the first half of September 2022", "the end of
+     * May 2023", "early June", "mid-June 2023". Weeks are the month's days 1-7, 8-14, 15-21 and 22-28, "the last week" its
+     * last seven; halves its days 1-15 and the rest; "beginning", "start" and "early" its first ten days, "middle" and "mid"
+     * the next ten, "end" and "late" the rest.
+     */
+    private static final Pattern PART_OF_MONTH = Pattern.compile("\\b(?:the\\s+)?(?:(?:(first|second|third|fourth|last)\\s+week"
+            + "|(first|second)\\s+half|(beginning|start|middle|end))\\s+of\\s+|(early|mid|late)(?:\\s+|-))(" + MONTHS + ")\\b"
+            + "(?:" + BEFORE_YEAR + "((?:19|20)\\d{2})\\b)?", Pattern.CASE_INSENSITIVE);
+    private static final List<String> WEEKS = List.of("first", "second", "third", "fourth");
     /** A month without its year, after "in" or "during" (a bare "May" is as often the verb). */
     private static final Pattern MONTH_ALONE = Pattern.compile("\\b(?:in|during)\\s+(" + MONTHS + ")\\b", Pattern.CASE_INSENSITIVE);
     /** A season with its year, or counted from the reference ("last summer", "during the summer"); "the fall of Rome" is none. */
@@ -119,7 +131,7 @@ public final class TimeExpressions {
         if (range.isPresent()) {
             return range;
         }
-        Optional<Window> relative = relativeToADate(text);
+        Optional<Window> relative = relativeToADate(text, today);
         if (relative.isPresent()) {
             return relative;
         }
@@ -132,7 +144,12 @@ public final class TimeExpressions {
         if (named.isPresent()) {
             return named;
         }
-        Matcher m = DAY.matcher(text);
+        // before "last week": "the last week of June" is a part of June
+        Matcher m = PART_OF_MONTH.matcher(text);
+        if (m.find()) {
+            return Optional.of(partOfMonth(m, lastBegun(month(m.group(5)), today)));
+        }
+        m = DAY.matcher(text);
         if (m.find()) {
             LocalDate day = m.group(1).equalsIgnoreCase("yesterday") ? today.minusDays(1) : today;
             return Optional.of(window(day, day.plusDays(1)));
@@ -180,12 +197,42 @@ public final class TimeExpressions {
             });
         }
         m = MONTH_ALONE.matcher(text);
-        if (m.find()) { // the last such month begun by the reference: "in June" asked in May is last year's
-            LocalDate first = LocalDate.of(today.getYear(), month(m.group(1)), 1);
-            first = first.isAfter(today) ? first.minusYears(1) : first;
+        if (m.find()) {
+            LocalDate first = lastBegun(month(m.group(1)), today);
             return Optional.of(window(first, first.plusMonths(1)));
         }
         return season(text, today, false);
+    }
+
+    /** A part of a month that starts at {@code start}, without its year too ("before the end of May"). */
+    private static Optional<Window> partOfMonthAt(String text, int start, LocalDate today) {
+        Matcher m = PART_OF_MONTH.matcher(text).region(start, text.length());
+        return m.lookingAt() ? Optional.of(partOfMonth(m, m.group(6) != null
+                ? LocalDate.of(Integer.parseInt(m.group(6)), month(m.group(5)), 1) : lastBegun(month(m.group(5)), today))) : Optional.empty();
+    }
+
+    /** The first day of the last such month begun by the reference: "in June" asked in May is last year's. */
+    private static LocalDate lastBegun(Month month, LocalDate today) {
+        LocalDate first = LocalDate.of(today.getYear(), month, 1);
+        return first.isAfter(today) ? first.minusYears(1) : first;
+    }
+
+    /** The part of the month that begins on {@code first} which {@link #PART_OF_MONTH}'s match names. */
+    private static Window partOfMonth(Matcher m, LocalDate first) {
+        LocalDate next = first.plusMonths(1);
+        if (m.group(1) != null) {
+            String week = m.group(1).toLowerCase(Locale.ROOT);
+            LocalDate from = week.equals("last") ? next.minusDays(7) : first.plusWeeks(WEEKS.indexOf(week));
+            return window(from, from.plusDays(7));
+        }
+        if (m.group(2) != null) {
+            return m.group(2).equalsIgnoreCase("first") ? window(first, first.plusDays(15)) : window(first.plusDays(15), next);
+        }
+        return switch ((m.group(3) != null ? m.group(3) : m.group(4)).toLowerCase(Locale.ROOT)) {
+            case "beginning", "start", "early" -> window(first, first.plusDays(10));
+            case "middle", "mid" -> window(first.plusDays(10), first.plusDays(20));
+            default -> window(first.plusDays(20), next); // end, late
+        };
     }
 
     /**
@@ -245,7 +292,7 @@ public final class TimeExpressions {
     public static Optional<Anchor> anchor(String text) {
         Matcher relation = RELATION.matcher(text);
         while (relation.find()) {
-            if (date(text, relation.end()).isPresent()
+            if (date(text, relation.end()).isPresent() || PART_OF_MONTH.matcher(text).region(relation.end(), text.length()).lookingAt()
                     || NOT_A_TIME.matcher(qualifier(text, relation)).find()) {
                 continue;
             }
@@ -266,10 +313,10 @@ public final class TimeExpressions {
     }
 
     /** "before May 2023", "the week before 3 August, 2023", "since 2020" (the class comment says how each is read). */
-    private static Optional<Window> relativeToADate(String text) {
+    private static Optional<Window> relativeToADate(String text, LocalDate today) {
         Matcher relation = RELATION.matcher(text);
         while (relation.find()) {
-            Optional<Window> anchor = date(text, relation.end());
+            Optional<Window> anchor = date(text, relation.end()).or(() -> partOfMonthAt(text, relation.end(), today));
             if (anchor.isEmpty()) {
                 continue;
             }
@@ -381,6 +428,15 @@ public final class TimeExpressions {
         m = ISO_DATE.matcher(text);
         if (found(m, start) && Integer.parseInt(m.group(2)) >= 1 && Integer.parseInt(m.group(2)) <= 12) {
             return Optional.of(day(Integer.parseInt(m.group(1)), Month.of(Integer.parseInt(m.group(2))), Integer.parseInt(m.group(3))));
+        }
+        m = PART_OF_MONTH.matcher(text);
+        while (found(m, start)) {
+            if (m.group(6) != null) { // only with its year: a date here knows no reference time
+                return Optional.of(partOfMonth(m, LocalDate.of(Integer.parseInt(m.group(6)), month(m.group(5)), 1)));
+            }
+            if (atStart) {
+                break;
+            }
         }
         m = MONTH_YEAR.matcher(text);
         if (found(m, start)) {

@@ -87,6 +87,31 @@ class TimeExpressionsTest {
     }
 
     @Test
+    void aPartOfAMonthIsItsWeekHalfOrThird() {
+        assertThat(window("Which tournament did Nate win in the beginning of November 2022?"))
+                .isEqualTo("2022-11-01T00:00:00Z..2022-11-11T00:00:00Z");
+        assertThat(window("Was the first half of September 2022 a good month?")).isEqualTo("2022-09-01T00:00:00Z..2022-09-16T00:00:00Z");
+        assertThat(window("mid-June 2023")).isEqualTo("2023-06-11T00:00:00Z..2023-06-21T00:00:00Z");
+        assertThat(window("late February 2024")).isEqualTo("2024-02-21T00:00:00Z..2024-03-01T00:00:00Z");
+        assertThat(window("at the end of May, 2023")).isEqualTo("2023-05-21T00:00:00Z..2023-06-01T00:00:00Z");
+        assertThat(window("the last week of June 2023")).isEqualTo("2023-06-24T00:00:00Z..2023-07-01T00:00:00Z");
+        // without its year, the last such month begun by the reference (14 June 2023); "the last week of May" is not "last week"
+        assertThat(window("Which country was Tim visiting in the second week of November?"))
+                .isEqualTo("2022-11-08T00:00:00Z..2022-11-15T00:00:00Z");
+        assertThat(window("the last week of May")).isEqualTo("2023-05-25T00:00:00Z..2023-06-01T00:00:00Z");
+        assertThat(window("early June")).isEqualTo("2023-06-01T00:00:00Z..2023-06-11T00:00:00Z");
+        // a part of a month is a date to relations and ranges too
+        assertThat(window("What did Maria do before the end of May 2023?")).isEqualTo("open..2023-05-21T00:00:00Z");
+        assertThat(window("from early May to late June 2023")).isEqualTo("2023-05-01T00:00:00Z..2023-07-01T00:00:00Z");
+        assertThat(window("what did we buy after mid-May?")).isEqualTo("2023-05-21T00:00:00Z..open");
+        assertThat(TimeExpressions.anchor("what did we buy after mid-May?")).as("a date, not an event").isEmpty();
+        // no month, no part of one
+        assertThat(window("the end of the day")).isEqualTo("none");
+        assertThat(window("mid-range phones for early adopters")).isEqualTo("none");
+        assertThat(window("the second half of the game in May 2023")).isEqualTo("2023-05-01T00:00:00Z..2023-06-01T00:00:00Z");
+    }
+
+    @Test
     void seasonsWithTheirYearOrCountedFromTheReference() {
         assertThat(window("What state did Joanna visit in summer 2021?")).isEqualTo("2021-06-01T00:00:00Z..2021-09-01T00:00:00Z");
         assertThat(window("the trip in the fall of 2022")).isEqualTo("2022-09-01T00:00:00Z..2022-12-01T00:00:00Z");
@@ -183,6 +208,7 @@ class TimeExpressionsTest {
         String ranges = "from 1 and between 12 to from ".repeat(16_000 / 30);
         String froms = "from ".repeat(16_000 / 5);
         String seasons = "spring fall in the ".repeat(16_000 / 19);
+        String parts = "the end of the first week of mid-".repeat(16_000 / 33);
         assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 5; i++) {
                 TimeExpressions.window(hostile, REFERENCE);
@@ -190,6 +216,8 @@ class TimeExpressionsTest {
                 TimeExpressions.window(ranges, REFERENCE);
                 TimeExpressions.window(froms, REFERENCE);
                 TimeExpressions.window(seasons, REFERENCE);
+                TimeExpressions.window(parts, REFERENCE);
+                TimeExpressions.anchor(parts);
             }
         });
     }
