@@ -147,7 +147,7 @@ public final class TimeExpressions {
         // before "last week": "the last week of June" is a part of June
         Matcher m = PART_OF_MONTH.matcher(text);
         if (m.find()) {
-            return Optional.of(partOfMonth(m, lastBegun(month(m.group(5)), today)));
+            return Optional.of(partOfMonth(m, today));
         }
         m = DAY.matcher(text);
         if (m.find()) {
@@ -207,8 +207,7 @@ public final class TimeExpressions {
     /** A part of a month that starts at {@code start}, without its year too ("before the end of May"). */
     private static Optional<Window> partOfMonthAt(String text, int start, LocalDate today) {
         Matcher m = PART_OF_MONTH.matcher(text).region(start, text.length());
-        return m.lookingAt() ? Optional.of(partOfMonth(m, m.group(6) != null
-                ? LocalDate.of(Integer.parseInt(m.group(6)), month(m.group(5)), 1) : lastBegun(month(m.group(5)), today))) : Optional.empty();
+        return m.lookingAt() ? Optional.of(partOfMonth(m, today)) : Optional.empty();
     }
 
     /** The first day of the last such month begun by the reference: "in June" asked in May is last year's. */
@@ -217,8 +216,13 @@ public final class TimeExpressions {
         return first.isAfter(today) ? first.minusYears(1) : first;
     }
 
-    /** The part of the month that begins on {@code first} which {@link #PART_OF_MONTH}'s match names. */
-    private static Window partOfMonth(Matcher m, LocalDate first) {
+    /**
+     * The part of a month that {@link #PART_OF_MONTH}'s match names: of its year's month, else of the last such month
+     * begun by {@code today} (a match without its year needs one).
+     */
+    private static Window partOfMonth(Matcher m, LocalDate today) {
+        Month month = month(m.group(5));
+        LocalDate first = m.group(6) != null ? LocalDate.of(Integer.parseInt(m.group(6)), month, 1) : lastBegun(month, today);
         LocalDate next = first.plusMonths(1);
         if (m.group(1) != null) {
             String week = m.group(1).toLowerCase(Locale.ROOT);
@@ -432,7 +436,7 @@ public final class TimeExpressions {
         m = PART_OF_MONTH.matcher(text);
         while (found(m, start)) {
             if (m.group(6) != null) { // only with its year: a date here knows no reference time
-                return Optional.of(partOfMonth(m, LocalDate.of(Integer.parseInt(m.group(6)), month(m.group(5)), 1)));
+                return Optional.of(partOfMonth(m, null));
             }
             if (atStart) {
                 break;
