@@ -209,6 +209,7 @@ class TimeExpressionsTest {
         String froms = "from ".repeat(16_000 / 5);
         String seasons = "spring fall in the ".repeat(16_000 / 19);
         String parts = "the end of the first week of mid-".repeat(16_000 / 33);
+        String datedParts = "after mid-May and early June ".repeat(16_000 / 29);
         assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 5; i++) {
                 TimeExpressions.window(hostile, REFERENCE);
@@ -218,6 +219,8 @@ class TimeExpressionsTest {
                 TimeExpressions.window(seasons, REFERENCE);
                 TimeExpressions.window(parts, REFERENCE);
                 TimeExpressions.anchor(parts);
+                TimeExpressions.window(datedParts, REFERENCE);
+                TimeExpressions.anchor(datedParts);
             }
         });
     }
