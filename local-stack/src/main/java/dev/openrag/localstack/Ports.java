@@ -82,9 +82,9 @@ public final class Ports {
     public static int freeRun(int count) {
         for (int attempt = 0; attempt < 100; attempt++) {
             int first = free();
+            // each port of the run is claimed as it is checked, as free() claims its own (a failed run's claims stay unused)
             if (first + count <= 65535 && java.util.stream.IntStream.range(1, count)
-                    .allMatch(offset -> !HANDED_OUT.contains(first + offset) && canBind(first + offset))) {
-                java.util.stream.IntStream.range(1, count).forEach(offset -> HANDED_OUT.add(first + offset));
+                    .allMatch(offset -> !HANDED_OUT.contains(first + offset) && canBind(first + offset) && HANDED_OUT.add(first + offset))) {
                 return first;
             }
         }
