@@ -35,11 +35,12 @@ import picocli.CommandLine.Parameters;
 @Command(name = "bench", description = "Benchmarks. 'ingest': end-to-end chunks/s of a corpus vs the bare embedder; "
         + "'memory': add_memory/search_memory latency over MCP with --memories memories in one scope; "
         + "'faults': kill -9 each engine mid-corpus, restart it after --outage s, time the recovery and count the chunks; "
+        + "'memory-scenarios': what ordinary agents store and ask, checked through the MCP tools (last line 'memory scenarios passed=N/M'); "
         + "'locomo': LoCoMo evidence recall@5/10/20 of search_memory over the conversations in --data; "
         + "'soak': --documents generated documents at --rate a second onto openrag.documents.arrived while 4 clients search.")
 class BenchCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory, faults, locomo or soak")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory, memory-scenarios, faults, locomo or soak")
     String what;
 
     @Option(names = "--queries", defaultValue = "../shared/datasets/codebase/evaluation_dev.jsonl",
@@ -90,6 +91,10 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--no-turn-context", description = "for 'locomo': embed each turn alone, without the turn before it as context")
     boolean noTurnContext;
 
+    @Option(names = "--plain", description = "for 'locomo': add each turn as a plain MCP client would, one add_memory with text, "
+            + "occurredAt and the turn's id as tag (no speaker, no context)")
+    boolean plain;
+
     @Option(names = "--entity-links", description = "for 'locomo': search_memory with entityLinks (off by default)")
     boolean entityLinks;
 
@@ -126,13 +131,15 @@ class BenchCommand implements Callable<Integer> {
         return switch (what) {
             case "ingest" -> cluster ? ingestOnCluster() : ingest();
             case "memory" -> memory();
+            case "memory-scenarios" -> new MemoryScenarios(new McpSession(mcpUrl)::call).run(System.out).failures().isEmpty() ? 0 : 1;
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
             case "soak" -> new SoakBench(kafka, url, queryUrl, queries, documents, rate).run();
             case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).dumpTo(dump).withSummaries(summaries).askedAtTheEnd(askedAtTheEnd)
-                    .withTuneHalf(tune).run();
+                    .plain(plain).withTuneHalf(tune).run();
             default -> {
-                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, faults, locomo, soak");
+                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, memory-scenarios, faults, "
+                        + "locomo, soak");
                 yield 2;
             }
         };

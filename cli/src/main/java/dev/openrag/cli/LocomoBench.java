@@ -57,6 +57,7 @@ final class LocomoBench {
     private boolean summaries;
     private Set<String> tune = Set.of();
     private boolean askedAtTheEnd;
+    private boolean plain;
 
     /**
      * @param mode    search_memory's mode: hybrid, vector or bm25
@@ -126,6 +127,16 @@ final class LocomoBench {
         return this;
     }
 
+    /**
+     * Whether turns go in as a plain MCP client writes them: one add_memory each, with the text, the session date as
+     * occurredAt and the dia_id as tag only (no speaker field, no context, no id): the memory an ordinary agent
+     * keeps, on which add_memory's suggested supersessions run as they do for any agent.
+     */
+    LocomoBench plain(boolean plain) {
+        this.plain = plain;
+        return this;
+    }
+
     /** Whether each conversation's scope gets its summaries (summarize_memories) before the questions. */
     LocomoBench withSummaries(boolean summaries) {
         this.summaries = summaries;
@@ -162,7 +173,14 @@ final class LocomoBench {
             String name = conversationName(file);
             String scope = "locomo-" + name + "-" + run;
             List<Turn> turns = turns(conversation);
-            for (int from = 0; from < turns.size(); from += BATCH) {
+            for (int from = 0; plain && from < turns.size(); from++) {
+                Turn turn = turns.get(from);
+                long started = System.nanoTime();
+                mcp.call("add_memory", Map.of("scope", scope, "text", turn.memoryText(), "tags", List.of(turn.diaId()),
+                        "occurredAt", isoTime(turn.sessionDate())));
+                adds.add(started);
+            }
+            for (int from = 0; !plain && from < turns.size(); from += BATCH) {
                 List<Map<String, Object>> batch = new ArrayList<>();
                 for (int i = from; i < Math.min(turns.size(), from + BATCH); i++) {
                     Turn turn = turns.get(i);

@@ -81,6 +81,17 @@ final class McpTestClient implements AutoCloseable {
         return ids;
     }
 
+    /** The ids a memory, as a tool returned it, is suggested to replace (its links of type suggested_supersedes). */
+    static List<String> suggested(JsonNode memory) {
+        List<String> ids = new ArrayList<>();
+        memory.path("links").forEach(link -> {
+            if ("suggested_supersedes".equals(link.path("type").asText())) {
+                ids.add(link.path("toId").asText());
+            }
+        });
+        return ids;
+    }
+
     static String text(McpSchema.CallToolResult result) {
         return result.content().stream().filter(McpSchema.TextContent.class::isInstance)
                 .map(content -> ((McpSchema.TextContent) content).text()).findFirst().orElse("");

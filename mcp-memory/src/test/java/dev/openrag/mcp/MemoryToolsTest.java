@@ -95,7 +95,7 @@ class MemoryToolsTest {
         try (McpTestClient client = McpTestClient.connect(base(), transport, null)) {
             List<String> tools = client.client.listTools().tools().stream().map(McpSchema.Tool::name).toList();
             assertThat(tools).containsExactlyInAnyOrder("add_memory", "add_memories", "search_memory", "get_memory", "list_memories",
-                    "update_memory", "link_memories", "pin_memory", "unpin_memory", "forget_memory", "restore_memory",
+                    "update_memory", "link_memories", "unlink_memories", "pin_memory", "unpin_memory", "forget_memory", "restore_memory",
                     "delete_memory", "summarize_memories", "submit_correction", "list_corrections", "create_conversation", "add_message",
                     "get_conversation", "search_knowledge", "ask", "ingest_document", "get_job_status");
             McpSchema.Tool add = client.client.listTools().tools().stream().filter(t -> t.name().equals("add_memory")).findFirst().orElseThrow();
@@ -154,11 +154,12 @@ class MemoryToolsTest {
     @Test
     void expiredMemoriesAreGoneAndSwept() throws InterruptedException {
         String scope = scope();
-        String id = add("A one-time code: 4711", scope, "ttlSeconds", 1).get("id").asText();
+        // the memory that expires is added last, so that only its own add and one search run within its time to live
         String kept = add("The one-time code policy: codes expire fast", scope).get("id").asText();
+        String id = add("A one-time code: 4711", scope, "ttlSeconds", 2).get("id").asText();
         assertThat(searchIds("one-time code", scope)).contains(id);
 
-        Thread.sleep(1500);
+        Thread.sleep(2500);
         assertThat(searchIds("one-time code", scope)).containsExactly(kept);
         assertThat(mcp.callError("get_memory", Map.of("id", id))).contains("unknown, expired or deleted");
         assertThat(sweeper.sweep()).isGreaterThanOrEqualTo(1);
@@ -597,7 +598,7 @@ class MemoryToolsTest {
     }
 
     @Test
-    void aNewValueOfAFactThatHoldsOneAtATimeSupersedesTheOldByTheDefaultRules() {
+    void aNewValueOfAPersonsFactIsSuggestedNeverHiddenAndRanksFirstForThatFact() {
         String scope = scope();
         for (int i = 0; i < 15; i++) {
             add("Weekly note " + i + ": the bakery on Rua Nova sold " + (20 + i) + " loaves of sourdough", scope, "occurredAt", "2023-01-0" + (1 + i % 9));
@@ -605,25 +606,119 @@ class MemoryToolsTest {
         String lisbon = add("I live in Lisbon", scope, "speaker", "Marguerite", "occurredAt", "2023-01-10").get("id").asText();
         String acme = add("Marguerite works at Acme", scope, "occurredAt", "2023-01-11").get("id").asText();
         JsonNode tiles = add("Marguerite loves the blue tiles of Lisbon", scope, "occurredAt", "2023-02-01");
-        assertThat(McpTestClient.superseded(tiles)).as("adds to the fact, replaces nothing").isEmpty();
+        assertThat(McpTestClient.suggested(tiles)).as("adds to the fact, replaces nothing").isEmpty();
 
         JsonNode porto = add("Marguerite moved to Porto", scope, "occurredAt", "2023-06-01");
-        assertThat(McpTestClient.superseded(porto)).as("her 'I' is her name").containsExactly(lisbon);
-        assertThat(mcp.call("get_memory", Map.of("id", lisbon)).get("validTo").asLong()).isEqualTo(porto.get("occurredAt").asLong());
-        assertThat(searchIds("where does Marguerite live", scope)).contains(porto.get("id").asText()).doesNotContain(lisbon);
-        assertThat(searchIds("where does Marguerite live", scope, "asOf", "2023-03-01")).contains(lisbon);
+        assertThat(McpTestClient.superseded(porto)).as("only the caller supersedes").isEmpty();
+        assertThat(McpTestClient.suggested(porto)).as("her 'I' is her name").containsExactly(lisbon);
+        JsonNode link = porto.get("links").get(0);
+        assertThat(link.get("fact").asText()).isEqualTo("residence of marguerite: lisbon → porto");
+        assertThat(link.get("reason").asText()).startsWith("rules:");
+        assertThat(link.has("words")).as("search's own").isFalse();
+        assertThat(mcp.call("get_memory", Map.of("id", porto.get("id").asText())).get("links").get(0).get("fact").asText())
+                .as("the memory shows it too").isEqualTo(link.get("fact").asText());
+        assertThat(mcp.call("get_memory", Map.of("id", lisbon)).get("validTo").isNull()).as("still valid").isTrue();
+        assertThat(searchIds("where does Marguerite live", scope)).as("newer first, the older still found")
+                .startsWith(porto.get("id").asText()).contains(lisbon);
+        assertThat(searchIds("where does Marguerite live", scope, "asOf", "2023-03-01")).startsWith(lisbon)
+                .doesNotContain(porto.get("id").asText());
 
-        assertThat(McpTestClient.superseded(add("I moved to Braga", scope, "speaker", "Jon", "occurredAt", "2023-06-02"))).as("someone else").isEmpty();
-        assertThat(McpTestClient.superseded(add("Marguerite moved to Faro", scope, "occurredAt", "2022-05-01")))
+        assertThat(McpTestClient.suggested(add("I moved to Braga", scope, "speaker", "Jon", "occurredAt", "2023-06-02"))).as("someone else").isEmpty();
+        assertThat(McpTestClient.suggested(add("Marguerite moved to Faro", scope, "occurredAt", "2022-05-01")))
                 .as("happened before what it would replace").isEmpty();
-        assertThat(McpTestClient.superseded(add("Does Marguerite want to move to Madrid?", scope, "occurredAt", "2023-07-01"))).isEmpty();
-        assertThat(McpTestClient.superseded(add("If Marguerite moved to Madrid she would miss the sea", scope, "occurredAt", "2023-07-01"))).isEmpty();
-        assertThat(McpTestClient.superseded(add("Marguerite no longer works at Acme", scope, "occurredAt", "2023-08-01"))).containsExactly(acme);
+        assertThat(McpTestClient.suggested(add("Does Marguerite want to move to Madrid?", scope, "occurredAt", "2023-07-01"))).isEmpty();
+        assertThat(McpTestClient.suggested(add("If Marguerite moved to Madrid she would miss the sea", scope, "occurredAt", "2023-07-01"))).isEmpty();
+        assertThat(McpTestClient.suggested(add("Marguerite no longer works at Acme", scope, "occurredAt", "2023-08-01"))).containsExactly(acme);
 
         // a batch is an import of what was said: its items say what they supersede themselves
         mcp.call("add_memories", Map.of("scope", scope, "memories", List.of(
                 Map.of("id", scope + ":coimbra", "text", "Marguerite moved to Coimbra", "occurredAt", "2023-09-01"))));
-        assertThat(mcp.call("get_memory", Map.of("id", porto.get("id").asText())).get("validTo").isNull()).isTrue();
+        assertThat(mcp.call("get_memory", Map.of("id", porto.get("id").asText())).get("links").size()).isEqualTo(1);
+    }
+
+    @Test
+    void aProductsNameIsNoPersonAndItsMemoriesStayFound() {
+        String scope = scope();
+        String proxy = add("Nginx works as a reverse proxy in front of the billing service.", scope).get("id").asText();
+        JsonNode balancer = add("Nginx works as a load balancer for the search API.", scope);
+        assertThat(balancer.get("links")).as("no job of anyone's").isEmpty();
+        assertThat(searchIds("What sits in front of the billing service?", scope)).startsWith(proxy);
+        assertThat(searchIds("What balances the load of the search API?", scope)).startsWith(balancer.get("id").asText());
+    }
+
+    @Test
+    void aCompoundMemoryIsStillFoundForWhatDidNotChange() {
+        String scope = scope();
+        String lisbon = add("I live in Lisbon and I prefer tabs over spaces.", scope, "occurredAt", "2024-01-10").get("id").asText();
+        JsonNode porto = add("I moved to Porto last month.", scope, "occurredAt", "2024-06-01");
+        assertThat(McpTestClient.suggested(porto)).containsExactly(lisbon);
+        assertThat(searchIds("do I prefer tabs or spaces", scope)).startsWith(lisbon);
+        assertThat(searchIds("where do I live", scope)).containsExactly(porto.get("id").asText(), lisbon);
+    }
+
+    @Test
+    void anUpdateWithACueWinsOverTheFactItChangesAndAsOfGoesBack() {
+        String scope = scope();
+        for (int i = 0; i < 12; i++) {
+            add("Runbook " + i + ": restart worker pool " + i + " when its queue grows past " + (100 * i) + " jobs", scope, "occurredAt", "2024-01-05");
+        }
+        String mysql = add("The staging database is MySQL 8 on db-stage-1.", scope, "occurredAt", "2024-01-10").get("id").asText();
+        String bullets = add("The user prefers bullet points in answers.", scope, "occurredAt", "2024-01-11").get("id").asText();
+        JsonNode postgres = add("Update: the staging database was migrated from MySQL to PostgreSQL 16 on db-stage-2.", scope,
+                "occurredAt", "2024-05-10");
+        JsonNode paragraphs = add("The user now prefers short paragraphs instead of bullet points.", scope, "occurredAt", "2024-05-11");
+        assertThat(McpTestClient.suggested(postgres)).containsExactly(mysql);
+        assertThat(McpTestClient.suggested(paragraphs)).containsExactly(bullets);
+
+        String pg = postgres.get("id").asText();
+        assertThat(searchIds("Which database does staging use?", scope)).startsWith(pg).contains(mysql);
+        assertThat(searchIds("Which database does staging use?", scope, "asOf", "2024-03-01")).startsWith(mysql).doesNotContain(pg);
+        assertThat(searchIds("Which database does staging use?", scope, "asOf", "2024-06-01")).startsWith(pg);
+        assertThat(searchIds("How does the user like answers formatted, bullet points?", scope))
+                .startsWith(paragraphs.get("id").asText()).contains(bullets);
+        assertThat(searchIds("db-stage-1", scope, "mode", "bm25")).as("the older stays findable by its own words").contains(mysql);
+    }
+
+    @Test
+    void aSuggestedSupersessionIsConfirmedOrDismissedByTheAgent() {
+        String scope = scope();
+        String mysql = add("The staging database is MySQL 8 on db-stage-1.", scope, "occurredAt", "2024-01-10").get("id").asText();
+        String pg = add("Update: the staging database was migrated from MySQL to PostgreSQL 16.", scope, "occurredAt", "2024-05-10")
+                .get("id").asText();
+        String redis = add("The staging cache is Redis 6 on cache-stage-1.", scope, "occurredAt", "2024-01-10").get("id").asText();
+        String valkey = add("The staging cache now runs Valkey 8 instead of Redis on cache-stage-1.", scope, "occurredAt", "2024-05-10")
+                .get("id").asText();
+
+        // confirmed: the caller's supersedes replaces the suggestion and hides the older memory
+        JsonNode confirmed = mcp.call("link_memories", Map.of("fromId", pg, "toId", mysql, "type", "supersedes"));
+        assertThat(McpTestClient.superseded(confirmed)).containsExactly(mysql);
+        assertThat(McpTestClient.suggested(confirmed)).isEmpty();
+        assertThat(searchIds("Which database does staging use?", scope)).contains(pg).doesNotContain(mysql);
+
+        // dismissed: the link is gone, both memories rank on their own
+        assertThat(McpTestClient.suggested(mcp.call("get_memory", Map.of("id", valkey)))).containsExactly(redis);
+        JsonNode dismissed = mcp.call("unlink_memories", Map.of("fromId", valkey, "toId", redis, "type", "suggested_supersedes"));
+        assertThat(dismissed.get("links")).isEmpty();
+        assertThat(searchIds("Redis 6 cache-stage-1", scope)).contains(redis, valkey);
+
+        // bad inputs: clear tool errors
+        assertThat(mcp.callError("unlink_memories", Map.of("fromId", valkey, "toId", redis, "type", "suggested_supersedes")))
+                .contains("no link of type 'suggested_supersedes'");
+        assertThat(mcp.callError("unlink_memories", Map.of("fromId", pg, "toId", mysql, "type", "supersedes")))
+                .contains("is not removed");
+        assertThat(mcp.callError("unlink_memories", Map.of("fromId", pg, "toId", "nope", "type", "related"))).contains("nope");
+        assertThat(mcp.callError("unlink_memories", Map.of("fromId", pg, "toId", mysql, "type", "no spaces"))).contains("argument 'type'");
+    }
+
+    @Test
+    void aSpeakerlessIInAScopeOfSeveralAuthorsIsNobodyInParticular() {
+        String scope = scope();
+        add("I live in Leeds", scope, "speaker", "Ann", "occurredAt", "2024-01-10");
+        String jon = add("I live in York", scope, "speaker", "Jon", "occurredAt", "2024-01-11").get("id").asText();
+        JsonNode nobody = add("I live in Bath", scope, "occurredAt", "2024-02-01");
+        assertThat(McpTestClient.suggested(nobody)).isEmpty();
+        JsonNode jonMoved = add("I live in Hull", scope, "speaker", "Jon", "occurredAt", "2024-03-01");
+        assertThat(McpTestClient.suggested(jonMoved)).containsExactly(jon);
     }
 
     @Test

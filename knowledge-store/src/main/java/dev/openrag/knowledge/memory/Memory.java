@@ -2,6 +2,9 @@ package dev.openrag.knowledge.memory;
 
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
  * A long-term memory of an agent, isolated in its {@code scope}. Times are epoch milliseconds;
  * {@code expiresAt} is set by a TTL, {@code forgottenAt} by a soft forget (restorable until the
@@ -32,8 +35,17 @@ public record Memory(
         Long validTo,
         List<String> entities) {
 
-    /** The link type from a newer memory to the one it replaces. */
+    /** The link type from a newer memory to the one it replaces: set only by the caller; it ends the older one's validity. */
     public static final String SUPERSEDES = "supersedes";
+
+    /**
+     * The link type from a newer memory to an older one that rules or the LLM role read as giving an
+     * earlier value of the same fact ({@link FactChanges}). Only a suggestion: it hides nothing and ends
+     * nothing's validity; search ranks the newer above the older for questions about that fact
+     * ({@link NewerWins}). An agent confirms it with a {@value #SUPERSEDES} link or dismisses it by
+     * unlinking it.
+     */
+    public static final String SUGGESTED_SUPERSEDES = "suggested_supersedes";
 
     /** A memory without a time of its own or a speaker. */
     public Memory(String id, String scope, String text, List<String> tags, boolean pinned, long createdAt, long updatedAt,
@@ -70,8 +82,31 @@ public record Memory(
                 links, occurredAt, speaker, validTo, List.copyOf(more));
     }
 
-    /** A typed link from this memory to another one. */
-    public record Link(String type, String toId) {
+    /** This memory with these links as well (suggested supersessions, say). */
+    public Memory linking(List<Link> more) {
+        List<Link> all = new java.util.ArrayList<>(links);
+        all.addAll(more);
+        return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
+                List.copyOf(all), occurredAt, speaker, validTo, entities);
+    }
+
+    /**
+     * A typed link from this memory to another one. A suggested supersession also says which
+     * {@code fact} changed and {@code reason}, why it was read so; its {@code words} (stems of the
+     * fact: what a question about it shares) stay on the stored link, for search, and are not shown.
+     */
+    public record Link(String type, String toId,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String fact,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String reason,
+                       @JsonIgnore List<String> words) {
+
+        public Link(String type, String toId) {
+            this(type, toId, null, null, List.of());
+        }
+
+        public Link {
+            words = words == null ? List.of() : List.copyOf(words);
+        }
     }
 
     public boolean forgotten() {

@@ -2,6 +2,8 @@ package dev.openrag.knowledge.memory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -18,13 +20,16 @@ import java.util.regex.Pattern;
  * Porto" and "I live in Lisbon" said by Marguerite state two values of her residence, so the newer
  * replaces the older; "Marguerite no longer works at Acme" ends "Marguerite works at Acme".
  *
- * <p>The rules are narrow on purpose: a wrong replacement hides a true memory from default search,
- * a missed one only leaves an old fact beside the new. So the subject must be the speaker ("I",
- * "my"), a name, or "the user", right before the verb (adverbs and auxiliaries between: "I've
- * just moved to"); a wish or a plan ("I want to live in Paris"), a stay ("based in Berlin this
- * week"), a question, a past state ("lived in"), a pronoun subject and a place or company written
- * without a capital state nothing. The language model role ({@link LlmContradictions}) reads
- * everything else where one runs.
+ * <p>The rules are narrow on purpose: what they find is only suggested ({@link FactChanges}), yet a
+ * wrong suggestion still ranks a newer memory above a true older one. So these are facts about
+ * people, and the subject must be a person, right before the verb (adverbs and auxiliaries between:
+ * "I've just moved to"): the speaker ("I", "my" of a known speaker, or of the only author of a
+ * scope), "the user", or a name the scope knows as a person ({@link People}). "Nginx works as a
+ * reverse proxy" states no job: Nginx speaks in no memory. A speakerless "I" in a scope written by
+ * several authors is nobody in particular. A wish or a plan ("I want to live in Paris"), a stay
+ * ("based in Berlin this week"), a question, a past state ("lived in"), a pronoun subject and a
+ * place or company written without a capital state nothing. The language model role
+ * ({@link LlmContradictions}) reads everything else where one runs.
  */
 public final class StatedFacts {
 
@@ -35,6 +40,45 @@ public final class StatedFacts {
      */
     public record Fact(String subject, String attribute, String value, boolean ended) {
     }
+
+    /**
+     * Who can be the subject of a person's fact in a scope: {@code known}, the keys
+     * ({@link MemoryText#key}) of the names the scope knows as people (its speakers, and names a
+     * memory introduces as someone: "my sister Ana"); {@code severalAuthors}, whether more than one
+     * speaker writes in it (then an "I" without a speaker is nobody in particular).
+     */
+    public record People(Set<String> known, boolean severalAuthors) {
+
+        public static final People NONE = new People(Set.of(), false);
+
+        public People {
+            known = Set.copyOf(known);
+        }
+
+        /** The scope's speakers (any case), with {@code speaker} (the new memory's, may be null) among them. */
+        public static People of(Collection<String> speakers, String speaker) {
+            Set<String> keys = new HashSet<>();
+            speakers.forEach(name -> keys.add(MemoryText.key(name)));
+            if (speaker != null && !speaker.isBlank()) {
+                keys.add(MemoryText.key(speaker));
+            }
+            keys.remove("");
+            return new People(keys, keys.size() > 1);
+        }
+
+        People with(Collection<String> more) {
+            Set<String> all = new HashSet<>(known);
+            all.addAll(more);
+            return new People(all, severalAuthors);
+        }
+    }
+
+    /** A name a memory introduces as a person: "my sister Ana", "our colleague Priya Nair", "his friend Tom". */
+    private static final Pattern INTRODUCED = Pattern.compile("\\b(?:[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir|[Tt]he user's|[Aa])\\s+(?:(?:new|old|best|younger|older|"
+            + "little|big|ex-?)\\s+)?(?:friend|wife|husband|partner|sister|brother|mother|mom|mum|father|dad|son|daughter|"
+            + "colleague|coworker|co-worker|boss|manager|neighbou?r|roommate|flatmate|cousin|aunt|uncle|niece|nephew|"
+            + "girlfriend|boyfriend|fianc[eé]e?|grandma|grandpa|grandmother|grandfather|teacher|doctor|therapist|mentor)"
+            + ",?\\s+(?<name>[A-Z][\\p{L}'’-]{1,30}(?: [A-Z][\\p{L}'’-]{1,30})?)");
 
     static final String RESIDENCE = "residence";
     static final String EMPLOYER = "employer";
@@ -99,9 +143,27 @@ public final class StatedFacts {
     private StatedFacts() {
     }
 
-    /** The facts {@code text} states, its first person being {@code speaker} (null: an unnamed "I"). */
+    /**
+     * The facts {@code text} states, its first person being {@code speaker} (null: an unnamed "I"), in
+     * a scope whose only known person is that speaker.
+     */
     public static List<Fact> of(String text, String speaker) {
+        return of(text, speaker, People.of(List.of(), speaker));
+    }
+
+    /**
+     * The facts {@code text} states about {@code people}, its first person being {@code speaker} (null:
+     * the one a transcript's "Name:" prefix names, else an unnamed "I").
+     */
+    public static List<Fact> of(String text, String speaker, People people) {
         Set<Fact> facts = new LinkedHashSet<>();
+        if (speaker == null || speaker.isBlank()) {
+            speaker = transcriptSpeaker(text);
+        }
+        People known = people.with(introduced(text));
+        if (speaker != null) {
+            known = known.with(List.of(MemoryText.key(speaker)));
+        }
         for (String sentence : sentences(withoutSpeakerPrefix(text, speaker))) {
             if (sentence.endsWith("?")) {
                 continue;
@@ -109,7 +171,7 @@ public final class StatedFacts {
             for (Rule rule : RULES) {
                 Matcher m = rule.pattern().matcher(sentence);
                 while (m.find()) {
-                    fact(rule, m, sentence, speaker).ifPresent(facts::add);
+                    fact(rule, m, sentence, speaker, known).ifPresent(facts::add);
                 }
             }
         }
@@ -125,41 +187,42 @@ public final class StatedFacts {
         return newer.ended() ? sameValue : !sameValue;
     }
 
-    /** The ids of {@code earlier} memories whose stated facts {@code memory} replaces; none that happened after it. */
-    public static List<String> replaced(Memory memory, List<Memory> earlier) {
-        List<Fact> stated = of(memory.text(), memory.speaker());
-        if (stated.isEmpty()) {
-            return List.of();
-        }
-        List<String> ids = new ArrayList<>();
-        for (Memory old : earlier) {
-            boolean later = old.occurredAt() != null && memory.occurredAt() != null && old.occurredAt() > memory.occurredAt();
-            if (later || old.id().equals(memory.id())) {
-                continue;
-            }
-            List<Fact> oldFacts = of(old.text(), old.speaker());
-            if (stated.stream().anyMatch(fact -> oldFacts.stream().anyMatch(oldFact -> replaces(fact, oldFact)))) {
-                ids.add(old.id());
-            }
-        }
-        return ids;
-    }
-
     /** The words that statements of the same kinds as {@code facts} are written with (for finding them by BM25). */
     public static String cues(List<Fact> facts) {
         Set<String> words = new LinkedHashSet<>();
-        facts.forEach(fact -> words.add(CUES.getOrDefault(fact.attribute(), fact.attribute())));
+        facts.forEach(fact -> words.add(cues(fact)));
         return String.join(" ", words);
     }
 
-    private static Optional<Fact> fact(Rule rule, Matcher m, String sentence, String speaker) {
+    /** The words a statement of {@code fact}'s kind is written with ("live lives moved …" for a residence). */
+    static String cues(Fact fact) {
+        return CUES.getOrDefault(fact.attribute(), fact.attribute());
+    }
+
+    /** Whether {@code text} states anything: it is not a question, and no wish, plan or condition ("if", "would", "want") frames it. */
+    static boolean statesSomething(String text) {
+        String plain = text.strip();
+        return !plain.endsWith("?") && !HYPOTHETICAL.matcher(plain).find();
+    }
+
+    /** The names {@code text} introduces as people ("my sister Ana" → "ana"). */
+    static List<String> introduced(String text) {
+        List<String> names = new ArrayList<>();
+        Matcher m = INTRODUCED.matcher(text);
+        while (m.find()) {
+            names.add(MemoryText.key(m.group("name")));
+        }
+        return names;
+    }
+
+    private static Optional<Fact> fact(Rule rule, Matcher m, String sentence, String speaker, People people) {
         String between = m.group("between").toLowerCase(Locale.ROOT);
         Matcher wish = HYPOTHETICAL.matcher(sentence).region(Math.max(0, m.start() - NEAR), m.start());
         Matcher stay = TEMPORARY.matcher(sentence).region(m.end(), Math.min(sentence.length(), m.end() + NEAR));
         if (wish.find() || HYPOTHETICAL.matcher(between).find() || stay.find()) {
             return Optional.empty();
         }
-        String subject = subject(m.group("subject"), speaker);
+        String subject = subject(m.group("subject"), speaker, people);
         String value = m.group("value") != null ? m.group("value") : AGE.equals(rule.attribute()) ? m.group("turned") : null;
         if (subject == null || value == null) {
             return Optional.empty();
@@ -194,11 +257,15 @@ public final class StatedFacts {
         return sentences.stream().filter(sentence -> !sentence.isEmpty()).toList();
     }
 
-    private static String subject(String written, String speaker) {
+    /** Whose fact it is: a person's key, or null when the subject is no one the scope knows as a person. */
+    private static String subject(String written, String speaker, People people) {
         String plain = written.replaceAll("(?:'s|’s)$", "").strip();
         String lower = plain.toLowerCase(Locale.ROOT);
         if (lower.equals("i") || lower.equals("my")) {
-            return speaker == null || speaker.isBlank() ? "i" : MemoryText.key(speaker);
+            if (speaker != null && !speaker.isBlank()) {
+                return MemoryText.key(speaker);
+            }
+            return people.severalAuthors() ? null : "i";
         }
         if (lower.equals("the user")) {
             return "user";
@@ -208,7 +275,12 @@ public final class StatedFacts {
         while (first < words.length && NOT_NAMES.contains(words[first])) {
             first++;
         }
-        return first == words.length ? null : MemoryText.key(String.join(" ", Arrays.copyOfRange(words, first, words.length)));
+        if (first == words.length) {
+            return null;
+        }
+        String name = MemoryText.key(String.join(" ", Arrays.copyOfRange(words, first, words.length)));
+        // a product, service or tool is no one: only names the scope knows as people (a first name of a known full name too)
+        return people.known().contains(name) || people.known().stream().anyMatch(known -> known.startsWith(name + " ")) ? name : null;
     }
 
     private static String attribute(String written) {
@@ -233,6 +305,14 @@ public final class StatedFacts {
             return "time zone";
         }
         return lower.replace("preferred ", "");
+    }
+
+    private static final Pattern TRANSCRIPT = Pattern.compile("^\\s*(?:\\[[^\\]]{0,40}\\]\\s*)?(?<name>[A-Z][\\p{L}'’-]{1,30}(?: [A-Z][\\p{L}'’-]{1,30})?):\\s");
+
+    /** "[8 May, 2023] Caroline: I moved …" → "Caroline": who speaks in a transcript line written without a speaker field. */
+    static String transcriptSpeaker(String text) {
+        Matcher m = TRANSCRIPT.matcher(text);
+        return m.find() ? m.group("name") : null;
     }
 
     /** "[8 May, 2023] Caroline: I moved …" → "I moved …": a transcript's date and speaker, which are fields of their own. */

@@ -41,6 +41,7 @@ import dev.openrag.knowledge.memory.MemoryHit;
 import dev.openrag.knowledge.memory.MemoryQuery;
 import dev.openrag.knowledge.memory.MemoryText;
 import dev.openrag.knowledge.memory.Message;
+import dev.openrag.knowledge.memory.NewerWins;
 import dev.openrag.knowledge.memory.RelatedKnowledge;
 import dev.openrag.knowledge.port.MemoryStore;
 
@@ -66,7 +67,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private static final String MEMORY_FIELDS = """
             m {.*, embedding: null, secondEmbedding: null, vectors: null, vectorsOf: null, context: null,
                about: [(m)-[:ABOUT]->(a) | coalesce(a.name, a.documentId)],
-               links: [(m)-[l:LINKED]->(o:Memory) | {type: l.type, toId: o.id}],
+               links: [(m)-[l:LINKED]->(o:Memory) | {type: l.type, toId: o.id, fact: l.fact, reason: l.reason}],
                entities: [(m)-[:MENTIONS]->(e:MemoryEntity) | e.name],
                conversationId: head([(c:Conversation)-[:HAS_MEMORY]->(m) | c.id])} AS memory""";
 
@@ -93,6 +94,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
     static final int ENTITY_SEEDS = 3;
     /** An entity more memories than this mention (a hub: the other speaker's name) says little about any of them. */
     static final int MAX_ENTITY_MENTIONS = 20;
+
+    /** The name {@link NewerWins} goes by in a hit's {@code adjusted}. */
+    static final String NEWER_WINS = "newerWins";
 
     /** Scopes up to this many memories are searched by an exact scan (about 20 ms on 2 cores). */
     public static final int EXACT_SCAN_LIMIT = 1000;
@@ -371,12 +375,24 @@ public final class Neo4jMemoryStore implements MemoryStore {
         List<MemoryScopeCopies.Mark> ends = supersede(tx, supersessions(memories));
         List<Map<String, Object>> links = memories.stream().flatMap(memory -> memory.links().stream()
                 .filter(link -> !Memory.SUPERSEDES.equals(link.type()))
-                .map(link -> Map.<String, Object>of("id", memory.id(), "to", link.toId(), "type", link.type()))).toList();
+                .map(link -> {
+                    Map<String, Object> row = new HashMap<>();
+                    row.put("id", memory.id());
+                    row.put("to", link.toId());
+                    row.put("type", link.type());
+                    row.put("fact", link.fact());
+                    row.put("reason", link.reason());
+                    row.put("words", link.words());
+                    return row;
+                })).toList();
         if (!links.isEmpty()) {
+            // a suggested supersession keeps which fact, why, and the fact's word stems (NewerWins reads them)
             tx.run("""
                     UNWIND $links AS link
                     MATCH (a:Memory {id: link.id}), (b:Memory {id: link.to}) WHERE b.scope = a.scope
-                    MERGE (a)-[:LINKED {type: link.type}]->(b)""", Map.of("links", links)).consume();
+                    MERGE (a)-[l:LINKED {type: link.type}]->(b)
+                    SET l.fact = link.fact, l.reason = link.reason, l.words = CASE WHEN size(link.words) = 0 THEN null ELSE link.words END""",
+                    Map.of("links", links)).consume();
         }
         return ends;
     }
@@ -553,12 +569,32 @@ public final class Neo4jMemoryStore implements MemoryStore {
     @Override
     public void link(String fromId, String toId, String type) {
         if (Memory.SUPERSEDES.equals(type)) {
-            marked(tx -> supersede(tx, List.of(Map.of("id", fromId, "old", toId))), fromId);
+            // confirming a suggested supersession: the suggestion becomes the caller's supersedes
+            marked(tx -> {
+                tx.run("MATCH (:Memory {id: $from})-[l:LINKED {type: $suggested}]->(:Memory {id: $to}) DELETE l",
+                        Map.of("from", fromId, "to", toId, "suggested", Memory.SUGGESTED_SUPERSEDES)).consume();
+                return supersede(tx, List.of(Map.of("id", fromId, "old", toId)));
+            }, fromId);
             return;
         }
         write("""
                 MATCH (a:Memory {id: $from}), (b:Memory {id: $to})
                 MERGE (a)-[l:LINKED {type: $type}]->(b)""", Map.of("from", fromId, "to", toId, "type", type));
+    }
+
+    @Override
+    public boolean unlink(String fromId, String toId, String type) {
+        try (Session session = driver.session()) {
+            return session.executeWrite(tx -> tx.run("""
+                    MATCH (:Memory {id: $from})-[l:LINKED {type: $type}]->(:Memory {id: $to})
+                    DELETE l
+                    RETURN count(*) AS removed""", Map.of("from", fromId, "to", toId, "type", type)).single().get("removed").asLong() > 0);
+        }
+    }
+
+    @Override
+    public Set<String> speakers(String scope) {
+        return Set.copyOf(scopeFacts(scope).speakersByKey().values());
     }
 
     @Override
@@ -754,7 +790,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             if (query.recency() != null) {
                 similar = liftedByRecency(query.recency(), copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(similar), similar);
             }
-            return results(similar.stream().limit(k).toList());
+            return results(similar.stream().limit(k).toList(), query, params);
         }
         Map<String, List<Candidate>> lists = new LinkedHashMap<>();
         if (!wordsOnly) {
@@ -800,7 +836,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         String focus = tuning.otherSpeakerWeight() >= 1 ? null : focusedSpeaker(facts, query.text());
         boolean episodes = tuning.episodeWeight() > 0;
         if (focus == null && !episodes && query.recency() == null) {
-            return results(fuse(lists, k));
+            return results(fuse(lists, k), query, params);
         }
         List<Fused> fused = fuse(lists, Integer.MAX_VALUE);
         Said said = copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(fused);
@@ -813,7 +849,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         if (query.recency() != null) {
             fused = liftedByRecency(query.recency(), said, fused);
         }
-        return results(fused.stream().limit(k).toList());
+        return results(fused.stream().limit(k).toList(), query, params);
     }
 
     /**
@@ -1099,24 +1135,69 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 .toList();
     }
 
-    /** The results: the fused candidates' memories read whole in one query, in fused order. */
-    private List<MemoryHit> results(List<Fused> fused) {
+    /**
+     * For each memory read with {@code m} bound: the newer memories suggested to replace it that are current for the search
+     * (the same filters as {@link #FILTER}), with their fact's word stems ({@link NewerWins}).
+     */
+    private static final String NEWER = """
+            [(n:Memory)-[l:LINKED {type: $suggested}]->(m) WHERE n.scope = m.scope
+                AND ($includeForgotten OR n.forgottenAt IS NULL) AND (n.expiresAt IS NULL OR n.expiresAt > $now)
+                AND ($speaker IS NULL OR n.speaker = $speaker)
+                AND ($after IS NULL OR coalesce(n.occurredAt, n.createdAt) >= $after)
+                AND ($before IS NULL OR coalesce(n.occurredAt, n.createdAt) < $before)
+                AND CASE WHEN $asOf IS NULL THEN n.validTo IS NULL OR n.validTo > $now
+                         ELSE coalesce(n.occurredAt, n.createdAt) <= $asOf AND (n.validTo IS NULL OR n.validTo > $asOf) END
+              | {id: n.id, happened: coalesce(n.occurredAt, n.createdAt), words: coalesce(l.words, [])}] AS newer""";
+
+    /**
+     * The results: the fused candidates' memories read whole in one query, in fused order, then the last signal,
+     * {@link NewerWins}: a current newer memory suggested to replace one of them goes right above it when the question
+     * asks about that fact (read in the same query; a newer memory not among the candidates is read after).
+     */
+    private List<MemoryHit> results(List<Fused> fused, MemoryQuery query, Map<String, Object> filters) {
         List<String> ids = fused.stream().map(Fused::candidate).filter(c -> c.message() == null).map(Candidate::id).toList();
         Map<String, Memory> memories = new HashMap<>();
+        Map<String, List<NewerWins.Newer>> newerOf = new HashMap<>();
         if (!ids.isEmpty()) {
-            read("MATCH (m:Memory) WHERE m.id IN $ids RETURN " + MEMORY_FIELDS, Map.of("ids", ids))
+            Map<String, Object> params = new HashMap<>(filters);
+            params.put("ids", ids);
+            params.put("suggested", Memory.SUGGESTED_SUPERSEDES);
+            read("MATCH (m:Memory) WHERE m.id IN $ids RETURN " + MEMORY_FIELDS + ", " + NEWER, params).forEach(row -> {
+                Memory memory = memory(row.get("memory"));
+                memories.put(memory.id(), memory);
+                List<NewerWins.Newer> newer = row.get("newer").asList(n -> new NewerWins.Newer(n.get("id").asString(),
+                        n.get("happened").asLong(), n.get("words").asList(Value::asString)));
+                if (!newer.isEmpty()) {
+                    newerOf.put(memory.id(), newer);
+                }
+            });
+        }
+        Map<String, Fused> byId = new HashMap<>();
+        fused.forEach(entry -> byId.putIfAbsent(entry.candidate().id(), entry));
+        List<NewerWins.Placed> order = NewerWins.order(query.text(), fused.stream().map(entry -> entry.candidate().id()).toList(), newerOf);
+        List<String> missing = order.stream().map(NewerWins.Placed::id).filter(id -> !byId.containsKey(id)).toList();
+        if (!missing.isEmpty()) {
+            read("MATCH (m:Memory) WHERE m.id IN $ids RETURN " + MEMORY_FIELDS, Map.of("ids", missing))
                     .forEach(row -> memories.put(row.get("memory").get("id").asString(), memory(row.get("memory"))));
         }
         List<MemoryHit> hits = new ArrayList<>();
-        for (Fused entry : fused) {
-            Candidate candidate = entry.candidate();
-            Memory memory = memories.get(candidate.id());
-            if (candidate.message() != null || memory != null) { // a memory deleted meanwhile drops out
-                hits.add(new MemoryHit(candidate.kind(), entry.score(), candidate.message() == null ? memory : null,
-                        candidate.message(), entry.ranks(), entry.adjusted()));
+        for (NewerWins.Placed placed : order.subList(0, Math.min(order.size(), Math.max(fused.size(), query.k())))) {
+            Fused entry = byId.get(placed.id());
+            Memory memory = memories.get(placed.id());
+            if (entry != null && placed.above() == null) {
+                Candidate candidate = entry.candidate();
+                if (candidate.message() != null || memory != null) { // a memory deleted meanwhile drops out
+                    hits.add(new MemoryHit(candidate.kind(), entry.score(), candidate.message() == null ? memory : null,
+                            candidate.message(), entry.ranks(), entry.adjusted()));
+                }
+            } else if (memory != null) { // placed above the older memory it is suggested to replace, with its score
+                Fused older = byId.get(placed.above());
+                Map<String, Double> adjusted = new LinkedHashMap<>(entry == null || entry.adjusted() == null ? Map.of() : entry.adjusted());
+                adjusted.put(NEWER_WINS, 1.0);
+                hits.add(new MemoryHit("memory", older.score(), memory, null, entry == null ? Map.of() : entry.ranks(), adjusted));
             }
         }
-        return hits;
+        return hits.size() > query.k() ? hits.subList(0, query.k()) : hits;
     }
 
     /**
@@ -1363,7 +1444,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 m.get("pinned").asBoolean(false), m.get("createdAt").asLong(), m.get("updatedAt").asLong(),
                 nullableLong(m.get("expiresAt")), nullableLong(m.get("forgottenAt")), nullableString(m.get("conversationId")),
                 m.get("about").asList(Value::asString),
-                m.get("links").asList(l -> new Memory.Link(l.get("type").asString(), l.get("toId").asString())),
+                m.get("links").asList(l -> new Memory.Link(l.get("type").asString(), l.get("toId").asString(),
+                        nullableString(l.get("fact")), nullableString(l.get("reason")), List.of())),
                 nullableLong(m.get("occurredAt")), nullableString(m.get("speaker")), nullableLong(m.get("validTo")),
                 m.get("entities").asList(Value::asString));
     }

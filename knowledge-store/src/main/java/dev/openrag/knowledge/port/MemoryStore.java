@@ -3,6 +3,7 @@ package dev.openrag.knowledge.port;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import dev.openrag.knowledge.memory.Conversation;
@@ -45,7 +46,14 @@ public interface MemoryStore {
     /** {@link #update(String, String, float[], List, long)}; a new text replaces the second vector too (null: none). */
     Memory update(String id, String text, float[] embedding, float[] secondEmbedding, List<String> tags, long now);
 
+    /** Links two memories; a {@value Memory#SUPERSEDES} link also ends the older one's validity and takes the place of a suggested one. */
     void link(String fromId, String toId, String type);
+
+    /** Removes the link of {@code type} between two memories (dismissing a suggested supersession, say); whether there was one. */
+    boolean unlink(String fromId, String toId, String type);
+
+    /** The names of the speakers of a scope's memories (a few seconds stale at most). */
+    Set<String> speakers(String scope);
 
     void setPinned(String id, boolean pinned, long now);
 

@@ -10,12 +10,23 @@ import org.junit.jupiter.api.Test;
 
 import dev.openrag.knowledge.memory.StatedFacts.Fact;
 
-/** Facts that hold one value at a time, read by rule, and which earlier memories a new one replaces. */
+/** Facts about people that hold one value at a time, read by rule, and which earlier memories a new one may replace. */
 class StatedFactsTest {
 
+    /** The people the scope of these examples knows: its speakers. */
+    private static final StatedFacts.People PEOPLE = StatedFacts.People.of(List.of("Marguerite", "Alice Martin", "Jon", "Ann", "Priya"), null);
+
     private static List<String> facts(String text, String speaker) {
-        return StatedFacts.of(text, speaker).stream()
+        return facts(text, speaker, PEOPLE);
+    }
+
+    private static List<String> facts(String text, String speaker, StatedFacts.People people) {
+        return StatedFacts.of(text, speaker, people).stream()
                 .map(f -> f.subject() + "|" + f.attribute() + "|" + f.value() + (f.ended() ? "|ended" : "")).toList();
+    }
+
+    private static List<String> replaced(Memory memory, List<Memory> earlier) {
+        return FactChanges.byRules(memory, earlier, PEOPLE).stream().map(FactChanges.Suggestion::oldId).toList();
     }
 
     private static List<String> facts(String text) {
@@ -83,16 +94,46 @@ class StatedFactsTest {
         Memory jon = memory("jon", "Jon lives in Leeds", null, 20);
         List<Memory> earlier = List.of(lisbon, tiles, acme, jon);
 
-        assertThat(StatedFacts.replaced(memory("porto", "I moved to Porto", "Marguerite", 30), earlier))
+        assertThat(replaced(memory("porto", "I moved to Porto", "Marguerite", 30), earlier))
                 .as("the speaker's first person is the name written elsewhere").containsExactly("lisbon");
-        assertThat(StatedFacts.replaced(memory("again", "Marguerite lives in Lisbon, still", null, 30), earlier)).isEmpty();
-        assertThat(StatedFacts.replaced(memory("quit", "Marguerite no longer works at Acme", null, 30), earlier)).containsExactly("acme");
-        assertThat(StatedFacts.replaced(memory("quitOther", "Marguerite no longer works at Initech", null, 30), earlier)).isEmpty();
-        assertThat(StatedFacts.replaced(memory("old", "Marguerite moved to Braga", null, 5), earlier))
+        assertThat(replaced(memory("again", "Marguerite lives in Lisbon, still", null, 30), earlier)).isEmpty();
+        assertThat(replaced(memory("quit", "Marguerite no longer works at Acme", null, 30), earlier)).containsExactly("acme");
+        assertThat(replaced(memory("quitOther", "Marguerite no longer works at Initech", null, 30), earlier)).isEmpty();
+        assertThat(replaced(memory("old", "Marguerite moved to Braga", null, 5), earlier))
                 .as("what happened before the old fact does not replace it").isEmpty();
-        assertThat(StatedFacts.replaced(memory("bread", "Marguerite bakes bread", null, 30), earlier)).isEmpty();
-        assertThat(StatedFacts.replaced(memory("green", "My favourite colour is green", "Ann", 30),
+        assertThat(replaced(memory("bread", "Marguerite bakes bread", null, 30), earlier)).isEmpty();
+        assertThat(replaced(memory("green", "My favourite colour is green", "Ann", 30),
                 List.of(memory("blue", "Ann's favorite color is blue", null, 10)))).as("British and American spelling").containsExactly("blue");
+    }
+
+    @Test
+    void productsServicesAndToolsAreNoOnesSubject() {
+        assertThat(facts("Nginx works as a reverse proxy in front of the billing service.")).isEmpty();
+        assertThat(facts("Nginx works as a load balancer for the search API.")).isEmpty();
+        assertThat(facts("Kafka lives in the platform namespace")).isEmpty();
+        assertThat(facts("Postgres moved to Frankfurt")).isEmpty();
+        assertThat(facts("Marguerite works as a baker")).as("a known person").containsExactly("marguerite|job|baker");
+        assertThat(facts("Alice works at Acme")).as("the first name of a known person").containsExactly("alice|employer|acme");
+    }
+
+    @Test
+    void aNameIsAPersonWhenTheScopeKnowsIt() {
+        StatedFacts.People none = StatedFacts.People.NONE;
+        assertThat(facts("Dana lives in Oslo", null, none)).as("nobody knows Dana").isEmpty();
+        assertThat(facts("My sister Dana lives in Oslo", null, none)).as("introduced as a person").containsExactly("dana|residence|oslo");
+        assertThat(facts("Dana lives in Oslo", "Dana", none)).as("the speaker").containsExactly("dana|residence|oslo");
+        assertThat(facts("[8 May, 2023] Caroline: I moved to Boston", null, none)).as("a transcript names its speaker")
+                .containsExactly("caroline|residence|boston");
+    }
+
+    @Test
+    void aSpeakerlessIOfOneAuthorIsTheUserAndOfSeveralIsNobody() {
+        assertThat(facts("I live in Lisbon and I prefer tabs over spaces.", null, StatedFacts.People.NONE))
+                .containsExactly("i|residence|lisbon");
+        StatedFacts.People several = StatedFacts.People.of(List.of("Ann", "Jon"), null);
+        assertThat(several.severalAuthors()).isTrue();
+        assertThat(facts("I live in Lisbon", null, several)).isEmpty();
+        assertThat(facts("I live in Lisbon", "Ann", several)).containsExactly("ann|residence|lisbon");
     }
 
     @Test

@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.llm.LlmRole;
+import dev.openrag.knowledge.memory.FactChanges;
 import dev.openrag.knowledge.memory.LlmContradictions;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryHit;
@@ -20,17 +21,21 @@ import dev.openrag.mcp.McpSettings;
 import io.quarkus.runtime.Startup;
 
 /**
- * add_memory's check for the earlier memories a new one replaces when the caller names none
- * ({@code openrag.mcp.contradictions}):
+ * add_memory's check for the earlier memories a new one may replace when the caller names none
+ * ({@code openrag.mcp.contradictions}). What it finds is a suggestion, never a filter
+ * ({@link FactChanges}): a {@code suggested_supersedes} link saying which fact and why, which the add
+ * answer and the memory show and which search ranks by ({@code NewerWins}); only the caller's
+ * {@code supersedes}, update, forget or correction hides a memory.
  * <ul>
- * <li>{@code rules} (the default, offline): when the new memory states a fact that holds one value
- * at a time ({@link StatedFacts}: where someone lives, works, their age …), the scope's current
- * memories nearest to it (the same hybrid search agents use, its text with the words such facts
- * are written with) that state another value of that fact are replaced. A memory that states no
- * such fact costs no search.</li>
+ * <li>{@code rules} (the default, offline): a person's fact that holds one value at a time
+ * ({@link StatedFacts}: where someone lives, works, their age …) stated with another value than one
+ * of the scope's current memories nearest to it (the same hybrid search agents use, its text with the
+ * words such facts are written with); else, for a memory with a change cue ("now", "migrated",
+ * "update:" …), the nearest older memory on the same subject. A memory with neither costs no search.
+ * People are the scope's speakers and names a memory introduces as people, never a product's name.</li>
  * <li>{@code llm}: the nearest current memories are shown to the {@code memory} LLM role
  * ({@link LlmContradictions}), which reads any kind of fact. A check that fails (model
- * unreachable, answer not the JSON asked for) replaces nothing and is logged: the memory is added
+ * unreachable, answer not the JSON asked for) suggests nothing and is logged: the memory is added
  * all the same.</li>
  * <li>{@code off}: only the caller's {@code supersedes}.</li>
  * </ul>
@@ -72,12 +77,16 @@ public class ContradictionCheck {
         return !mode.equals("off");
     }
 
-    /** The ids of the scope's current memories that {@code memory} (not stored yet, embedded as {@code vector}) replaces. */
-    public List<String> replacedBy(Memory memory, float[] vector, long now) {
+    /** What the scope's current memories {@code memory} (not stored yet, embedded as {@code vector}) may replace. */
+    public List<FactChanges.Suggestion> suggestedBy(Memory memory, float[] vector, long now) {
         if (mode.equals("rules")) {
-            List<StatedFacts.Fact> facts = StatedFacts.of(memory.text(), memory.speaker());
-            return facts.isEmpty() ? List.of()
-                    : StatedFacts.replaced(memory, nearest(memory, memory.text() + " " + StatedFacts.cues(facts), vector, MAX_CANDIDATES, now));
+            StatedFacts.People people = StatedFacts.People.of(store.speakers(memory.scope()), memory.speaker());
+            List<StatedFacts.Fact> facts = StatedFacts.of(memory.text(), memory.speaker(), people);
+            if (facts.isEmpty() && !FactChanges.hasCue(memory.text())) {
+                return List.of();
+            }
+            return FactChanges.byRules(memory, nearest(memory, memory.text() + " " + StatedFacts.cues(facts), vector, MAX_CANDIDATES, now),
+                    people);
         }
         if (model == null) {
             return List.of();
@@ -85,9 +94,10 @@ public class ContradictionCheck {
         List<Memory> nearest = nearest(memory, memory.text(), vector, candidates, now);
         LlmContradictions.Result result = model.replaced(memory, nearest);
         if (result.problem() != null) {
-            LOG.warnf("contradiction check of a new memory in scope %s: %s; it replaces none", memory.scope(), result.problem());
+            LOG.warnf("contradiction check of a new memory in scope %s: %s; it suggests none", memory.scope(), result.problem());
         }
-        return result.replaced();
+        List<Memory> replaced = nearest.stream().filter(old -> result.replaced().contains(old.id())).toList();
+        return FactChanges.byModel(memory, replaced, model.name());
     }
 
     private List<Memory> nearest(Memory memory, String text, float[] vector, int k, long now) {

@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.openrag.knowledge.memory.FactChanges;
 import dev.openrag.knowledge.memory.Memory;
 import dev.openrag.knowledge.memory.MemoryBatch;
 import dev.openrag.knowledge.memory.MemoryEmbeddings;
@@ -71,8 +72,10 @@ public class MemoryTools {
     }
 
     @Tool(name = "add_memory", description = "Remember something long-term in a scope (a user, agent or project). "
-            + "Returns the new memory with its id, and its supersedes links (a server set to detect contradictions adds those "
-            + "it finds when none is given).")
+            + "Returns the new memory with its id and links. When no supersedes is given, the server may suggest which older "
+            + "memories it replaces: links of type suggested_supersedes saying which fact and why. A suggestion hides nothing: "
+            + "search ranks the newer memory above the older for questions about that fact; confirm it with link_memories type "
+            + "supersedes, or dismiss it with unlink_memories.")
     public Memory addMemory(
             @ToolArg(description = "What to remember") String text,
             @ToolArg(description = "Isolation scope, e.g. 'user:alice'") String scope,
@@ -109,7 +112,7 @@ public class MemoryTools {
                 happened == null ? now : happened, who);
         MemoryEmbeddings.Vectors vectors = embeddings.memory(value);
         if (replaced == null && contradictions.enabled()) {
-            memory = memory.superseding(contradictions.replacedBy(memory, vectors.first(), now));
+            memory = memory.linking(contradictions.suggestedBy(memory, vectors.first(), now).stream().map(FactChanges.Suggestion::link).toList());
         }
         memory = memory.mentioning(entities.names(value));
         return store.add(memory, vectors.first(), vectors.second());
@@ -179,7 +182,8 @@ public class MemoryTools {
     @Tool(name = "search_memory", description = "Find the memories of a scope that best match a query: by meaning "
             + "(vectors) and by its words (BM25: names, places, exact phrases), fused; optionally only one speaker's or "
             + "those that happened in a time window. With a conversationId that conversation's memories and messages rank higher. "
-            + "Returns what is true now (superseded and corrected memories left out), or with asOf what was true then. "
+            + "Returns what is true now (memories the caller superseded, corrected or forgot left out), or with asOf what was "
+            + "true then; of a memory and a newer one suggested to replace it, the newer ranks first for questions about that fact. "
             + "A time the query names ('in May 2023', 'the week before 3 August, 2023', 'after the wedding') ranks what "
             + "happened then higher; 'period' says how it was read.")
     public SearchResult searchMemory(
@@ -268,7 +272,8 @@ public class MemoryTools {
     }
 
     @Tool(name = "link_memories", description = "Link two memories of the same scope with a typed link "
-            + "(e.g. 'supersedes', 'related', 'causes'); 'supersedes' also ends the validity of the memory it points to.")
+            + "(e.g. 'supersedes', 'related', 'causes'); 'supersedes' also ends the validity of the memory it points to, and "
+            + "confirms a suggested_supersedes link between them.")
     public Memory linkMemories(
             @ToolArg(description = "Memory the link starts at") String fromId,
             @ToolArg(description = "Memory the link points to") String toId,
@@ -283,6 +288,26 @@ public class MemoryTools {
             throw new ToolCallException("a memory cannot be linked to itself");
         }
         store.link(from.id(), to.id(), linkType);
+        return store.get(from.id()).orElseThrow();
+    }
+
+    @Tool(name = "unlink_memories", description = "Remove a typed link between two memories, e.g. dismiss a suggested "
+            + "supersession (type suggested_supersedes): the older memory then ranks on its own again. A supersedes link, "
+            + "which the caller set, is not removed.")
+    public Memory unlinkMemories(
+            @ToolArg(description = "Memory the link starts at") String fromId,
+            @ToolArg(description = "Memory the link points to") String toId,
+            @ToolArg(description = "Link type") String type) {
+        String linkType = ToolArguments.linkType(type);
+        if (Memory.SUPERSEDES.equals(linkType)) {
+            throw new ToolCallException("a supersedes link ended the older memory's validity and is not removed; add the fact "
+                    + "again, or link the older memory to the newer one as 'supersedes'");
+        }
+        Memory from = memories.requireWritable(fromId);
+        Memory to = memories.requireWritable(toId);
+        if (!store.unlink(from.id(), to.id(), linkType)) {
+            throw new ToolCallException("no link of type '" + linkType + "' from memory '" + from.id() + "' to memory '" + to.id() + "'");
+        }
         return store.get(from.id()).orElseThrow();
     }
 
