@@ -177,6 +177,16 @@ public final class ScopeWords {
     }
 
     /** Every memory's BM25 score for the query terms (0 where none occurs), by position; terms of one stem count once. */
+    /**
+     * Whether any of {@code terms} tells the memories apart: some hold it and some do not. A word every memory
+     * holds ("Priya" in a scope of facts about Priya) ranks them by length alone, a vote on nothing.
+     */
+    public boolean tellsApart(List<String> terms) {
+        Stems stems = new Stems(stemming);
+        return terms.stream().map(stems::of).map(postings::get)
+                .anyMatch(posting -> posting != null && posting[0].length < lengths.length);
+    }
+
     public double[] scores(List<String> terms) {
         double[] scores = new double[lengths.length];
         int n = lengths.length;

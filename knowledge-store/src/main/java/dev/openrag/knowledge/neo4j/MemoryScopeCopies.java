@@ -977,6 +977,11 @@ final class MemoryScopeCopies {
         }
 
         /** The {@code k} best memories by BM25 over the scope's own texts ({@link ScopeWords}), as {@link #nearest}; only those holding a term. */
+        /** Whether the query's words tell the scope's memories apart ({@link ScopeWords#tellsApart}). */
+        boolean wordsTellApart(List<String> terms) {
+            return words.tellsApart(terms);
+        }
+
         List<Scored> bestByWords(List<String> terms, Filter filter, int k) {
             return best(words.scores(terms), filter, k, true);
         }

@@ -803,8 +803,10 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 lists.put(SECOND_VECTOR_LIST, fromCopy(second));
             }
         }
-        lists.put("bm25", join(byText));
-        if (copy != null && !wordsOnly) {
+        // BM25 votes only where the query's words tell memories apart: a word all of them hold ranks them by length alone
+        boolean wordsVote = wordsOnly || copy == null || copy.wordsTellApart(MemoryText.queryTerms(query.text()));
+        lists.put("bm25", wordsVote ? join(byText) : List.of());
+        if (copy != null && !wordsOnly && wordsVote) {
             // a reply's words with the turn it answers: "I've had them for 3 years" holds no "turtles", the question before it does
             List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(MemoryText.queryTerms(query.text()),
                     MemoryScopeCopies.Filter.of(params), depth);
