@@ -25,8 +25,8 @@ import org.neo4j.driver.Driver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.openrag.knowledge.memory.Memory;
-import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.memory.Memory;
+import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.mcp.memory.MemorySweeper;
 import io.modelcontextprotocol.spec.McpSchema;

@@ -12,10 +12,10 @@ import org.neo4j.driver.Session;
 import org.neo4j.driver.Value;
 
 import dev.openrag.knowledge.browse.ApiOperation;
-import dev.openrag.knowledge.memory.MemoryText;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.text.QueryTerms;
+import dev.openrag.knowledge.text.FulltextQuery;
 
 /**
  * {@link GraphRetriever} on Neo4j, in one query. Seeds by name: entities whose squashed name equals
@@ -125,7 +125,7 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
             return List.of();
         }
         int hops = Math.max(0, Math.min(3, maxHops));
-        String lucene = MemoryText.luceneQuery(query);
+        String lucene = FulltextQuery.luceneQuery(query);
         boolean seedByNodes = nodeSeeds > 0 && queryVector != null && !lucene.isEmpty();
         String cypher = """
                 CYPHER 25
@@ -154,7 +154,7 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
             parameters.put("vector", Neo4jGraphStore.toList(queryVector));
         }
         if (seedByNodes) {
-            parameters.put("lucene", MemoryText.within("collection", collection, lucene));
+            parameters.put("lucene", FulltextQuery.within("collection", collection, lucene));
             parameters.put("nodeWeight", nodeSeeds);
         }
         try (Session session = driver.session()) {

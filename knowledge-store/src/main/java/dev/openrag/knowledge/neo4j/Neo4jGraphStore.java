@@ -314,7 +314,7 @@ public final class Neo4jGraphStore implements GraphStore {
         return Integer.parseInt(chunkId.substring(chunkId.lastIndexOf('#') + 1));
     }
 
-    static List<Float> toList(float[] vector) {
+    public static List<Float> toList(float[] vector) {
         List<Float> list = new ArrayList<>(vector.length);
         for (float value : vector) {
             list.add(value);

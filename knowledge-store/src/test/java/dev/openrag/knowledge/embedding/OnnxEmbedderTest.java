@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.e5smallv2q.E5SmallV2QuantizedEmbeddingModel;
 
-class OnnxEmbedderTest {
+public class OnnxEmbedderTest {
 
     private static final List<String> PASSAGES = List.of(
             "Kafka consumer groups share the partitions of a topic between their members.",
@@ -80,7 +80,7 @@ class OnnxEmbedderTest {
                 .isCloseTo(1.0, within(1e-5));
     }
 
-    static double cosine(float[] a, float[] b) {
+    public static double cosine(float[] a, float[] b) {
         double dot = 0;
         double na = 0;
         double nb = 0;

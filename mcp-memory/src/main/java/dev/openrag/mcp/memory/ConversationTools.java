@@ -6,10 +6,10 @@ import java.util.Set;
 
 import jakarta.inject.Singleton;
 
-import dev.openrag.knowledge.memory.Conversation;
-import dev.openrag.knowledge.memory.Message;
+import dev.openrag.memory.Conversation;
+import dev.openrag.memory.Message;
 import dev.openrag.knowledge.port.Embedder;
-import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.memory.MemoryStore;
 import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.security.ScopeGuard;

@@ -7,10 +7,10 @@ import java.util.stream.Stream;
 
 import jakarta.inject.Singleton;
 
-import dev.openrag.knowledge.memory.Correction;
-import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.memory.Correction;
+import dev.openrag.memory.Memory;
 import dev.openrag.knowledge.port.Embedder;
-import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.memory.MemoryStore;
 import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.security.ScopeGuard;

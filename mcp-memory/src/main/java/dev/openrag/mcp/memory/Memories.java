@@ -5,8 +5,8 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import dev.openrag.knowledge.memory.Memory;
-import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.memory.Memory;
+import dev.openrag.memory.MemoryStore;
 import dev.openrag.mcp.security.ScopeGuard;
 import io.quarkiverse.mcp.server.ToolCallException;
 

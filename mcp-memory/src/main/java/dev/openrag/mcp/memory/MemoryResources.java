@@ -5,7 +5,7 @@ import jakarta.inject.Singleton;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.memory.Memory;
 import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
 import io.quarkiverse.mcp.server.McpException;
 import io.quarkiverse.mcp.server.RequestUri;

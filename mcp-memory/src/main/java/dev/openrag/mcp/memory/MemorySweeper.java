@@ -6,7 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.memory.MemoryStore;
 import dev.openrag.mcp.McpSettings;
 import io.quarkus.scheduler.Scheduled;
 

@@ -9,15 +9,15 @@ import jakarta.inject.Singleton;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import dev.openrag.knowledge.memory.FactChanges;
-import dev.openrag.knowledge.memory.Memory;
-import dev.openrag.knowledge.memory.MemoryBatch;
-import dev.openrag.knowledge.memory.MemoryEmbeddings;
-import dev.openrag.knowledge.memory.MemoryHit;
-import dev.openrag.knowledge.memory.MemoryPeriod;
-import dev.openrag.knowledge.memory.MemoryQuery;
-import dev.openrag.knowledge.memory.MemorySummaries;
-import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.memory.FactChanges;
+import dev.openrag.memory.Memory;
+import dev.openrag.memory.MemoryBatch;
+import dev.openrag.memory.MemoryEmbeddings;
+import dev.openrag.memory.MemoryHit;
+import dev.openrag.memory.MemoryPeriod;
+import dev.openrag.memory.MemoryQuery;
+import dev.openrag.memory.MemorySummaries;
+import dev.openrag.memory.MemoryStore;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
 import dev.openrag.mcp.EngineOutagesAsToolErrors;

@@ -3,9 +3,9 @@ package dev.openrag.mcp.memory;
 import java.util.List;
 import java.util.regex.Pattern;
 
-import dev.openrag.knowledge.memory.MemoryBatch;
-import dev.openrag.knowledge.memory.MemoryQuery;
-import dev.openrag.knowledge.memory.Tags;
+import dev.openrag.memory.MemoryBatch;
+import dev.openrag.memory.MemoryQuery;
+import dev.openrag.memory.Tags;
 import io.quarkiverse.mcp.server.ToolCallException;
 
 /** Argument checks shared by the tools: each failure is an {@code isError} result naming the argument. */

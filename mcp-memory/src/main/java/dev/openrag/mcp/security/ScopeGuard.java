@@ -6,7 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import dev.openrag.knowledge.access.Role;
-import dev.openrag.knowledge.memory.Scopes;
+import dev.openrag.knowledge.access.Scopes;
 import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.schemas.CollectionNames;
 import io.quarkiverse.mcp.server.ToolCallException;

@@ -24,7 +24,7 @@ import dev.openrag.knowledge.access.ApiKey;
 import dev.openrag.knowledge.access.Grant;
 import dev.openrag.knowledge.access.KeySecrets;
 import dev.openrag.knowledge.access.Role;
-import dev.openrag.knowledge.memory.Scopes;
+import dev.openrag.knowledge.access.Scopes;
 import dev.openrag.knowledge.port.KeyStore;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.schemas.CollectionNames;

@@ -10,7 +10,7 @@ import jakarta.enterprise.inject.Instance;
 
 import org.jboss.logging.Logger;
 
-import dev.openrag.knowledge.memory.Scopes;
+import dev.openrag.knowledge.access.Scopes;
 import dev.openrag.knowledge.port.ChatModel;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.auth.Access;

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-import dev.openrag.knowledge.memory.Correction;
+import dev.openrag.memory.Correction;
 import dev.openrag.query.search.SearchResponse;
 
 /**

@@ -5,8 +5,8 @@ import dev.openrag.knowledge.browse.CollectionSummary;
 import dev.openrag.knowledge.browse.DocumentDetail;
 import dev.openrag.knowledge.browse.DocumentSummary;
 import dev.openrag.knowledge.browse.Neighbourhood;
-import dev.openrag.knowledge.memory.Correction;
-import dev.openrag.knowledge.memory.Memory;
+import dev.openrag.memory.Correction;
+import dev.openrag.memory.Memory;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**

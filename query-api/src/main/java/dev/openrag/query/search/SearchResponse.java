@@ -6,7 +6,7 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.openrag.knowledge.browse.ApiOperation;
-import dev.openrag.knowledge.memory.Correction;
+import dev.openrag.memory.Correction;
 
 /**
  * {@code POST /api/search} answer (ARCHITECTURE §5); with explain, {@code timings} gives the

@@ -21,12 +21,12 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.browse.ApiOperation;
-import dev.openrag.knowledge.memory.RelatedKnowledge;
+import dev.openrag.memory.RelatedKnowledge;
 import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.LexicalIndex;
-import dev.openrag.knowledge.port.MemoryStore;
+import dev.openrag.memory.MemoryStore;
 import dev.openrag.knowledge.port.Reranker;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.SearchState;

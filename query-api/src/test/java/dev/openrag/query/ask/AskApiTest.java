@@ -12,8 +12,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.openrag.knowledge.memory.Correction;
-import dev.openrag.knowledge.neo4j.Neo4jMemoryStore;
+import dev.openrag.memory.Correction;
+import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;

@@ -7,7 +7,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import dev.openrag.knowledge.access.Grant;
-import dev.openrag.knowledge.memory.Scopes;
+import dev.openrag.knowledge.access.Scopes;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.schemas.CollectionNames;
 import io.quarkus.security.UnauthorizedException;

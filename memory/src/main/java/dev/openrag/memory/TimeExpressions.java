@@ -1,0 +1,507 @@
+package dev.openrag.memory;
+
+import java.time.DayOfWeek;
+import java.time.LocalDate;
+import java.time.Month;
+import java.time.Period;
+import java.time.ZoneOffset;
+import java.time.format.TextStyle;
+import java.time.temporal.TemporalAdjusters;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The time a question is about, from the words in it, against a reference time: a day ("on 16 June,
+ * 2023", "June 16th 2023", "2023-06-16"), "in May 2023", "May, 2023", "in 2022", "yesterday",
+ * "today", "last week|weekend|month|year", "this week|month|year", "3 days|weeks|months ago". A day
+ * that does not exist ("31 February 2023") is read as its month. A part of a month ("the second week of
+ * November", "the first half of September 2022", "mid-June 2023", "the end of May") is its week, half or
+ * third ({@link #PART_OF_MONTH}).
+ * <p>
+ * Times before or after a date: "before May 2023" and "until …" end where that date begins, "after …"
+ * begins where it ends, "since …" where it begins; the other end is open. A stretch before a date
+ * ("the week before 3 August, 2023", "two weeks before …", "the Sunday before …") reaches through
+ * that date, and one after a date starts on it: a memory's time is often when something was told,
+ * and a question dated by a conversation ("the week before 3 August") is answered by what was said
+ * on that day about the days before it.
+ * <p>
+ * A range between two dates ("between August 11 and August 15 2023", "from May to July 2023",
+ * "between 11 and 15 August 2023", "from 2020 to 2022") runs from the first through the second; the first
+ * may leave out what the second says (its year, or its month and year).
+ * <p>
+ * Times before or after an event ("before the wedding", "after the road trip"): {@link #anchor}
+ * names the event; the caller finds when it happened (the scope's best memory for those words) and
+ * {@link Anchor#around} turns that time into a window, the event's own day on both sides of it.
+ * <p>
+ * Dates are read in UTC; the first expression found wins; anything else is no window at all
+ * (rules, offline: an LLM resolver can come with the model providers).
+ */
+public final class TimeExpressions {
+
+    /** {@code [from, to)} in epoch milliseconds; an open end is {@link Long#MIN_VALUE} or {@link Long#MAX_VALUE}. */
+    public record Window(long from, long to) {
+
+        public boolean openBefore() {
+            return from == Long.MIN_VALUE;
+        }
+
+        public boolean openAfter() {
+            return to == Long.MAX_VALUE;
+        }
+    }
+
+    /** An event a question dates itself by: what happened {@code before} it, or after (or since) it. */
+    public record Anchor(String event, boolean before) {
+
+        /** The window on this side of the event, which happened at {@code happenedAt} (epoch ms): its day belongs to both sides. */
+        public Window around(long happenedAt) {
+            LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(happenedAt, 86_400_000L));
+            return before ? new Window(Long.MIN_VALUE, millis(day.plusDays(1))) : new Window(millis(day), Long.MAX_VALUE);
+        }
+    }
+
+    private static final String MONTHS = monthAlternatives();
+    /** What may stand between a day or month and its year: a comma, spaces or both ("December 1,2023"). */
+    private static final String BEFORE_YEAR = "(?:,\\s*|\\s+)";
+    private static final Pattern DAY_MONTH_YEAR = Pattern.compile("\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(" + MONTHS
+            + ")\\.?" + BEFORE_YEAR + "(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MONTH_DAY_YEAR = Pattern.compile("\\b(" + MONTHS + ")\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?" + BEFORE_YEAR
+            + "(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern ISO_DATE = Pattern.compile("\\b(\\d{4})-(\\d{2})-(\\d{2})\\b");
+    private static final Pattern MONTH_YEAR = Pattern.compile("\\b(" + MONTHS + ")\\.?,?\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern YEAR = Pattern.compile("\\b(?:in|during|of)\\s+(\\d{4})\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern AGO = Pattern.compile("\\b(\\d{1,3}|a|one|two|three)\\s+(day|week|month|year)s?\\s+ago\\b",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern LAST = Pattern.compile("\\blast\\s+(week|month|year)\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DAY = Pattern.compile("\\b(yesterday|today)\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern LAST_WEEKEND = Pattern.compile("\\blast\\s+weekend\\b", Pattern.CASE_INSENSITIVE);
+    /**
+     * A part of a month, its year optional: "the second week of November", "the first half of September 2022", "the end of
+     * May 2023", "early June", "mid-June 2023". Weeks are the month's days 1-7, 8-14, 15-21 and 22-28, "the last week" its
+     * last seven; halves its days 1-15 and the rest; "beginning", "start" and "early" its first ten days, "middle" and "mid"
+     * the next ten, "end" and "late" the rest.
+     */
+    private static final Pattern PART_OF_MONTH = Pattern.compile("\\b(?:the\\s+)?(?:(?:(first|second|third|fourth|last)\\s+week"
+            + "|(first|second)\\s+half|(beginning|start|middle|end))\\s+of\\s+|(early|mid|late)(?:\\s+|-))(" + MONTHS + ")\\b"
+            + "(?:" + BEFORE_YEAR + "((?:19|20)\\d{2})\\b)?", Pattern.CASE_INSENSITIVE);
+    private static final List<String> WEEKS = List.of("first", "second", "third", "fourth");
+    /** A month without its year, after "in" or "during" (a bare "May" is as often the verb). */
+    private static final Pattern MONTH_ALONE = Pattern.compile("\\b(?:in|during)\\s+(" + MONTHS + ")\\b", Pattern.CASE_INSENSITIVE);
+    /** A season with its year, or counted from the reference ("last summer", "during the summer"); "the fall of Rome" is none. */
+    private static final Pattern SEASON = Pattern.compile("\\b(?:(last|this)\\s+|(?:in|during)\\s+(?:the\\s+)?)?(spring|summer|autumn|fall|winter)"
+            + "(?:\\s+(?:of\\s+)?((?:19|20)\\d{2}))?\\b", Pattern.CASE_INSENSITIVE);
+    private static final Pattern THIS = Pattern.compile("\\bthis\\s+(week|month|year)\\b", Pattern.CASE_INSENSITIVE);
+    /** Where a time before or after something begins: the word, then the date or the event. */
+    private static final Pattern RELATION = Pattern.compile("\\b(before|until|prior\\s+to|after|since)\\s+", Pattern.CASE_INSENSITIVE);
+    /** Where a range begins: "between" or "from", then its first date. */
+    private static final Pattern RANGE_START = Pattern.compile("\\b(between|from)\\s+", Pattern.CASE_INSENSITIVE);
+    /** The word between a range's two dates, and how far after the range's start it may stand ("the 11th of September "). */
+    private static final Pattern RANGE_LINK = Pattern.compile("\\s+(?:and|to|until|till|through)\\s+", Pattern.CASE_INSENSITIVE);
+    private static final int RANGE_FIRST_DATE_CHARS = 24;
+    private static final Pattern DAY_NUMBER = Pattern.compile("(\\d{1,2})(?:st|nd|rd|th)?");
+    private static final Pattern BARE_YEAR = Pattern.compile("((?:19|20)\\d{2})\\b");
+    /** The stretch a relation's date is counted from, just before the relation's word. */
+    private static final Pattern STRETCH = Pattern.compile("\\b(?:(?:the|last)\\s+(week|weekend|month)|(\\d{1,3}|a|one|two|three)\\s+(day|week|month)s?"
+            + "|the\\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday))\\s+$", Pattern.CASE_INSENSITIVE);
+    /** Enough characters before a relation for the words that qualify it ("the Wednesday ", "three months ", "named "). */
+    private static final int QUALIFIER_CHARS = 24;
+    /** An event's words: up to six, to the end of the clause. */
+    private static final Pattern EVENT = Pattern.compile("([\\p{L}\\p{N}'’-]+(?:\\s+[\\p{L}\\p{N}'’-]+){0,5})");
+    /** Words after "before" or "after" that name no event: a question word, a pronoun, "all". */
+    private static final Set<String> NO_EVENT = Set.of("how", "what", "which", "when", "where", "who", "whom",
+            "why", "that", "this", "these", "those", "then", "it", "all", "them", "him", "her", "me", "us", "you", "i", "we", "they",
+            "he", "she", "now", "long", "each", "every", "yesterday", "today", "tomorrow");
+    /** Words that make "after" no time: "named after", "looks after", "takes after". */
+    private static final Pattern NOT_A_TIME = Pattern.compile("\\b(?:named|called|look(?:s|ed|ing)?|take(?:s|n)?|took|taking)\\s+$",
+            Pattern.CASE_INSENSITIVE);
+    private static final Set<String> DETERMINERS = Set.of("the", "a", "an", "my", "his", "her", "their", "our",
+            "your", "its");
+
+    private TimeExpressions() {
+    }
+
+    public static Optional<Window> window(String text, long referenceMillis) {
+        LocalDate today = LocalDate.ofEpochDay(Math.floorDiv(referenceMillis, 86_400_000L));
+        Optional<Window> range = range(text);
+        if (range.isPresent()) {
+            return range;
+        }
+        Optional<Window> relative = relativeToADate(text, today);
+        if (relative.isPresent()) {
+            return relative;
+        }
+        // before the dates: "the fall of 2022" is a season, not the year "of 2022"
+        Optional<Window> season = season(text, today, true);
+        if (season.isPresent()) {
+            return season;
+        }
+        Optional<Window> named = date(text);
+        if (named.isPresent()) {
+            return named;
+        }
+        // before "last week": "the last week of June" is a part of June
+        Matcher m = PART_OF_MONTH.matcher(text);
+        if (m.find()) {
+            return Optional.of(partOfMonth(m, today));
+        }
+        m = DAY.matcher(text);
+        if (m.find()) {
+            LocalDate day = m.group(1).equalsIgnoreCase("yesterday") ? today.minusDays(1) : today;
+            return Optional.of(window(day, day.plusDays(1)));
+        }
+        m = LAST_WEEKEND.matcher(text);
+        if (m.find()) {
+            // the last Saturday and Sunday that are over: on a Sunday, the weekend before this one
+            LocalDate saturday = today.with(TemporalAdjusters.previous(DayOfWeek.SATURDAY));
+            if (today.getDayOfWeek() == DayOfWeek.SUNDAY) {
+                saturday = saturday.minusWeeks(1);
+            }
+            return Optional.of(window(saturday, saturday.plusDays(2)));
+        }
+        m = THIS.matcher(text);
+        if (m.find()) {
+            return Optional.of(switch (m.group(1).toLowerCase(Locale.ROOT)) {
+                case "week" -> {
+                    LocalDate monday = today.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+                    yield window(monday, monday.plusWeeks(1));
+                }
+                case "month" -> window(today.withDayOfMonth(1), today.withDayOfMonth(1).plusMonths(1));
+                default -> window(today.withDayOfYear(1), today.withDayOfYear(1).plusYears(1));
+            });
+        }
+        m = LAST.matcher(text);
+        if (m.find()) {
+            return Optional.of(switch (m.group(1).toLowerCase(Locale.ROOT)) {
+                case "week" -> {
+                    LocalDate monday = today.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY)).minusWeeks(1);
+                    yield window(monday, monday.plusWeeks(1));
+                }
+                case "month" -> window(today.withDayOfMonth(1).minusMonths(1), today.withDayOfMonth(1));
+                default -> window(today.withDayOfYear(1).minusYears(1), today.withDayOfYear(1));
+            });
+        }
+        m = AGO.matcher(text);
+        if (m.find()) {
+            int n = count(m.group(1));
+            // "3 weeks ago": the week around that day, not the instant
+            return Optional.of(switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                case "day" -> window(today.minusDays(n), today.minusDays(n - 1L));
+                case "week" -> window(today.minusWeeks(n).minusDays(3), today.minusWeeks(n).plusDays(4));
+                case "month" -> window(today.minusMonths(n).withDayOfMonth(1), today.minusMonths(n).withDayOfMonth(1).plusMonths(1));
+                default -> window(today.minusYears(n).withDayOfYear(1), today.minusYears(n).withDayOfYear(1).plusYears(1));
+            });
+        }
+        m = MONTH_ALONE.matcher(text);
+        if (m.find()) {
+            LocalDate first = lastBegun(month(m.group(1)), today);
+            return Optional.of(window(first, first.plusMonths(1)));
+        }
+        return season(text, today, false);
+    }
+
+    /** A part of a month that starts at {@code start}, without its year too ("before the end of May"). */
+    private static Optional<Window> partOfMonthAt(String text, int start, LocalDate today) {
+        Matcher m = PART_OF_MONTH.matcher(text).region(start, text.length());
+        return m.lookingAt() ? Optional.of(partOfMonth(m, today)) : Optional.empty();
+    }
+
+    /** The first day of the last such month begun by the reference: "in June" asked in May is last year's. */
+    private static LocalDate lastBegun(Month month, LocalDate today) {
+        LocalDate first = LocalDate.of(today.getYear(), month, 1);
+        return first.isAfter(today) ? first.minusYears(1) : first;
+    }
+
+    /**
+     * The part of a month that {@link #PART_OF_MONTH}'s match names: of its year's month, else of the last such month
+     * begun by {@code today} (a match without its year needs one).
+     */
+    private static Window partOfMonth(Matcher m, LocalDate today) {
+        Month month = month(m.group(5));
+        LocalDate first = m.group(6) != null ? LocalDate.of(Integer.parseInt(m.group(6)), month, 1) : lastBegun(month, today);
+        LocalDate next = first.plusMonths(1);
+        if (m.group(1) != null) {
+            String week = m.group(1).toLowerCase(Locale.ROOT);
+            LocalDate from = week.equals("last") ? next.minusDays(7) : first.plusWeeks(WEEKS.indexOf(week));
+            return window(from, from.plusDays(7));
+        }
+        if (m.group(2) != null) {
+            return m.group(2).equalsIgnoreCase("first") ? window(first, first.plusDays(15)) : window(first.plusDays(15), next);
+        }
+        return switch ((m.group(3) != null ? m.group(3) : m.group(4)).toLowerCase(Locale.ROOT)) {
+            case "beginning", "start", "early" -> window(first, first.plusDays(10));
+            case "middle", "mid" -> window(first.plusDays(10), first.plusDays(20));
+            default -> window(first.plusDays(20), next); // end, late
+        };
+    }
+
+    /**
+     * Meteorological seasons of the northern hemisphere, three months each from March, June, September and December:
+     * "summer 2021", "in the fall of 2022"; "last summer" (the last one over by the reference), "this winter" (the one
+     * the reference is in, or the coming one), "during the summer" (the last one begun by the reference). A winter
+     * with a year is left unread: whether "winter 2022" begins in that year's December or ends in its February varies.
+     * {@code dated}: the seasons with a year only, which come before any other date; else those without one, which
+     * come after every other time in the text.
+     */
+    private static Optional<Window> season(String text, LocalDate today, boolean dated) {
+        Matcher m = SEASON.matcher(text);
+        while (m.find()) {
+            String which = m.group(1) == null ? null : m.group(1).toLowerCase(Locale.ROOT);
+            boolean prefixed = m.group(1) != null || m.start(2) > m.start();
+            Month first = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                case "spring" -> Month.MARCH;
+                case "summer" -> Month.JUNE;
+                case "winter" -> Month.DECEMBER;
+                default -> Month.SEPTEMBER; // autumn, fall
+            };
+            if (dated != (m.group(3) != null)) {
+                continue;
+            }
+            LocalDate start;
+            if (dated) {
+                if (first == Month.DECEMBER) {
+                    continue;
+                }
+                start = LocalDate.of(Integer.parseInt(m.group(3)), first, 1);
+            } else if (!prefixed) {
+                continue; // "I fall asleep", "spring rolls"
+            } else {
+                start = LocalDate.of(today.getYear(), first, 1);
+                while (start.isAfter(today)) { // the last one begun by the reference
+                    start = start.minusYears(1);
+                }
+                boolean over = !start.plusMonths(3).isAfter(today);
+                if ("last".equals(which) && !over) {
+                    start = start.minusYears(1); // "last summer" asked in a summer: the one before
+                } else if ("this".equals(which) && over) {
+                    start = start.plusYears(1); // "this winter" asked in June: the coming one
+                }
+            }
+            return Optional.of(window(start, start.plusMonths(3)));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The event a question dates itself by ("before the wedding", "after the road trip", "since my
+     * move to Sweden"): the words after the relation, to the end of the clause, without a leading
+     * article or possessive. None when the relation is followed by a date (that is {@link #window}'s),
+     * a question word or a pronoun ("after all", "before that"), or is no time ("named after", "looks
+     * after", "takes after").
+     */
+    public static Optional<Anchor> anchor(String text) {
+        Matcher relation = RELATION.matcher(text);
+        while (relation.find()) {
+            if (date(text, relation.end()).isPresent() || PART_OF_MONTH.matcher(text).region(relation.end(), text.length()).lookingAt()
+                    || NOT_A_TIME.matcher(qualifier(text, relation)).find()) {
+                continue;
+            }
+            Matcher words = EVENT.matcher(text).region(relation.end(), text.length());
+            if (!words.lookingAt()) {
+                continue;
+            }
+            List<String> event = new ArrayList<>(List.of(words.group(1).split("\\s+")));
+            // "her wedding": a possessive before the event's words, not the pronoun of "after her"
+            while (event.size() > 1 && DETERMINERS.contains(event.get(0).toLowerCase(Locale.ROOT))) {
+                event.remove(0);
+            }
+            if (!NO_EVENT.contains(event.get(0).toLowerCase(Locale.ROOT)) && !DETERMINERS.contains(event.get(0).toLowerCase(Locale.ROOT))) {
+                return Optional.of(new Anchor(String.join(" ", event), looksBack(relation.group(1))));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** "before May 2023", "the week before 3 August, 2023", "since 2020" (the class comment says how each is read). */
+    private static Optional<Window> relativeToADate(String text, LocalDate today) {
+        Matcher relation = RELATION.matcher(text);
+        while (relation.find()) {
+            Optional<Window> anchor = date(text, relation.end()).or(() -> partOfMonthAt(text, relation.end(), today));
+            if (anchor.isEmpty()) {
+                continue;
+            }
+            Window date = anchor.get();
+            LocalDate first = LocalDate.ofEpochDay(Math.floorDiv(date.from(), 86_400_000L));
+            LocalDate end = LocalDate.ofEpochDay(Math.floorDiv(date.to(), 86_400_000L));
+            boolean before = looksBack(relation.group(1));
+            Matcher stretch = STRETCH.matcher(qualifier(text, relation));
+            if (!stretch.find()) {
+                return Optional.of(before ? new Window(Long.MIN_VALUE, date.from())
+                        : new Window(relation.group(1).equalsIgnoreCase("since") ? date.from() : date.to(), Long.MAX_VALUE));
+            }
+            LocalDate from;
+            LocalDate to;
+            if (stretch.group(4) != null) { // "the Sunday before": that day, through the date
+                DayOfWeek weekday = DayOfWeek.valueOf(stretch.group(4).toUpperCase(Locale.ROOT));
+                from = before ? first.with(TemporalAdjusters.previous(weekday)) : first;
+                to = before ? end : end.minusDays(1).with(TemporalAdjusters.next(weekday)).plusDays(1);
+            } else {
+                // "the week before", "two weeks before": that many units, and one more for the slack of "two weeks"
+                String unit = (stretch.group(1) != null ? stretch.group(1) : stretch.group(3)).toLowerCase(Locale.ROOT);
+                int n = stretch.group(1) != null ? 1 : count(stretch.group(2)) + 1;
+                Period length = switch (unit) {
+                    case "day" -> Period.ofDays(n);
+                    case "month" -> Period.ofMonths(n);
+                    default -> Period.ofWeeks(n); // week, weekend
+                };
+                from = before ? first.minus(length) : first;
+                to = before ? end : end.plus(length);
+            }
+            return Optional.of(window(from, to));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * "between August 11 and August 15 2023": from the first date through the second. The first is read as written,
+     * else with the second's year ("August 11"), else as a day of the second's month ("between 11 and 15 August 2023").
+     * None when the second is no date ("from Paris to Rome in 2023") or comes before the first.
+     */
+    private static Optional<Window> range(String text) {
+        Matcher start = RANGE_START.matcher(text);
+        while (start.find()) {
+            // only the next few characters: a long query of "from"s is not read to its end from each
+            Matcher link = RANGE_LINK.matcher(text).region(start.end(), Math.min(text.length(), start.end() + RANGE_FIRST_DATE_CHARS + 16));
+            while (link.find() && link.start() - start.end() <= RANGE_FIRST_DATE_CHARS) {
+                Optional<Window> second = date(text, link.end());
+                if (second.isEmpty()) {
+                    continue;
+                }
+                String first = text.substring(start.end(), link.start()).strip();
+                Optional<Window> from = firstOfRange(first, second.get());
+                if (from.isPresent() && from.get().from() < second.get().to()) {
+                    return Optional.of(new Window(from.get().from(), second.get().to()));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Optional<Window> firstOfRange(String first, Window second) {
+        Optional<Window> asWritten = date(first, 0);
+        if (asWritten.isPresent()) {
+            return asWritten;
+        }
+        LocalDate secondDay = LocalDate.ofEpochDay(Math.floorDiv(second.from(), 86_400_000L));
+        Optional<Window> inItsYear = date(first + " " + secondDay.getYear(), 0);
+        if (inItsYear.isPresent()) {
+            return inItsYear;
+        }
+        // a bare number is a day only before a day ("between 10 and 2000 people" is no range)
+        Matcher dayNumber = DAY_NUMBER.matcher(first);
+        if (!dayNumber.matches() || second.to() - second.from() != 86_400_000L) {
+            return Optional.empty();
+        }
+        return Optional.of(day(secondDay.getYear(), secondDay.getMonth(), Integer.parseInt(dayNumber.group(1))));
+    }
+
+    /** The few words just before a relation that qualify it (no need to scan a long query's start). */
+    private static String qualifier(String text, Matcher relation) {
+        return text.substring(Math.max(0, relation.start() - QUALIFIER_CHARS), relation.start());
+    }
+
+    /** Whether a relation's word looks back from its date or event: before, until, prior to. */
+    private static boolean looksBack(String relation) {
+        String word = relation.toLowerCase(Locale.ROOT);
+        return word.equals("before") || word.equals("until") || word.startsWith("prior");
+    }
+
+    /** A date anywhere in {@code text}: a day, a month and year, or a year ("in 2022"). */
+    private static Optional<Window> date(String text) {
+        return date(text, -1);
+    }
+
+    /**
+     * With {@code start} ≥ 0, a date that starts there, where a bare year will do ("since 2020");
+     * else one anywhere (matched in place: a long query with many relations copies nothing).
+     */
+    private static Optional<Window> date(String text, int start) {
+        boolean atStart = start >= 0;
+        Matcher m = DAY_MONTH_YEAR.matcher(text);
+        if (found(m, start)) {
+            return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(2)), Integer.parseInt(m.group(1))));
+        }
+        m = MONTH_DAY_YEAR.matcher(text);
+        if (found(m, start)) {
+            return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(1)), Integer.parseInt(m.group(2))));
+        }
+        m = ISO_DATE.matcher(text);
+        if (found(m, start) && Integer.parseInt(m.group(2)) >= 1 && Integer.parseInt(m.group(2)) <= 12) {
+            return Optional.of(day(Integer.parseInt(m.group(1)), Month.of(Integer.parseInt(m.group(2))), Integer.parseInt(m.group(3))));
+        }
+        m = PART_OF_MONTH.matcher(text);
+        while (found(m, start)) {
+            if (m.group(6) != null) { // only with its year: a date here knows no reference time
+                return Optional.of(partOfMonth(m, null));
+            }
+            if (atStart) {
+                break;
+            }
+        }
+        m = MONTH_YEAR.matcher(text);
+        if (found(m, start)) {
+            LocalDate first = LocalDate.of(Integer.parseInt(m.group(2)), month(m.group(1)), 1);
+            return Optional.of(window(first, first.plusMonths(1)));
+        }
+        m = (atStart ? BARE_YEAR : YEAR).matcher(text);
+        if (found(m, start)) {
+            LocalDate first = LocalDate.of(Integer.parseInt(m.group(1)), 1, 1);
+            return Optional.of(window(first, first.plusYears(1)));
+        }
+        return Optional.empty();
+    }
+
+    private static boolean found(Matcher m, int start) {
+        return start >= 0 ? m.region(start, m.regionEnd()).lookingAt() : m.find();
+    }
+
+    private static int count(String word) {
+        return switch (word.toLowerCase(Locale.ROOT)) {
+            case "a", "one" -> 1;
+            case "two" -> 2;
+            case "three" -> 3;
+            default -> Integer.parseInt(word);
+        };
+    }
+
+    /** That day, or its month when the day does not exist in it. */
+    private static Window day(int year, Month month, int dayOfMonth) {
+        LocalDate first = LocalDate.of(year, month, 1);
+        if (dayOfMonth < 1 || dayOfMonth > first.lengthOfMonth()) {
+            return window(first, first.plusMonths(1));
+        }
+        LocalDate day = first.withDayOfMonth(dayOfMonth);
+        return window(day, day.plusDays(1));
+    }
+
+    private static Window window(LocalDate from, LocalDate to) {
+        return new Window(millis(from), millis(to));
+    }
+
+    private static long millis(LocalDate day) {
+        return day.atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+    }
+
+    private static Month month(String name) {
+        String prefix = name.substring(0, 3).toLowerCase(Locale.ROOT);
+        for (Month month : Month.values()) {
+            if (month.getDisplayName(TextStyle.FULL, Locale.ENGLISH).toLowerCase(Locale.ROOT).startsWith(prefix)) {
+                return month;
+            }
+        }
+        throw new IllegalArgumentException("not a month: " + name);
+    }
+
+    private static String monthAlternatives() {
+        StringBuilder names = new StringBuilder();
+        for (Month month : Month.values()) {
+            String full = month.getDisplayName(TextStyle.FULL, Locale.ENGLISH);
+            names.append(names.isEmpty() ? "" : "|").append(full).append("|").append(full, 0, 3);
+        }
+        return names.toString();
+    }
+}

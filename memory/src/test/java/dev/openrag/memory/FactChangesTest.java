@@ -1,0 +1,66 @@
+package dev.openrag.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+/** Suggested supersessions: by a person's fact, by a change cue on the same subject, and never for a different subject. */
+class FactChangesTest {
+
+    private static Memory memory(String id, String text, long occurredAt) {
+        return new Memory(id, "s", text, List.of(), false, 0, 0, null, null, null, List.of(), List.of(), occurredAt, null);
+    }
+
+    private static List<FactChanges.Suggestion> suggested(Memory memory, Memory... nearest) {
+        return FactChanges.byRules(memory, List.of(nearest), StatedFacts.People.NONE);
+    }
+
+    @Test
+    void aChangeCueOnTheSameSubjectSuggestsTheNearestOlderMemory() {
+        Memory mysql = memory("mysql", "The staging database is MySQL 8 on db-stage-1.", 10);
+        Memory other = memory("other", "The production cache is Redis 7.", 10);
+        List<FactChanges.Suggestion> found = suggested(
+                memory("pg", "Update: the staging database was migrated from MySQL to PostgreSQL 16 on db-stage-2.", 20), mysql, other);
+        assertThat(found).extracting(FactChanges.Suggestion::oldId).containsExactly("mysql");
+        assertThat(found.get(0).reason()).startsWith("cue ");
+        assertThat(found.get(0).fact()).contains("staging").contains("databas");
+        assertThat(FactChanges.asksAbout("Which database does staging use?", found.get(0).words())).isTrue();
+        assertThat(FactChanges.asksAbout("What sits in front of the billing service?", found.get(0).words())).isFalse();
+
+        Memory bullets = memory("bullets", "The user prefers bullet points in answers.", 10);
+        assertThat(suggested(memory("paragraphs", "The user now prefers short paragraphs instead of bullet points.", 20), bullets))
+                .extracting(FactChanges.Suggestion::oldId).containsExactly("bullets");
+    }
+
+    @Test
+    void withoutACueOrASharedSubjectNothingIsSuggested() {
+        Memory proxy = memory("proxy", "Nginx works as a reverse proxy in front of the billing service.", 10);
+        assertThat(suggested(memory("lb", "Nginx works as a load balancer for the search API.", 20), proxy)).as("no cue, no person").isEmpty();
+        assertThat(suggested(memory("cat", "I now have a cat named Miso.", 20), proxy)).as("a cue, another subject").isEmpty();
+        Memory later = memory("later", "The staging database is MySQL 8 on db-stage-1.", 30);
+        assertThat(suggested(memory("pg", "Update: the staging database was migrated to PostgreSQL 16.", 20), later))
+                .as("an older memory never replaces a newer one").isEmpty();
+    }
+
+    @Test
+    void aPersonsFactNamesTheFactAndOnlyItsWords() {
+        Memory lisbon = memory("lisbon", "I live in Lisbon and I prefer tabs over spaces.", 10);
+        List<FactChanges.Suggestion> found = suggested(memory("porto", "I moved to Porto last month.", 20), lisbon);
+        assertThat(found).extracting(FactChanges.Suggestion::oldId).containsExactly("lisbon");
+        assertThat(found.get(0).fact()).isEqualTo("residence of i: lisbon → porto");
+        assertThat(FactChanges.asksAbout("Where do I live now?", found.get(0).words())).isTrue();
+        assertThat(FactChanges.asksAbout("Do I prefer tabs or spaces?", found.get(0).words())).as("the other half of the memory").isFalse();
+    }
+
+    @Test
+    void theModelsAnswerBecomesSuggestionsOfEarlierMemoriesOnly() {
+        Memory lisbon = memory("lisbon", "Marguerite lives in Lisbon", 10);
+        Memory later = memory("later", "Marguerite lives in Faro", 40);
+        List<FactChanges.Suggestion> found = FactChanges.byModel(memory("porto", "Marguerite moved to Porto", 20), List.of(lisbon, later), "stand-in");
+        assertThat(found).extracting(FactChanges.Suggestion::oldId).containsExactly("lisbon");
+        assertThat(found.get(0).reason()).contains("stand-in");
+        assertThat(found.get(0).link().type()).isEqualTo(Memory.SUGGESTED_SUPERSEDES);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.openrag.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class MemorySummariesTest {
+
+    private static final long MAY_8 = 1_683_554_160_000L; // 2023-05-08T13:56Z
+    private static final long DAY = 86_400_000L;
+
+    private static Memory turn(String id, String text, String speaker, long occurredAt) {
+        return new Memory(id, "s", "[1:56 pm on 8 May, 2023] " + speaker + ": " + text, List.of(), false, 1, 1, null, null, null,
+                List.of(), List.of(), occurredAt, speaker);
+    }
+
+    @Test
+    void anEpisodeQuotesTheMemoriesThatShareItsDistinctiveWordsInTheOrderTheyHappened() {
+        List<Memory> memories = new ArrayList<>(List.of(
+                turn("a", "Hey! How have you been?", "Caroline", MAY_8),
+                turn("b", "I signed up for a pottery class at the studio downtown.", "Melanie", MAY_8 + 1),
+                turn("c", "Nice, a pottery class! Which studio?", "Caroline", MAY_8 + 2),
+                turn("d", "The studio by the river; the pottery teacher is lovely.", "Melanie", MAY_8 + 3),
+                turn("e", "Thanks, talk soon.", "Caroline", MAY_8 + 4),
+                turn("f", "We went hiking and I took photos of the river.", "Melanie", MAY_8 + 40 * DAY),
+                turn("g", "Hiking sounds fun; hiking is my favourite.", "Caroline", MAY_8 + 40 * DAY + 1)));
+        List<MemorySummaries.Summary> summaries = MemorySummaries.of("s", memories);
+
+        assertThat(summaries).extracting(MemorySummaries.Summary::id).containsExactly("s/summary/2023-05-08", "s/summary/2023-06-17",
+                "s/summary/all");
+        MemorySummaries.Summary may = summaries.get(0);
+        assertThat(may.text()).isEqualTo("Summary of 2023-05-08: Caroline and Melanie, 5 memories."
+                + " Melanie: I signed up for a pottery class at the studio downtown."
+                + " Caroline: Nice, a pottery class! Which studio?"
+                + " Melanie: The studio by the river; the pottery teacher is lovely."
+                + " Key terms: pottery, studio, class.");
+        assertThat(may.memoryIds()).containsExactly("a", "b", "c", "d", "e");
+        assertThat(may.occurredAt()).isEqualTo(MAY_8 + 4);
+        assertThat(summaries.get(2).text()).isEqualTo("Summary of all 7 memories, 2023-05-08 to 2023-06-17, on 2 days."
+                + " Caroline (4). Melanie (3) talks about river, pottery, studio.");
+        assertThat(MemorySummaries.of("s", memories)).as("deterministic").isEqualTo(summaries);
+
+        // summaries already stored are never summed up again
+        memories.add(summaries.get(0).memory("s", 5));
+        assertThat(MemorySummaries.of("s", memories)).isEqualTo(summaries);
+        assertThat(summaries.get(0).memory("s", 5).links()).extracting(Memory.Link::type).containsOnly(MemorySummaries.LINK);
+        assertThat(MemorySummaries.of("s", List.of())).isEmpty();
+    }
+
+    @Test
+    void longMemoriesAreCutAtAWordAndMemoriesWithoutSpeakerOrTimeAreSummedUpByTheirCreation() {
+        String words = "word ".repeat(80).strip();
+        Memory plain = new Memory("p", "s", words, List.of(), false, MAY_8, MAY_8, null, null, null, List.of(), List.of());
+        MemorySummaries.Summary day = MemorySummaries.of("s", List.of(plain)).get(0);
+        assertThat(day.text()).startsWith("Summary of 2023-05-08: 1 memory. word word").contains("…");
+        assertThat(day.text().length()).isLessThan(260);
+    }
+}
