@@ -92,7 +92,7 @@ public final class FactChanges {
             }
             List<String> shared = sharedWords(memory.text(), old.text());
             if (shared.size() >= SHARED_WORDS || shared.stream().anyMatch(named::contains)) {
-                return List.of(new Suggestion(old.id(), "what both say of " + String.join(", ", shared),
+                return List.of(new Suggestion(old.id(), "what both say of " + String.join(", ", asWritten(said, shared)),
                         "cue '" + cue + "': newer, on the same subject", shared));
             }
         }
@@ -103,7 +103,8 @@ public final class FactChanges {
     public static List<Suggestion> byModel(Memory memory, List<Memory> replaced, String model) {
         return replaced.stream().filter(old -> isEarlier(old, memory)).map(old -> {
             List<String> shared = sharedWords(memory.text(), old.text());
-            return new Suggestion(old.id(), shared.isEmpty() ? "a fact both state" : "what both say of " + String.join(", ", shared),
+            return new Suggestion(old.id(), shared.isEmpty() ? "a fact both state"
+                    : "what both say of " + String.join(", ", asWritten(memory.text(), shared)),
                     "the memory LLM role (" + model + ") read it as a new value of the same fact",
                     shared.isEmpty() ? contentStems(memory.text()) : shared);
         }).toList();
@@ -144,6 +145,20 @@ public final class FactChanges {
     static List<String> sharedWords(String newer, String older) {
         List<String> old = contentStems(StatedFacts.withoutTranscriptPrefix(older));
         return contentStems(StatedFacts.withoutTranscriptPrefix(newer)).stream().filter(old::contains).toList();
+    }
+
+    /** The words of {@code text} whose stems are {@code stems}, as written there (for people to read), each once. */
+    private static List<String> asWritten(String text, List<String> stems) {
+        ScopeWords.Stems stemmer = new ScopeWords.Stems(true);
+        Set<String> seen = new LinkedHashSet<>();
+        List<String> words = new ArrayList<>();
+        for (String word : FulltextQuery.words(StatedFacts.withoutTranscriptPrefix(text))) {
+            String stem = stemmer.of(word);
+            if (stems.contains(stem) && seen.add(stem)) {
+                words.add(word);
+            }
+        }
+        return words;
     }
 
     /** Who wrote a memory: its speaker, or the one a transcript line names; null when unknown. */

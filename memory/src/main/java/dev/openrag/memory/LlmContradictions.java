@@ -8,8 +8,8 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.openrag.knowledge.llm.JsonAnswers;
 import dev.openrag.knowledge.llm.JsonAnswers.InvalidAnswer;
+import dev.openrag.knowledge.llm.JsonAnswers;
 import dev.openrag.knowledge.port.ChatModel;
 import dev.openrag.schemas.TokenUsage;
 

@@ -5,7 +5,6 @@ import java.time.Instant;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import dev.openrag.memory.MemoryStore;
 
 /**
  * The time a memory search's query names, as it was read ({@link TimeExpressions}): ISO-8601 ends

@@ -6,14 +6,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
-import dev.openrag.memory.Conversation;
-import dev.openrag.memory.Correction;
-import dev.openrag.memory.Memory;
-import dev.openrag.memory.MemoryEmbeddings;
-import dev.openrag.memory.MemoryHit;
-import dev.openrag.memory.MemoryQuery;
-import dev.openrag.memory.Message;
-import dev.openrag.memory.RelatedKnowledge;
 
 /**
  * Agents' long-term memory (ARCHITECTURE §4): memories, corrections and conversations, with

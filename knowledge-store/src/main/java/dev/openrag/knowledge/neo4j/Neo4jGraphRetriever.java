@@ -14,8 +14,8 @@ import org.neo4j.driver.Value;
 import dev.openrag.knowledge.browse.ApiOperation;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.ScoredChunk;
-import dev.openrag.knowledge.text.QueryTerms;
 import dev.openrag.knowledge.text.FulltextQuery;
+import dev.openrag.knowledge.text.QueryTerms;
 
 /**
  * {@link GraphRetriever} on Neo4j, in one query. Seeds by name: entities whose squashed name equals

@@ -30,8 +30,8 @@ import org.neo4j.driver.Session;
 import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
 
-import dev.openrag.memory.ScopeWords;
 import dev.openrag.knowledge.vector.UnitVectors;
+import dev.openrag.memory.ScopeWords;
 
 /**
  * Exact in-memory copies of memory scopes' vectors and search filters, so that a memory search's

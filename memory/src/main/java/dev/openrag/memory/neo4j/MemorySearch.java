@@ -11,7 +11,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import org.neo4j.driver.Driver;
@@ -39,8 +38,8 @@ import dev.openrag.memory.NewerWins;
  * memories apart), {@code context} (words of a memory's context: memories added with one), {@code time} (a period
  * the question names: needs occurredAt), {@code speaker} (a speaker the question names: needs speaker),
  * {@code feedback} (the first hits' words: needs a BM25 hit), {@code entity} (shared names: asked for);</li>
- * <li>after fusion: other-speaker weight ({@link #focusedOn}: needs speakers), same-day lift ({@link #liftedByEpisode}:
- * needs memories on several days), recency ({@link #liftedByRecency}: asked for), newer wins ({@link NewerWins}: needs
+ * <li>after fusion: other-speaker weight ({@link SpeakerFocus}: needs speakers), same-day lift ({@link EpisodeLift}:
+ * needs memories on several days), recency ({@link RecencyLift}: asked for), newer wins ({@link NewerWins}: needs
  * a suggested supersession and a question about its fact).</li>
  * </ul>
  * Reads where the scope stands, its in-memory copy ({@link MemoryScopeCopies}) and Neo4j; writes nothing.
@@ -78,13 +77,11 @@ final class MemorySearch {
     /** Where a search's independent queries run, each waiting on Neo4j (virtual threads: waiting is cheap). */
     private static final ExecutorService QUERIES = Executors.newVirtualThreadPerTaskExecutor();
 
-
     /** How long a scope's size and speakers are reused before they are read again. */
     static final long SCOPE_FACTS_TTL_MS = 5000;
 
     /** Past this many scopes in the cache, the stale entries are dropped (a server may see many short-lived scopes). */
     static final int MAX_CACHED_SCOPES = 10_000;
-
 
     /**
      * Per scope: its size (up to the exact-scan limit) and who speaks in it, read once every
@@ -95,14 +92,11 @@ final class MemorySearch {
      */
     private final Map<String, ScopeFacts> scopeFacts = new java.util.concurrent.ConcurrentHashMap<>();
 
-
     private record ScopeFacts(long size, Map<String, String> speakersByKey, long readAt) {
     }
 
-
     /** The name {@link NewerWins} goes by in a hit's {@code adjusted}. */
     static final String NEWER_WINS = "newerWins";
-
 
     /** How many of the first fused hits lend their entities to the entity list. */
     static final int ENTITY_SEEDS = 3;
@@ -110,50 +104,12 @@ final class MemorySearch {
     /** An entity more memories than this mention (a hub: the other speaker's name) says little about any of them. */
     static final int MAX_ENTITY_MENTIONS = 20;
 
-
     /** How deep each list of a hybrid search is before fusion. */
     static final int FUSION_DEPTH = 50;
-
-    /**
-     * An entry of one ranked list before the memories are read: what it is, its id, its score in
-     * that list; a message comes whole (a conversation has few). Only the final k are read whole.
-     */
-    private record Candidate(String kind, String id, double score, Message message) {
-
-        String key() {
-            return kind + ":" + id;
-        }
-    }
-
-
-    /**
-     * A candidate after fusion: its fused score, its 1-based rank in each list that held it, and what
-     * the steps after fusion did to its score ({@link MemoryHit#adjusted()}; null when none ran).
-     */
-    record Fused(Candidate candidate, double score, Map<String, Integer> ranks, Map<String, Double> adjusted) {
-
-        Fused(Candidate candidate, double score, Map<String, Integer> ranks) {
-            this(candidate, score, ranks, null);
-        }
-
-        /** This hit with a new score and one more entry in {@code adjusted}. */
-        Fused adjusted(double newScore, String step, double value) {
-            Map<String, Double> steps = new LinkedHashMap<>(adjusted == null ? Map.of() : adjusted);
-            steps.put(step, value);
-            return new Fused(candidate, newScore, ranks, steps);
-        }
-    }
-
-
-    /** Best first, ties by key, as fusion orders them. */
-    private static final Comparator<Fused> BEST_FIRST = Comparator.comparingDouble(Fused::score).reversed()
-            .thenComparing(hit -> hit.candidate().key());
-
 
     List<MemoryHit> search(MemoryQuery query) {
         return search(query, CompletableFuture.completedFuture(new MemoryEmbeddings.Vectors(query.vector(), query.secondVector())));
     }
-
 
     /**
      * The search, reading where the scope stands (one round trip to Neo4j, about 4 ms), its copy and its best memories by
@@ -235,7 +191,7 @@ final class MemorySearch {
         if (byText == null) {
             List<Fused> similar = bySimilarity.stream().map(candidate -> new Fused(candidate, candidate.score(), null)).toList();
             if (query.recency() != null) {
-                similar = liftedByRecency(query.recency(), copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(similar), similar);
+                similar = RecencyLift.apply(query.recency(), copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(similar), similar);
             }
             return results(similar.stream().limit(k).toList(), query, params);
         }
@@ -290,45 +246,16 @@ final class MemorySearch {
         List<Fused> fused = fuse(lists, Integer.MAX_VALUE);
         Said said = copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(fused);
         if (focus != null) {
-            fused = focusedOn(focus, said, fused);
+            fused = SpeakerFocus.apply(focus, tuning.otherSpeakerWeight(), said, fused);
         }
         if (episodes) {
-            fused = liftedByEpisode(said, fused);
+            fused = EpisodeLift.apply(tuning.episodeWeight(), said, fused);
         }
         if (query.recency() != null) {
-            fused = liftedByRecency(query.recency(), said, fused);
+            fused = RecencyLift.apply(query.recency(), said, fused);
         }
         return results(fused.stream().limit(k).toList(), query, params);
     }
-
-
-    /**
-     * Recency, when the search asks for it ({@link MemoryQuery.Recency}): each memory's score, over the
-     * best, gains what its age leaves of the recency weight. Messages keep their score over the best.
-     */
-    private static List<Fused> liftedByRecency(MemoryQuery.Recency recency, Said said, List<Fused> fused) {
-        double best = fused.stream().mapToDouble(Fused::score).max().orElse(0);
-        if (best <= 0) {
-            return fused;
-        }
-        return fused.stream()
-                .map(hit -> {
-                    Long happened = hit.candidate().message() == null ? said.happenedAt().apply(hit.candidate().id()) : null;
-                    double lift = happened == null ? 0 : recency.lift(happened);
-                    return hit.adjusted(hit.score() / best + lift, "recency", lift);
-                })
-                .sorted(BEST_FIRST)
-                .toList();
-    }
-
-
-    /**
-     * Who said each memory and when it happened (its occurredAt, else its creation), for the steps
-     * after fusion: the scope's copy knows; without one they are read for the fused memories.
-     */
-    private record Said(Function<String, String> speakerOf, Function<String, Long> happenedAt) {
-    }
-
 
     /** {@link Said} for the fused memories, in one read (a scope without a current copy). */
     private Said said(List<Fused> fused) {
@@ -352,63 +279,6 @@ final class MemorySearch {
         return new Said(speakers::get, happened::get);
     }
 
-
-    /**
-     * Episodes: the memories that happened on the same (UTC) day are one episode (a conversation's
-     * session, a day's notes). Each memory's score, over the best, gets {@code tuning.episodeWeight()}
-     * times its episode's summed fused score over the best episode's: where strong hits cluster, the
-     * turns around them that share no word with the question rise. Messages keep their score over the best.
-     */
-    private List<Fused> liftedByEpisode(Said said, List<Fused> fused) {
-        if (fused.isEmpty()) {
-            return fused;
-        }
-        Map<Long, Double> episodes = new HashMap<>();
-        for (Fused hit : fused) {
-            Long day = episodeOf(said, hit);
-            if (day != null) {
-                episodes.merge(day, hit.score(), Double::sum);
-            }
-        }
-        double bestEpisode = episodes.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        double best = fused.stream().mapToDouble(Fused::score).max().orElse(0);
-        if (bestEpisode <= 0 || best <= 0) {
-            return fused;
-        }
-        return fused.stream()
-                .map(hit -> {
-                    Long day = episodeOf(said, hit);
-                    double lift = day == null ? 0 : tuning.episodeWeight() * episodes.get(day) / bestEpisode;
-                    return hit.adjusted(hit.score() / best + lift, "episode", lift);
-                })
-                .sorted(BEST_FIRST)
-                .toList();
-    }
-
-
-    private static Long episodeOf(Said said, Fused hit) {
-        Long happened = hit.candidate().message() == null ? said.happenedAt().apply(hit.candidate().id()) : null;
-        return happened == null ? null : Math.floorDiv(happened, 86_400_000L);
-    }
-
-
-    /**
-     * The fused candidates with every memory another known speaker said weighed by
-     * {@code tuning.otherSpeakerWeight()}, re-sorted (ties by key, as in fusion). Memories without a
-     * speaker and conversation messages keep their score.
-     */
-    private List<Fused> focusedOn(String speaker, Said said, List<Fused> fused) {
-        return fused.stream()
-                .map(hit -> {
-                    String by = hit.candidate().message() == null ? said.speakerOf().apply(hit.candidate().id()) : null;
-                    return by == null || by.equals(speaker) ? hit
-                            : hit.adjusted(hit.score() * tuning.otherSpeakerWeight(), "otherSpeaker", tuning.otherSpeakerWeight());
-                })
-                .sorted(BEST_FIRST)
-                .toList();
-    }
-
-
     /**
      * Pseudo-relevance feedback (RM3's idea, over the scope's copy): the words that best characterise
      * the first fused hits join the query's, and BM25 ranks the scope again with them. It reaches
@@ -429,7 +299,6 @@ final class MemorySearch {
         return fromCopy(copy.bestByWords(terms, filter, depth));
     }
 
-
     private List<Candidate> conversationMessages(Map<String, Object> params) {
         return read("""
                 MATCH (c:Conversation {id: $conversationId, scope: $scope})-[:HAS_MESSAGE]->(msg:Message)
@@ -443,11 +312,9 @@ final class MemorySearch {
                 .toList();
     }
 
-
     private static <T> CompletableFuture<T> async(Supplier<T> query) {
         return CompletableFuture.supplyAsync(query, QUERIES);
     }
-
 
     /** The list, or the query's own exception (callers tell an outage by its type). */
     private static <T> T join(CompletableFuture<T> list) {
@@ -457,7 +324,6 @@ final class MemorySearch {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
     }
-
 
     /**
      * The entity list, one or two hops through the names memories mention: the memories that name
@@ -489,7 +355,6 @@ final class MemorySearch {
                 """ + FILTER, linked));
     }
 
-
     /**
      * The speaker a question is about: the only one of the scope's speakers it names, or, when it names
      * several, the first, its subject in an English question ("What did Nate make for Joanna?"), unless
@@ -509,7 +374,6 @@ final class MemorySearch {
         return named.isEmpty() ? null : named.get(0);
     }
 
-
     /** The scope's speakers the query names (a word or two of each, any case), in the order it first names them. */
     private static List<String> namedSpeakers(ScopeFacts facts, String text) {
         List<String> named = new ArrayList<>();
@@ -521,7 +385,6 @@ final class MemorySearch {
         }
         return named;
     }
-
 
     /** The scope's size (counted up to the exact-scan limit) and speakers, read at most once every {@value #SCOPE_FACTS_TTL_MS} ms. */
     private ScopeFacts scopeFacts(String scope) {
@@ -546,7 +409,6 @@ final class MemorySearch {
         return read;
     }
 
-
     /** A memory of a speaker the scope's cached facts do not know: read them again at the next search. */
     void noteSpeaker(String scope, String speaker) {
         ScopeFacts known = scopeFacts.get(scope);
@@ -554,7 +416,6 @@ final class MemorySearch {
             scopeFacts.remove(scope);
         }
     }
-
 
     /** Reciprocal rank fusion (constant {@code tuning.rrfK()}) of ranked lists; ranks kept per list. */
     private List<Fused> fuse(Map<String, List<Candidate>> lists, int k) {
@@ -576,7 +437,6 @@ final class MemorySearch {
                 .toList();
     }
 
-
     /**
      * For each memory read with {@code m} bound: the newer memories suggested to replace it that are current for the search
      * (the same filters as {@link #FILTER}), with their fact's word stems ({@link NewerWins}).
@@ -590,7 +450,6 @@ final class MemorySearch {
                 AND CASE WHEN $asOf IS NULL THEN n.validTo IS NULL OR n.validTo > $now
                          ELSE coalesce(n.occurredAt, n.createdAt) <= $asOf AND (n.validTo IS NULL OR n.validTo > $asOf) END
               | {id: n.id, happened: coalesce(n.occurredAt, n.createdAt), words: coalesce(l.words, [])}] AS newer""";
-
 
     /**
      * The results: the fused candidates' memories read whole in one query, in fused order, then the last signal,
@@ -643,7 +502,6 @@ final class MemorySearch {
         return hits.size() > query.k() ? hits.subList(0, query.k()) : hits;
     }
 
-
     /**
      * The nearest memories passing the query's filters: from the scope's in-memory copy when it is
      * current ({@code copy} not null, its {@code similarities} to the query computed once per search),
@@ -657,12 +515,10 @@ final class MemorySearch {
         return CompletableFuture.completedFuture(fromCopy(copy.nearest(similarities, MemoryScopeCopies.Filter.of(query), k)));
     }
 
-
     /** A list ranked over the scope's copy, as fusion candidates. */
     private static List<Candidate> fromCopy(List<MemoryScopeCopies.Scored> ranked) {
         return ranked.stream().map(scored -> new Candidate("memory", scored.id(), scored.score(), null)).toList();
     }
-
 
     /**
      * Small scopes are scanned exactly; a big one asks the vector index, filtered by scope inside
@@ -695,7 +551,6 @@ final class MemorySearch {
                 + FILTER, params));
     }
 
-
     /**
      * The scope and the query's filters, the conversation boost, the best {@code $k} by score (ties by
      * id, so that equal BM25 scores rank the same whatever plan Neo4j picks), as ids: after a MATCH or
@@ -712,7 +567,6 @@ final class MemorySearch {
                     + CASE WHEN EXISTS { (:Conversation {id: $conversationId})-[:HAS_MEMORY]->(m) } THEN $boost ELSE 0.0 END AS score
             ORDER BY score DESC, m.id LIMIT $k
             RETURN score, m.id AS id""";
-
 
     private static List<Candidate> candidates(List<Record> rows) {
         return rows.stream().map(row -> new Candidate("memory", row.get("id").asString(), row.get("score").asDouble(), null)).toList();

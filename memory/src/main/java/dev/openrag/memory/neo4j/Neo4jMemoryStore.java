@@ -3,7 +3,6 @@ package dev.openrag.memory.neo4j;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,12 +13,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import org.jboss.logging.Logger;
@@ -32,21 +27,20 @@ import org.neo4j.driver.exceptions.Neo4jException;
 import org.neo4j.driver.exceptions.RetryableException;
 import org.neo4j.driver.types.Node;
 
+import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
+import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.memory.Conversation;
 import dev.openrag.memory.Correction;
 import dev.openrag.memory.Memory;
-import dev.openrag.memory.MemoryEntities;
 import dev.openrag.memory.MemoryEmbeddings;
+import dev.openrag.memory.MemoryEntities;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
+import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.MemoryText;
 import dev.openrag.memory.Message;
 import dev.openrag.memory.NewerWins;
 import dev.openrag.memory.RelatedKnowledge;
-import dev.openrag.memory.MemoryStore;
-import dev.openrag.knowledge.text.FulltextQuery;
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
-import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 
 /**
  * {@link MemoryStore} on Neo4j: {@code (:Memory {scope, text, embedding, pinned, expiresAt})},

@@ -8,10 +8,10 @@ import jakarta.inject.Singleton;
 import org.neo4j.driver.Driver;
 
 import dev.openrag.knowledge.embedding.SecondEmbedder;
-import dev.openrag.memory.MemoryEmbeddings;
-import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.knowledge.port.Embedder;
+import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryStore;
+import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import io.quarkus.runtime.StartupEvent;
 
 /** Agents' memory lives in Neo4j: mcp-memory writes it, query-api reads pinned memories and corrections. */

@@ -20,18 +20,17 @@ import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
 
+import dev.openrag.knowledge.neo4j.Neo4jSchema;
+import dev.openrag.localstack.Engine;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 import dev.openrag.memory.Correction;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.TimeExpressions;
-import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore.SearchTuning;
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
-import dev.openrag.localstack.Engine;
-import dev.openrag.localstack.StackConfig;
-import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 
 /**
  * The in-memory copies of memory scopes on real Neo4j: a current copy ranks exactly as Neo4j does

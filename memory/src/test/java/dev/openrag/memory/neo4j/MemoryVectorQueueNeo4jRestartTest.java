@@ -19,15 +19,14 @@ import org.neo4j.driver.Value;
 import org.neo4j.driver.exceptions.ServiceUnavailableException;
 import org.neo4j.driver.exceptions.SessionExpiredException;
 
-import dev.openrag.memory.Memory;
-import dev.openrag.memory.neo4j.Neo4jMemoryStore;
-import dev.openrag.memory.neo4j.Neo4jMemoryStore.SearchTuning;
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.LocalStack;
 import dev.openrag.localstack.StackConfig;
 import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 import dev.openrag.localstack.test.TestStack;
+import dev.openrag.memory.Memory;
+import dev.openrag.memory.neo4j.Neo4jMemoryStore.SearchTuning;
 
 /**
  * Neo4j killed (SIGKILL) while a new memory waits for the vector index, and restarted: with no

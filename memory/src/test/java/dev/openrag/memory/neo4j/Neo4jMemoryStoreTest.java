@@ -20,15 +20,14 @@ import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
 
-import dev.openrag.memory.Memory;
-import dev.openrag.memory.MemoryHit;
-import dev.openrag.memory.MemoryQuery;
-import dev.openrag.memory.neo4j.Neo4jMemoryStore;
-import dev.openrag.memory.neo4j.Neo4jMemoryStore.SearchTuning;
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.StackConfig;
 import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
+import dev.openrag.memory.Memory;
+import dev.openrag.memory.MemoryHit;
+import dev.openrag.memory.MemoryQuery;
+import dev.openrag.memory.neo4j.Neo4jMemoryStore.SearchTuning;
 
 /**
  * Memory search on real Neo4j: a big scope goes through the shared vector index, a small one next
