@@ -25,10 +25,10 @@ import org.neo4j.driver.Driver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import dev.openrag.memory.Memory;
-import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.mcp.memory.MemorySweeper;
+import dev.openrag.memory.Memory;
+import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;

@@ -9,15 +9,15 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.llm.LlmRole;
+import dev.openrag.knowledge.runtime.RoleModels;
+import dev.openrag.mcp.McpSettings;
 import dev.openrag.memory.FactChanges;
 import dev.openrag.memory.LlmContradictions;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
-import dev.openrag.memory.StatedFacts;
 import dev.openrag.memory.MemoryStore;
-import dev.openrag.knowledge.runtime.RoleModels;
-import dev.openrag.mcp.McpSettings;
+import dev.openrag.memory.StatedFacts;
 import io.quarkus.runtime.Startup;
 
 /**

@@ -6,13 +6,13 @@ import java.util.Set;
 
 import jakarta.inject.Singleton;
 
-import dev.openrag.memory.Conversation;
-import dev.openrag.memory.Message;
 import dev.openrag.knowledge.port.Embedder;
-import dev.openrag.memory.MemoryStore;
 import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.security.ScopeGuard;
+import dev.openrag.memory.Conversation;
+import dev.openrag.memory.MemoryStore;
+import dev.openrag.memory.Message;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolCallException;

@@ -7,13 +7,13 @@ import java.util.stream.Stream;
 
 import jakarta.inject.Singleton;
 
-import dev.openrag.memory.Correction;
-import dev.openrag.memory.Memory;
 import dev.openrag.knowledge.port.Embedder;
-import dev.openrag.memory.MemoryStore;
 import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.security.ScopeGuard;
+import dev.openrag.memory.Correction;
+import dev.openrag.memory.Memory;
+import dev.openrag.memory.MemoryStore;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolCallException;

@@ -9,9 +9,9 @@ import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.contextual.LlmGraphExtractor;
 import dev.openrag.knowledge.llm.LlmRole;
-import dev.openrag.memory.MemoryEntities;
 import dev.openrag.knowledge.runtime.RoleModels;
 import dev.openrag.mcp.McpSettings;
+import dev.openrag.memory.MemoryEntities;
 import io.quarkus.runtime.Startup;
 
 /**

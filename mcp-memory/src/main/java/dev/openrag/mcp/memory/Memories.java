@@ -5,9 +5,9 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import dev.openrag.mcp.security.ScopeGuard;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryStore;
-import dev.openrag.mcp.security.ScopeGuard;
 import io.quarkiverse.mcp.server.ToolCallException;
 
 /**

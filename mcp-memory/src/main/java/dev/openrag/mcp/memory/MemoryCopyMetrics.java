@@ -2,8 +2,8 @@ package dev.openrag.mcp.memory;
 
 import jakarta.inject.Singleton;
 
-import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.memory.MemoryStore;
+import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

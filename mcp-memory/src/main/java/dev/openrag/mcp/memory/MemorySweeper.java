@@ -6,8 +6,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
-import dev.openrag.memory.MemoryStore;
 import dev.openrag.mcp.McpSettings;
+import dev.openrag.memory.MemoryStore;
 import io.quarkus.scheduler.Scheduled;
 
 /**

@@ -9,6 +9,11 @@ import jakarta.inject.Singleton;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.Paging;
+import dev.openrag.mcp.EngineOutagesAsToolErrors;
+import dev.openrag.mcp.McpSettings;
+import dev.openrag.mcp.security.ScopeGuard;
 import dev.openrag.memory.FactChanges;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryBatch;
@@ -16,13 +21,8 @@ import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryPeriod;
 import dev.openrag.memory.MemoryQuery;
-import dev.openrag.memory.MemorySummaries;
 import dev.openrag.memory.MemoryStore;
-import dev.openrag.knowledge.runtime.ApiException;
-import dev.openrag.knowledge.runtime.Paging;
-import dev.openrag.mcp.EngineOutagesAsToolErrors;
-import dev.openrag.mcp.McpSettings;
-import dev.openrag.mcp.security.ScopeGuard;
+import dev.openrag.memory.MemorySummaries;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolCallException;

@@ -20,6 +20,9 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import dev.openrag.knowledge.access.Role;
+import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.Paging;
+import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.memory.Correction;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryBatch;
@@ -27,11 +30,8 @@ import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryPeriod;
 import dev.openrag.memory.MemoryQuery;
-import dev.openrag.memory.Tags;
 import dev.openrag.memory.MemoryStore;
-import dev.openrag.knowledge.runtime.ApiException;
-import dev.openrag.knowledge.runtime.Paging;
-import dev.openrag.knowledge.runtime.auth.Access;
+import dev.openrag.memory.Tags;
 import io.smallrye.common.annotation.Blocking;
 
 /**

@@ -21,18 +21,18 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.browse.ApiOperation;
-import dev.openrag.memory.RelatedKnowledge;
 import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.LexicalIndex;
-import dev.openrag.memory.MemoryStore;
 import dev.openrag.knowledge.port.Reranker;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.SearchState;
 import dev.openrag.knowledge.port.SummaryIndex;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.memory.MemoryStore;
+import dev.openrag.memory.RelatedKnowledge;
 import dev.openrag.schemas.CollectionNames;
 
 /**

@@ -12,9 +12,9 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.memory.Correction;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
-import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
 import io.quarkus.test.common.QuarkusTestResource;

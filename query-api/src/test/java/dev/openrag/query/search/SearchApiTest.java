@@ -18,14 +18,14 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.openrag.memory.Correction;
-import dev.openrag.memory.Memory;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
-import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.IndexedChunk;
-import dev.openrag.memory.MemoryStore;
 import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.memory.Correction;
+import dev.openrag.memory.Memory;
+import dev.openrag.memory.MemoryStore;
+import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
 import io.quarkus.test.common.QuarkusTestResource;
