@@ -3,6 +3,7 @@ package dev.openrag.memory;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -69,7 +70,8 @@ public final class FactChanges {
                 if (replaced != null) {
                     suggestions.add(new Suggestion(old.id(), describe(fact, replaced),
                             "rules: a newer statement of the " + fact.attribute() + " of " + fact.subject() + " with another value",
-                            stems(StatedFacts.cues(fact) + " " + fact.attribute() + " " + fact.value() + " " + replaced.value())));
+                            stems(StatedFacts.cues(fact) + " " + ASKED.getOrDefault(fact.attribute(), "") + " " + fact.attribute()
+                                    + " " + fact.value() + " " + replaced.value() + " " + namedSubject(fact))));
                     break;
                 }
             }
@@ -184,6 +186,19 @@ public final class FactChanges {
     private static List<String> stems(String text) {
         ScopeWords.Stems stems = new ScopeWords.Stems(true);
         return FulltextQuery.queryTerms(text).stream().map(stems::of).distinct().toList();
+    }
+
+    /** The words a question about a person's fact of each kind is asked with, beside those the fact is written with. */
+    private static final Map<String, String> ASKED = Map.of(
+            StatedFacts.RESIDENCE, "home city town country reside move address",
+            StatedFacts.EMPLOYER, "company employer job employ",
+            StatedFacts.JOB, "job role profession occupation career",
+            StatedFacts.AGE, "old age birthday born",
+            StatedFacts.RELATIONSHIP, "partner relationship wife husband wedding");
+
+    /** A named subject's words ("marguerite"): "Where is Marguerite now?" asks about her residence. "i" and "user" say nothing. */
+    private static String namedSubject(StatedFacts.Fact fact) {
+        return fact.subject().equals("i") || fact.subject().equals("user") ? "" : fact.subject();
     }
 
     /** Words that say nothing of what a memory is about (cue words are left out apart). */

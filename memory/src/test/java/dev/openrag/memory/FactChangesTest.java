@@ -52,6 +52,14 @@ class FactChangesTest {
         assertThat(found.get(0).fact()).isEqualTo("residence of i: lisbon → porto");
         assertThat(FactChanges.asksAbout("Where do I live now?", found.get(0).words())).isTrue();
         assertThat(FactChanges.asksAbout("Do I prefer tabs or spaces?", found.get(0).words())).as("the other half of the memory").isFalse();
+        assertThat(FactChanges.asksAbout("Which city is home?", found.get(0).words())).isTrue();
+
+        StatedFacts.People ann = StatedFacts.People.of(List.of("Ann"), null);
+        List<FactChanges.Suggestion> hers = FactChanges.byRules(memory("acme2", "Ann works at Globex", 20),
+                List.of(memory("acme1", "Ann works at Acme", 10)), ann);
+        assertThat(hers).extracting(FactChanges.Suggestion::oldId).containsExactly("acme1");
+        assertThat(FactChanges.asksAbout("Where is Ann now?", hers.get(0).words())).as("her name").isTrue();
+        assertThat(FactChanges.asksAbout("Which company does she work for?", hers.get(0).words())).isTrue();
     }
 
     @Test

@@ -206,9 +206,11 @@ final class MemorySearch {
                 lists.put(Neo4jMemoryStore.SECOND_VECTOR_LIST, fromCopy(second));
             }
         }
-        // BM25 votes unless the query's words found are in every memory: they would rank them by length alone
+        // BM25 votes unless the query's words found are in every memory: they would rank them by length alone. Its list
+        // is kept silent then, not dropped: its ranks still say which memories hold the words (MemoryPeriod dates by them)
         boolean wordsVote = wordsOnly || copy == null || !copy.wordsSayNothing(FulltextQuery.queryTerms(query.text()));
-        lists.put("bm25", wordsVote ? join(byText) : List.of());
+        Set<String> silent = wordsVote ? Set.of() : Set.of("bm25");
+        lists.put("bm25", join(byText));
         if (copy != null && !wordsOnly) {
             // a reply's words with the turn it answers: "I've had them for 3 years" holds no "turtles", the question before it does
             List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(FulltextQuery.queryTerms(query.text()),
@@ -225,14 +227,15 @@ final class MemorySearch {
         }
         // feedback expands what the query's words found: none found, nothing to expand (the first hits are then
         // only near in meaning, and their words would lend the memories a vote over the conversation's messages)
-        if (copy != null && !wordsOnly && tuning.feedbackHits() > 0 && tuning.feedbackTerms() > 0 && !lists.get("bm25").isEmpty()) {
+        if (copy != null && !wordsOnly && tuning.feedbackHits() > 0 && tuning.feedbackTerms() > 0 && wordsVote
+                && !lists.get("bm25").isEmpty()) {
             List<Candidate> expanded = expandedByFeedback(copy, lists, query.text(), MemoryScopeCopies.Filter.of(params), depth);
             if (!expanded.isEmpty()) {
                 lists.put("feedback", expanded);
             }
         }
         if (!wordsOnly && query.entityLinks()) {
-            List<Candidate> linked = linkedByEntities(params, query.text(), fuse(lists, ENTITY_SEEDS));
+            List<Candidate> linked = linkedByEntities(params, query.text(), fuse(lists, ENTITY_SEEDS, silent));
             if (!linked.isEmpty()) {
                 lists.put("entity", linked);
             }
@@ -241,9 +244,9 @@ final class MemorySearch {
         String focus = tuning.otherSpeakerWeight() >= 1 ? null : focusedSpeaker(facts, query.text());
         boolean episodes = tuning.episodeWeight() > 0;
         if (focus == null && !episodes && query.recency() == null) {
-            return results(fuse(lists, k), query, params);
+            return results(fuse(lists, k, silent), query, params);
         }
-        List<Fused> fused = fuse(lists, Integer.MAX_VALUE);
+        List<Fused> fused = fuse(lists, Integer.MAX_VALUE, silent);
         Said said = copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(fused);
         if (focus != null) {
             fused = SpeakerFocus.apply(focus, tuning.otherSpeakerWeight(), said, fused);
@@ -288,7 +291,7 @@ final class MemorySearch {
      */
     private List<Candidate> expandedByFeedback(MemoryScopeCopies.Copy copy, Map<String, List<Candidate>> lists, String text,
                                                MemoryScopeCopies.Filter filter, int depth) {
-        List<String> seeds = fuse(lists, tuning.feedbackHits()).stream().map(Fused::candidate)
+        List<String> seeds = fuse(lists, tuning.feedbackHits(), Set.of()).stream().map(Fused::candidate)
                 .filter(candidate -> candidate.message() == null).map(Candidate::id).toList();
         List<Integer> positions = copy.positions(seeds);
         if (positions.isEmpty()) {
@@ -417,8 +420,8 @@ final class MemorySearch {
         }
     }
 
-    /** Reciprocal rank fusion (constant {@code tuning.rrfK()}) of ranked lists; ranks kept per list. */
-    private List<Fused> fuse(Map<String, List<Candidate>> lists, int k) {
+    /** Reciprocal rank fusion (constant {@code tuning.rrfK()}) of ranked lists; ranks kept per list, the {@code silent} lists' too, though they add nothing. */
+    private List<Fused> fuse(Map<String, List<Candidate>> lists, int k, Set<String> silent) {
         Map<String, Candidate> byKey = new HashMap<>();
         Map<String, Double> scores = new HashMap<>();
         Map<String, Map<String, Integer>> ranks = new HashMap<>();
@@ -426,7 +429,7 @@ final class MemorySearch {
             for (int i = 0; i < candidates.size(); i++) {
                 Candidate candidate = candidates.get(i);
                 byKey.putIfAbsent(candidate.key(), candidate);
-                scores.merge(candidate.key(), 1.0 / (tuning.rrfK() + i + 1), Double::sum);
+                scores.merge(candidate.key(), silent.contains(list) ? 0.0 : 1.0 / (tuning.rrfK() + i + 1), Double::sum);
                 ranks.computeIfAbsent(candidate.key(), x -> new LinkedHashMap<>()).put(list, i + 1);
             }
         });
