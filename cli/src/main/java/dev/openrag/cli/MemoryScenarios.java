@@ -276,12 +276,12 @@ public final class MemoryScenarios {
 
     private void pinnedAndExpiring(Scope s) {
         s.add("pinned", "Always answer in British English.", "pinned", true);
-        s.add("code", "The one-time login code is 482911.", "ttlSeconds", 2);
         s.add("policy", "Login codes are valid for two minutes.");
-        s.first("Which spelling should answers use?", "pinned");
+        s.add("code", "The one-time login code is 482911.", "ttlSeconds", 4); // last, so that only a search runs in its time
         s.within("What is the login code?", "code", 2);
+        s.first("Which spelling should answers use?", "pinned");
         try {
-            Thread.sleep(2500);
+            Thread.sleep(4500);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
