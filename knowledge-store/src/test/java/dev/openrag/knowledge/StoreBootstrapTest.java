@@ -194,16 +194,19 @@ class StoreBootstrapTest {
             List<String> olderVersions = List.of(
                     "FOR (n:Memory) ON EACH [n.text, n.scope]", // updated inside every write's commit
                     "FOR (n:Memory) ON EACH [n.text, n.scope] OPTIONS {indexConfig: {`" // after each write's commit
+                            + Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}",
+                    "FOR (n:" + Neo4jSchema.INDEXED_MEMORY + ") ON EACH [n.text, n.scope] OPTIONS {indexConfig: {`" // no speaker
                             + Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}");
+            List<Object> current = List.of(Neo4jSchema.INDEXED_MEMORY, true, "text,scope,speaker");
             for (String older : olderVersions) {
                 session.run("DROP INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " IF EXISTS").consume();
                 session.run("CREATE FULLTEXT INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " " + older).consume();
-                assertThat(memoryWords(session)).as(older).isNotEqualTo(List.of(Neo4jSchema.INDEXED_MEMORY, true));
+                assertThat(memoryWords(session)).as(older).isNotEqualTo(current);
 
                 Neo4jSchema.bootstrap(driver, 4);
-                assertThat(memoryWords(session)).as(older).isEqualTo(List.of(Neo4jSchema.INDEXED_MEMORY, true));
+                assertThat(memoryWords(session)).as(older).isEqualTo(current);
                 Neo4jSchema.bootstrap(driver, 4);
-                assertThat(memoryWords(session)).as("made again once, then kept").isEqualTo(List.of(Neo4jSchema.INDEXED_MEMORY, true));
+                assertThat(memoryWords(session)).as("made again once, then kept").isEqualTo(current);
                 assertThat(session.run(Neo4jSchema.AWAIT_MEMORY_WORDS + "CALL db.index.fulltext.queryNodes($index, 'okapi') YIELD node "
                         + "RETURN node.id AS id", Map.of("index", Neo4jSchema.MEMORY_TEXT_INDEX)).list(r -> r.get("id").asString()))
                         .as("the memories written before are in the new index").containsExactly("words-old");
@@ -212,13 +215,14 @@ class StoreBootstrapTest {
         }
     }
 
-    /** The memory words index's label and whether it is updated after the commit. */
+    /** The memory words index's label, whether it is updated after the commit, and its properties. */
     private static List<Object> memoryWords(Session session) {
-        Record index = session.run("SHOW INDEXES YIELD name, labelsOrTypes, options WHERE name = $name RETURN labelsOrTypes, options",
-                Map.of("name", Neo4jSchema.MEMORY_TEXT_INDEX)).single();
+        Record index = session.run("SHOW INDEXES YIELD name, labelsOrTypes, properties, options WHERE name = $name "
+                        + "RETURN labelsOrTypes, properties, options", Map.of("name", Neo4jSchema.MEMORY_TEXT_INDEX)).single();
         Map<?, ?> config = (Map<?, ?>) index.get("options").asMap().get("indexConfig");
         return List.of(String.join(",", index.get("labelsOrTypes").asList(org.neo4j.driver.Value::asString)),
-                Boolean.TRUE.equals(config.get(Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT)));
+                Boolean.TRUE.equals(config.get(Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT)),
+                String.join(",", index.get("properties").asList(org.neo4j.driver.Value::asString)));
     }
 
     @Test
