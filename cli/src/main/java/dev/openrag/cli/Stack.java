@@ -151,7 +151,9 @@ final class Stack {
                         "KAFKA_BOOTSTRAP_SERVERS", config.kafkaBootstrapServers(),
                         "QUARKUS_NEO4J_URI", config.neo4jUri(),
                         "OPENRAG_OPENSEARCH_URL", config.openSearchUrls(),
-                        "OPENRAG_QUERY_API_URL", "http://127.0.0.1:" + App.QUERY_API.port()),
+                        "OPENRAG_QUERY_API_URL", "http://127.0.0.1:" + App.QUERY_API.port(),
+                        // one key for every instance: what one seals (credentials, crawl logins) another opens
+                        "OPENRAG_SECRETS_KEY_FILE", config.home().resolve("secrets.key").toAbsolutePath().toString()),
                 logFile -> {
                     if (!Files.exists(jar)) {
                         throw new LocalStackException(app.module + " is not built (" + jar + " missing): run ./mvnw install -DskipTests");

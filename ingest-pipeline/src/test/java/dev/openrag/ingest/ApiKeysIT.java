@@ -131,6 +131,11 @@ class ApiKeysIT {
         assertStatus(send("GET", "/api/dlq", alphaWriter, null), 403, "forbidden");
         assertStatus(send("POST", "/api/dlq/redrive", alphaWriter, "{\"all\":true}"), 403, "forbidden");
         assertThat(send("GET", "/api/dlq", ADMIN, null).statusCode()).isEqualTo(200);
+        // and so are credentials: a write key can neither read their names nor store one
+        assertStatus(send("GET", "/api/credentials", alphaWriter, null), 403, "forbidden");
+        assertStatus(send("POST", "/api/credentials", alphaWriter,
+                "{\"name\":\"mine\",\"collections\":[\"keys-alpha\"],\"values\":{\"p\":\"v\"}}"), 403, "forbidden");
+        assertThat(send("GET", "/api/credentials", ADMIN, null).statusCode()).isEqualTo(200);
 
         // and the document the write key sent is ingested in full
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();

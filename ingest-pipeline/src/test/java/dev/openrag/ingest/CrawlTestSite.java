@@ -43,6 +43,9 @@ final class CrawlTestSite implements AutoCloseable {
         server.start();
     }
 
+    /** Every login form posted to the site, decoded ("user=alice&pass=..."), in order. */
+    final List<String> postedLogins = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
     }
@@ -74,6 +77,7 @@ final class CrawlTestSite implements AutoCloseable {
             case "/login" -> {
                 if ("POST".equals(exchange.getRequestMethod())) {
                     String form = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                    postedLogins.add(java.net.URLDecoder.decode(form, StandardCharsets.UTF_8));
                     if (form.contains("user=alice") && form.contains("pass=s3cret")) {
                         exchange.getResponseHeaders().add("Set-Cookie", "session=ok; Path=/");
                         exchange.getResponseHeaders().add("Location", "/private/area");
@@ -138,7 +142,7 @@ final class CrawlTestSite implements AutoCloseable {
         server.stop(0);
     }
 
-    static Map<String, String> login(String password) {
+    static Map<String, Object> login(Object password) {
         return Map.of("#user", "alice", "#pass", password);
     }
 }

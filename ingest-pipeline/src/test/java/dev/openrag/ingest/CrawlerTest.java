@@ -76,9 +76,12 @@ class CrawlerTest {
     @Test
     void crawlsPolitelyWithLoginAndStreamsPagesIntoThePipeline() {
         String collection = "crawl-site";
+        given().contentType(ContentType.JSON).body(Map.of("name", "crawl-test-site", "collections", List.of(collection),
+                "values", Map.of("password", "s3cret"))).post("/api/credentials").then().statusCode(201);
         JsonPath started = given().contentType(ContentType.JSON).body(Map.of(
                 "seedUrls", List.of(site.url("/")), "collection", collection, "maxDepth", 2, "maxPages", 50,
-                "login", Map.of("url", site.url("/login"), "fields", CrawlTestSite.login("${CRAWL_TEST_PASSWORD}"),
+                "login", Map.of("url", site.url("/login"),
+                        "fields", CrawlTestSite.login(Map.of("credential", "crawl-test-site", "field", "password")),
                         "submit", "#go", "successSelector", "#welcome")))
                 .post("/api/crawls").then().statusCode(202).extract().jsonPath();
         String crawlId = started.getString("crawlId");
@@ -89,7 +92,8 @@ class CrawlerTest {
 
         JsonPath crawl = awaitCrawl(crawlId, Duration.ofSeconds(120));
         assertThat(crawl.getString("state")).isEqualTo("completed");
-        assertThat(crawl.getString("request.login.fields.'#pass'")).isEqualTo("${CRAWL_TEST_PASSWORD}");
+        assertThat(crawl.getString("request.login.fields.'#pass'.credential")).isEqualTo("crawl-test-site");
+        assertThat(crawl.getString("request.login.fields.'#user'")).as("a literal is shown hidden").isEqualTo("***");
         Map<String, String> failures = new java.util.HashMap<>();
         crawl.getList("failures", Map.class).forEach(f -> failures.put((String) f.get("url"), (String) f.get("reason")));
         assertThat(failures.get(site.url("/secret/page"))).isEqualTo("disallowed by robots.txt");
@@ -117,6 +121,70 @@ class CrawlerTest {
             assertThat(Duration.ofNanos(pages.get(i).atNanos() - pages.get(i - 1).atNanos()))
                     .as("gap before " + pages.get(i).path()).isGreaterThanOrEqualTo(Duration.ofMillis(200));
         }
+    }
+
+    /**
+     * The attack of issue 60: a login value written as a reference to the server's environment. The tests' ingest app has
+     * CRAWL_TEST_PASSWORD=s3cret in its environment (ingest-pipeline/pom.xml); it must never reach the site.
+     */
+    @Test
+    void aLoginValueNamingAnEnvironmentVariableIsTypedAsItIsNeverResolved() {
+        String collection = "crawl-env-reference";
+        String crawlId = given().contentType(ContentType.JSON).body(Map.of(
+                "seedUrls", List.of(site.url("/a")), "collection", collection, "maxDepth", 0,
+                "login", Map.of("url", site.url("/login"), "fields", CrawlTestSite.login("${CRAWL_TEST_PASSWORD}"),
+                        "submit", "#go", "successSelector", "#welcome")))
+                .post("/api/crawls").then().statusCode(202).extract().path("crawlId");
+        JsonPath crawl = awaitCrawl(crawlId, Duration.ofSeconds(60));
+        assertThat(crawl.getString("failures[0].reason")).startsWith("login failed");
+        assertThat(site.postedLogins).as("the site received the reference as text").contains("user=alice&pass=${CRAWL_TEST_PASSWORD}")
+                .noneMatch(form -> form.contains("s3cret"));
+    }
+
+    @Test
+    void credentialsAreAdminManagedNeverShownAndServeOnlyTheirCollections() {
+        given().contentType(ContentType.JSON).body(Map.of("name", "intranet", "collections", List.of("crawl-intranet"),
+                "values", Map.of("password", "canary-value-7"))).post("/api/credentials").then().statusCode(201)
+                .body("name", org.hamcrest.Matchers.equalTo("intranet"))
+                .body("fields", org.hamcrest.Matchers.contains("password"));
+        String listed = given().get("/api/credentials").then().statusCode(200).extract().asString();
+        assertThat(listed).contains("intranet").doesNotContain("canary-value-7");
+        assertThat(given().get("/api/credentials/intranet").then().statusCode(200).extract().asString()).doesNotContain("canary-value-7");
+
+        // bad credentials
+        postCredential(Map.of("collections", List.of("x"), "values", Map.of("p", "v"))).statusCode(400).body("message", containsString("'name'"));
+        postCredential(Map.of("name", "../etc", "collections", List.of("x"), "values", Map.of("p", "v"))).statusCode(400);
+        postCredential(Map.of("name", "n1", "values", Map.of("p", "v"))).statusCode(400).body("message", containsString("'collections'"));
+        postCredential(Map.of("name", "n1", "collections", List.of("Bad Name!"), "values", Map.of("p", "v"))).statusCode(400);
+        postCredential(Map.of("name", "n1", "collections", List.of("x"), "values", Map.of())).statusCode(400)
+                .body("message", containsString("'values'"));
+        postCredential(Map.of("name", "n1", "collections", List.of("x"), "values", Map.of("p", "v".repeat(5000)))).statusCode(400);
+        postCredential(Map.of("name", "intranet", "collections", List.of("x"), "values", Map.of("p", "v"))).statusCode(409)
+                .body("message", containsString("exists"));
+        given().delete("/api/credentials/nope").then().statusCode(404);
+        given().get("/api/credentials/nope").then().statusCode(404);
+
+        // crawls that name credentials they may not use
+        Map<String, Object> other = Map.of("url", site.url("/login"), "submit", "#go", "successSelector", "#welcome",
+                "fields", CrawlTestSite.login(Map.of("credential", "intranet", "field", "password")));
+        post(Map.of("seedUrls", List.of(site.url("/a")), "collection", "crawl-elsewhere", "login", other)).statusCode(403)
+                .body("message", containsString("does not serve collection 'crawl-elsewhere'"));
+        post(Map.of("seedUrls", List.of(site.url("/a")), "collection", "crawl-intranet", "login", Map.of("url", site.url("/login"),
+                "submit", "#go", "successSelector", "#welcome", "fields", CrawlTestSite.login(Map.of("credential", "nope", "field", "p")))))
+                .statusCode(400).body("message", containsString("does not exist"));
+        post(Map.of("seedUrls", List.of(site.url("/a")), "collection", "crawl-intranet", "login", Map.of("url", site.url("/login"),
+                "submit", "#go", "successSelector", "#welcome", "fields", CrawlTestSite.login(Map.of("credential", "intranet", "field", "token")))))
+                .statusCode(400).body("message", containsString("has no field 'token'"));
+        post(Map.of("seedUrls", List.of(site.url("/a")), "collection", "crawl-intranet", "login", Map.of("url", site.url("/login"),
+                "submit", "#go", "successSelector", "#welcome", "fields", CrawlTestSite.login(Map.of("credential", "intranet")))))
+                .statusCode(400).body("message", containsString("must be a string or"));
+
+        given().delete("/api/credentials/intranet").then().statusCode(204);
+        assertThat(given().get("/api/credentials").then().statusCode(200).extract().asString()).doesNotContain("intranet");
+    }
+
+    private static io.restassured.response.ValidatableResponse postCredential(Map<String, Object> body) {
+        return given().contentType(ContentType.JSON).body(body).post("/api/credentials").then();
     }
 
     @Test

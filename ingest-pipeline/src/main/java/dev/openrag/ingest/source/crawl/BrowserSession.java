@@ -140,9 +140,9 @@ final class BrowserSession implements AutoCloseable {
     }
 
     /** Fills and submits the login form; true when the success selector appears. */
-    boolean login(CrawlRequest.Login login, Map<String, String> environment) {
+    boolean login(CrawlRequest.Login login, Map<String, String> values) {
         page.navigate(login.url());
-        login.fields().forEach((selector, value) -> page.fill(selector, Secrets.resolve(value, environment)));
+        values.forEach(page::fill);
         page.click(login.submit());
         try {
             page.waitForSelector(login.successSelector(), new Page.WaitForSelectorOptions().setTimeout(settings.pageTimeout().toMillis()));

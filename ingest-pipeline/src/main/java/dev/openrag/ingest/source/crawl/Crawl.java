@@ -60,7 +60,8 @@ final class Crawl {
     private final UrlRules rules;
     private final SafeFetcher fetcher;
     private final CrawlerSettings settings;
-    private final Map<String, String> environment;
+    /** What each login field is to be typed with: literals as they are, credentials read at login. */
+    private final java.util.function.Function<CrawlRequest.Login, Map<String, String>> loginValues;
     private final Sink sink;
 
     private volatile String state = "running";
@@ -80,7 +81,8 @@ final class Crawl {
     private final Map<String, String> publishedHashes = new HashMap<>();
 
     Crawl(String id, CrawlRequest request, String collection, int maxDepth, int maxPages, UrlRules rules,
-          CrawlerSettings settings, SafeFetcher fetcher, Map<String, String> environment, Sink sink, int runsBefore) {
+          CrawlerSettings settings, SafeFetcher fetcher, java.util.function.Function<CrawlRequest.Login, Map<String, String>> loginValues,
+          Sink sink, int runsBefore) {
         this.id = id;
         this.runs = new AtomicInteger(runsBefore);
         this.fetcher = fetcher;
@@ -90,7 +92,7 @@ final class Crawl {
         this.maxPages = maxPages;
         this.rules = rules;
         this.settings = settings;
-        this.environment = environment;
+        this.loginValues = loginValues;
         this.sink = sink;
         this.jobId = sink.newJob();
     }
@@ -209,7 +211,7 @@ final class Crawl {
     private void logIn(BrowserSession browser) {
         CrawlRequest.Login login = request.login();
         try {
-            if (!browser.login(login, environment)) {
+            if (!browser.login(login, loginValues.apply(login))) {
                 fail(login.url(), "login failed: '" + login.successSelector() + "' did not appear after submitting");
             }
         } catch (IllegalStateException e) {

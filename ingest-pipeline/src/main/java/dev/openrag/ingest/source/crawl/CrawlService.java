@@ -20,6 +20,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.logging.Logger;
 
+import dev.openrag.ingest.credentials.Credential;
+import dev.openrag.ingest.credentials.CredentialStore;
 import dev.openrag.ingest.source.Collections;
 import dev.openrag.ingest.source.DocumentPublisher;
 import dev.openrag.ingest.stage.StageRunner;
@@ -59,6 +61,7 @@ public class CrawlService {
     private final Scheduler scheduler;
     private final CrawlStore store;
     private final SafeFetcher fetcher;
+    private final CredentialStore credentials;
     /** This instance, as the owner of the crawls it runs ({@link CrawlStore}). */
     private final String instance = Ids.newEventId();
     private volatile boolean shuttingDown;
@@ -67,8 +70,9 @@ public class CrawlService {
 
     public CrawlService(CrawlerSettings settings, DocumentPublisher publisher, StageRunner runner,
                         @Channel("deleted-out") MutinyEmitter<String> deletions, Scheduler scheduler, CrawlStore store,
-                        SafeFetcher fetcher) {
+                        SafeFetcher fetcher, CredentialStore credentials) {
         this.store = store;
+        this.credentials = credentials;
         this.fetcher = fetcher;
         this.settings = settings;
         this.publisher = publisher;
@@ -119,17 +123,18 @@ public class CrawlService {
         }
         int maxDepth = bounded(request.maxDepth(), settings.defaultMaxDepth(), 0, MAX_DEPTH, "maxDepth");
         int maxPages = bounded(request.maxPages(), settings.defaultMaxPages(), 1, MAX_PAGES, "maxPages");
-        validateLogin(request.login());
         UrlRules rules = new UrlRules(hosts, request.sameHostOnly() == null || request.sameHostOnly(),
                 patterns(request.include(), "include"), patterns(request.exclude(), "exclude"));
         String collection = Collections.require(request.collection());
+        boolean restored = id != null;
+        validateLogin(request.login(), collection, restored);
         if (!new java.io.File(settings.chromium()).canExecute()) {
             throw new ApiException(503, "crawler_unavailable", "Chromium not found at " + settings.chromium()
                     + ": install Debian's chromium package (apt-get install chromium) or set openrag.crawler.chromium");
         }
-        boolean restored = id != null;
         String crawlId = restored ? id : Ids.newEventId();
-        Crawl crawl = new Crawl(crawlId, request, collection, maxDepth, maxPages, rules, settings, fetcher, System.getenv(), sink(), runsBefore);
+        Crawl crawl = new Crawl(crawlId, request, collection, maxDepth, maxPages, rules, settings, fetcher,
+                login -> loginValues(login, collection), sink(), runsBefore);
         if (request.schedule() != null && !request.schedule().isBlank()) {
             schedule(crawl, request.schedule().strip()); // a 400 for an invalid schedule leaves no crawl behind
         }
@@ -318,7 +323,12 @@ public class CrawlService {
         return patterns;
     }
 
-    private static void validateLogin(CrawlRequest.Login login) {
+    /**
+     * A login's fields: each a literal or a credential that exists, has the field and serves the crawl's collection (the
+     * caller's grant of that collection is checked by the resource). A resumed crawl is not checked again: a credential
+     * deleted since makes its login fail, with the reason, on its report.
+     */
+    private void validateLogin(CrawlRequest.Login login, String collection, boolean restored) {
         if (login == null) {
             return;
         }
@@ -331,5 +341,36 @@ public class CrawlService {
         if (login.submit() == null || login.submit().isBlank() || login.successSelector() == null || login.successSelector().isBlank()) {
             throw ApiException.badRequest("fields 'login.submit' and 'login.successSelector' are required CSS selectors");
         }
+        for (Map.Entry<String, LoginValue> field : login.fields().entrySet()) {
+            LoginValue value = field.getValue();
+            if (value == null || (value.isCredential() && (value.credential() == null || value.field() == null))) {
+                throw ApiException.badRequest("login field '" + field.getKey() + "' must be a string or {\"credential\": NAME, \"field\": FIELD}");
+            }
+            if (value.isCredential() && !restored) {
+                Credential credential = credentials.get(value.credential())
+                        .orElseThrow(() -> ApiException.badRequest("login field '" + field.getKey() + "' names credential '"
+                                + value.credential() + "', which does not exist"));
+                if (!credential.serves(collection)) {
+                    throw new ApiException(403, "forbidden", "credential '" + value.credential() + "' does not serve collection '"
+                            + collection + "'");
+                }
+                if (!credential.fields().contains(value.field())) {
+                    throw ApiException.badRequest("credential '" + value.credential() + "' has no field '" + value.field() + "'");
+                }
+            }
+        }
+    }
+
+    /** What the login types into each field: literals as given, credential fields read now (an error names what is wrong). */
+    private Map<String, String> loginValues(CrawlRequest.Login login, String collection) {
+        Map<String, String> typed = new java.util.LinkedHashMap<>();
+        login.fields().forEach((selector, value) -> {
+            try {
+                typed.put(selector, value.isCredential() ? credentials.value(value.credential(), value.field(), collection) : value.literal());
+            } catch (org.neo4j.driver.exceptions.Neo4jException e) {
+                throw new IllegalStateException("credential '" + value.credential() + "' could not be read: Neo4j is unavailable");
+            }
+        });
+        return typed;
     }
 }

@@ -16,7 +16,12 @@ import org.neo4j.driver.Value;
 import org.neo4j.driver.Values;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import org.jboss.logging.Logger;
+
+import dev.openrag.ingest.credentials.SecretBox;
 
 /**
  * Crawl records in Neo4j ({@code (:Crawl {id, request, active, owner, leaseUntil, status})}), so
@@ -31,8 +36,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  *       that is asked to stop a crawl it does not run marks it finished: its owner stops it at the
  *       next renewal.</li>
  * </ul>
- * Literal login values are not stored (only {@code ${ENV_VAR}} references are): a secret never
- * rests in the graph, and a crawl that used literals logs in again only when it is started again.
+ * Literal login values are stored sealed ({@link SecretBox}, bound to the crawl's id) beside the
+ * request, which shows them as {@code ***}: a scheduled or resumed crawl logs in with them after a
+ * restart or on another instance, and Neo4j never holds them in the clear. Credential references
+ * hold no secret and are stored as they are.
  */
 @ApplicationScoped
 public class CrawlStore {
@@ -41,17 +48,21 @@ public class CrawlStore {
     public record Stored(String id, CrawlRequest request, int runs) {
     }
 
+    private static final Logger LOG = Logger.getLogger(CrawlStore.class);
+
     private final Driver driver;
+    private final SecretBox box;
     private final long leaseMillis;
     private final ObjectMapper json = new ObjectMapper();
 
     @Inject
-    public CrawlStore(Driver driver, CrawlerSettings settings) {
-        this(driver, settings.lease());
+    public CrawlStore(Driver driver, SecretBox box, CrawlerSettings settings) {
+        this(driver, box, settings.lease());
     }
 
-    public CrawlStore(Driver driver, Duration lease) {
+    public CrawlStore(Driver driver, SecretBox box, Duration lease) {
         this.driver = driver;
+        this.box = box;
         this.leaseMillis = lease.toMillis();
     }
 
@@ -60,9 +71,9 @@ public class CrawlStore {
         driver.executableQuery("""
                         MERGE (c:Crawl {id: $id})
                         SET c.request = $request, c.active = true, c.savedAt = timestamp(), c.status = $status,
-                            c.owner = $owner, c.leaseUntil = timestamp() + $lease""")
+                            c.owner = $owner, c.leaseUntil = timestamp() + $lease, c.loginValues = $loginValues""")
                 .withParameters(Map.of("id", id, "request", write(request.redacted()), "status", write(status),
-                        "owner", owner, "lease", leaseMillis)).execute();
+                        "owner", owner, "lease", leaseMillis, "loginValues", sealedLiterals(id, request))).execute();
     }
 
     /** The crawl ended for good (stopped, or a one-off run finished): not to be resumed by anyone. */
@@ -103,12 +114,39 @@ public class CrawlStore {
                         SET c.claiming = true REMOVE c.claiming
                         WITH c WHERE c.active AND coalesce(c.leaseUntil, 0) < timestamp()
                         SET c.owner = $owner, c.leaseUntil = timestamp() + $lease
-                        RETURN c.id AS id, c.request AS request, c.status AS status ORDER BY c.savedAt""")
+                        RETURN c.id AS id, c.request AS request, c.status AS status, c.loginValues AS loginValues ORDER BY c.savedAt""")
                 .withParameters(Map.of("owner", owner, "lease", leaseMillis)).execute()
                 .records().stream()
-                .map(row -> new Stored(row.get("id").asString(), read(row.get("request", Values.value("{}")).asString(), CrawlRequest.class),
-                        runsOf(row.get("status"))))
+                .map(row -> {
+                    String id = row.get("id").asString();
+                    CrawlRequest request = read(row.get("request", Values.value("{}")).asString(), CrawlRequest.class);
+                    return new Stored(id, withLiterals(id, request, row.get("loginValues")), runsOf(row.get("status")));
+                })
                 .toList();
+    }
+
+    private static final TypeReference<Map<String, String>> LITERALS = new TypeReference<>() {
+    };
+
+    /** The request's literal login values, sealed; "" when it has none. */
+    private String sealedLiterals(String id, CrawlRequest request) {
+        Map<String, String> literals = request.login() == null ? Map.of() : request.login().literals();
+        return literals.isEmpty() ? "" : box.seal(write(literals), "crawl:" + id);
+    }
+
+    /** The stored (redacted) request with its literal login values opened again; hidden still when they do not open. */
+    private CrawlRequest withLiterals(String id, CrawlRequest request, Value sealed) {
+        if (request.login() == null || sealed.isNull() || sealed.asString().isEmpty()) {
+            return request;
+        }
+        try {
+            Map<String, String> literals = json.readValue(box.open(sealed.asString(), "crawl:" + id), LITERALS);
+            return request.withLogin(request.login().withLiterals(literals));
+        } catch (JsonProcessingException | SecretBox.SealException e) {
+            LOG.warnf("crawl %s is resumed without its login values (%s): its login will fail", id,
+                    e instanceof SecretBox.SealException ? e.getMessage() : "unreadable");
+            return request;
+        }
     }
 
     /** The runs a stored status counts; 0 when there is none or it cannot be read (the crawl resumes all the same). */

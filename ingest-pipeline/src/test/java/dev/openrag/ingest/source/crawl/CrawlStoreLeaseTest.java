@@ -18,6 +18,7 @@ import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
 
+import dev.openrag.ingest.credentials.SecretBox;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.test.TestStack;
 
@@ -126,12 +127,49 @@ class CrawlStoreLeaseTest {
     }
 
     @Test
+    void literalLoginValuesAreSealedInNeo4jAndOpenAgainForTheInstanceThatResumesTheCrawl() {
+        String id = "login-" + System.nanoTime();
+        CrawlRequest.Login login = new CrawlRequest.Login("https://example.org/login", new java.util.LinkedHashMap<>(Map.of(
+                "#user", LoginValue.of("alice"), "#pass", LoginValue.of("canary-s3cret"),
+                "#token", LoginValue.ofCredential("intranet", "token"))), "#go", "#welcome");
+        CrawlRequest request = request(id).withLogin(login);
+        store(Duration.ofMillis(1)).save(id, request, "instance-a", status(id, "scheduled"));
+
+        String node = driver.executableQuery("MATCH (c:Crawl {id: $id}) RETURN properties(c) AS p").withParameters(Map.of("id", id))
+                .execute().records().get(0).get("p").toString();
+        assertThat(node).as("Neo4j holds no literal value in the clear").doesNotContain("canary-s3cret").doesNotContain("alice")
+                .contains("intranet");
+        assertThat(driver.executableQuery("MATCH (c:Crawl {id: $id}) RETURN c.request AS r").withParameters(Map.of("id", id)).execute()
+                .records().get(0).get("r").asString()).as("the request as stored shows it hidden").contains("\"#pass\":\"***\"");
+
+        CrawlRequest.Login resumed = store(Duration.ofSeconds(30)).claimOrphans("instance-b").stream()
+                .filter(crawl -> crawl.id().equals(id)).findFirst().orElseThrow().request().login();
+        assertThat(resumed.fields().get("#pass")).isEqualTo(LoginValue.of("canary-s3cret"));
+        assertThat(resumed.fields().get("#user")).isEqualTo(LoginValue.of("alice"));
+        assertThat(resumed.fields().get("#token")).as("a credential reference stays one").isEqualTo(LoginValue.ofCredential("intranet", "token"));
+
+        // another server key (OPENRAG_SECRETS_KEY changed): the crawl resumes, its values stay hidden, never garbled
+        driver.executableQuery("MATCH (c:Crawl {id: $id}) SET c.leaseUntil = 0").withParameters(Map.of("id", id)).execute();
+        String otherKey = java.util.Base64.getEncoder().encodeToString(new byte[32]);
+        CrawlRequest.Login unopened = store(Duration.ofSeconds(30), otherKey).claimOrphans("instance-c").stream()
+                .filter(crawl -> crawl.id().equals(id)).findFirst().orElseThrow().request().login();
+        assertThat(unopened.fields().get("#pass").literal()).isEqualTo("***");
+        store(Duration.ofSeconds(30)).finished(id, null);
+    }
+
+    @Test
     void anUnknownCrawlHasNoStatus() {
         assertThat(store(Duration.ofSeconds(30)).status("no-such-crawl")).isEmpty();
     }
 
+    private static final String KEY = java.util.Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
+
     private static CrawlStore store(Duration lease) {
-        return new CrawlStore(driver, lease);
+        return store(lease, KEY);
+    }
+
+    private static CrawlStore store(Duration lease, String key) {
+        return new CrawlStore(driver, new SecretBox(java.util.Optional.of(key), "unused.key"), lease);
     }
 
     private static synchronized String save(CrawlStore store, String owner) {
