@@ -96,8 +96,51 @@ class ComposeFileTest {
             assertThat(dockerfile).as(app + "'s Dockerfile installs " + command + ", which its health check runs")
                     .containsPattern("(apt-get install|microdnf install)[^\\n]*\\s" + command + "(-minimal)?(\\s|$)");
             assertThat(String.join(" ", (List<String>) ((Map<String, Object>) service.get("healthcheck")).get("test")))
-                    .contains("http://localhost:" + ((List<String>) service.get("ports")).get(0).split(":")[1] + "/q/health/ready");
+                    .contains("http://localhost:" + containerPort(((List<String>) service.get("ports")).get(0)) + "/q/health/ready");
         }
+    }
+
+    /** The container's side of a "[address:]host:container" port mapping. */
+    private static String containerPort(String mapping) {
+        return mapping.substring(mapping.lastIndexOf(':') + 1);
+    }
+
+    /**
+     * Issue 60: compose publishes no engine port, the apps' ports on 127.0.0.1 unless OPENRAG_BIND says otherwise, the
+     * engines sit on an internal network, Neo4j needs a password the apps are given, and the apps answer to the names they
+     * call each other by.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void onlyTheAppsArePublishedOnLoopbackAndTheEnginesAreInternalWithNeo4jAuth() throws IOException {
+        Map<String, Object> compose = compose();
+        Map<String, Map<String, Object>> services = (Map<String, Map<String, Object>>) compose.get("services");
+        Map<String, Map<String, Object>> networks = (Map<String, Map<String, Object>>) compose.get("networks");
+        assertThat(networks.get("engines")).as("the engines' network has no way in or out").containsEntry("internal", true);
+        for (String engine : ENGINES) {
+            Map<String, Object> service = services.get(engine);
+            assertThat(service).as(engine + " publishes no port").doesNotContainKeys("ports", "expose", "network_mode");
+            assertThat((List<String>) service.get("networks")).as(engine + " is on the engines' network").contains("engines")
+                    .allSatisfy(network -> assertThat(network.equals("engines") || engine.equals("ollama") && network.equals("egress"))
+                            .as(engine + " on " + network + " (only ollama downloads models)").isTrue());
+        }
+        for (String app : APPS) {
+            Map<String, Object> service = services.get(app);
+            assertThat((List<String>) service.get("ports")).as(app + " publishes its own port on OPENRAG_BIND, 127.0.0.1 by default")
+                    .singleElement().asString().startsWith("${OPENRAG_BIND:-127.0.0.1}:");
+            assertThat((List<String>) service.get("networks")).containsExactlyInAnyOrder("engines", "edge");
+            Map<String, Object> environment = (Map<String, Object>) service.get("environment");
+            assertThat(environment).containsEntry("QUARKUS_NEO4J_AUTHENTICATION_DISABLED", "false")
+                    .containsEntry("QUARKUS_NEO4J_AUTHENTICATION_PASSWORD", "${OPENRAG_NEO4J_PASSWORD:?set OPENRAG_NEO4J_PASSWORD to a long random secret}");
+            assertThat(String.valueOf(environment.get("OPENRAG_HTTP_ALLOWED_HOSTS")).split(",")).containsExactlyInAnyOrderElementsOf(APPS);
+            assertThat(String.valueOf(environment.get("OPENRAG_SECRETS_KEY"))).startsWith("${OPENRAG_SECRETS_KEY:?");
+        }
+        Map<String, Object> neo4j = (Map<String, Object>) services.get("neo4j").get("environment");
+        assertThat(String.valueOf(neo4j.get("NEO4J_AUTH"))).isEqualTo("neo4j/${OPENRAG_NEO4J_PASSWORD:?set OPENRAG_NEO4J_PASSWORD to a long random secret}");
+        assertThat(String.join(" ", (List<String>) ((Map<String, Object>) services.get("neo4j").get("healthcheck")).get("test")))
+                .as("the health check logs in").contains("-u neo4j -p");
+        assertThat(((Map<String, Object>) services.get("opensearch").get("environment"))).as("without its security plugin only on the internal network")
+                .containsEntry("DISABLE_SECURITY_PLUGIN", "true");
     }
 
     @Test

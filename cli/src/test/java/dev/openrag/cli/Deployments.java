@@ -45,6 +45,9 @@ final class Deployments {
         CODE_DEFAULTS.forEach(key -> variables.add(envVar(key)));
         variables.add(envVar("openrag.qdrant.port"));
         variables.add("OPENRAG_AUTH_ADMIN_KEY"); // read by the shared auth code, with no default on purpose
+        variables.add("OPENRAG_HTTP_ALLOWED_HOSTS"); // read by the shared Host check, none by default
+        variables.add("OPENRAG_SECRETS_KEY"); // read by ingest-pipeline's SecretBox, none by default (a key file instead)
+        variables.add("QUARKUS_NEO4J_AUTHENTICATION_PASSWORD"); // read by the shared Neo4j driver, never set in a file
         variables.add("JAVA_TOOL_OPTIONS"); // read by the JVM
         for (String app : apps) {
             Properties properties = new Properties();

@@ -140,4 +140,43 @@ class KubernetesManifestsTest {
             }
         }
     }
+
+    /**
+     * Issue 60's deployment checks: probes name Host localhost (the apps refuse other hosts), Neo4j's password and the
+     * secrets key come from Secrets, the apps answer to their service names, and NetworkPolicies let only the apps (and
+     * engines among themselves) reach the engines, and reach the apps on their HTTP ports only.
+     */
+    @Test
+    void probesNameLocalhostPasswordsComeFromSecretsAndOnlyAppsReachTheEngines() {
+        for (String app : APPS) {
+            Map<String, Object> container = container(app);
+            for (String probe : List.of("readinessProbe", "livenessProbe", "startupProbe")) {
+                Map<String, Object> httpGet = (Map<String, Object>) ((Map<String, Object>) container.get(probe)).get("httpGet");
+                assertThat(String.valueOf(httpGet.get("httpHeaders"))).as(app + " " + probe + " sends Host: localhost")
+                        .isEqualTo("[{name=Host, value=localhost}]");
+            }
+            String env = String.valueOf(container.get("env"));
+            assertThat(env).as(app + ": Neo4j's password from a Secret")
+                    .contains("name=QUARKUS_NEO4J_AUTHENTICATION_PASSWORD, valueFrom={secretKeyRef={name=openrag-neo4j, key=password}}");
+            assertThat(env).as(app + ": one secrets key for every instance")
+                    .contains("name=OPENRAG_SECRETS_KEY, valueFrom={secretKeyRef={name=openrag-secrets, key=key}}");
+            Map<String, Object> template = (Map<String, Object>) ((Map<String, Object>) resource("Deployment", app).get("spec")).get("template");
+            assertThat(String.valueOf(((Map<String, Object>) template.get("metadata")).get("labels")))
+                    .contains("app.kubernetes.io/component=app");
+            assertThat(endpoints().get("OPENRAG_HTTP_ALLOWED_HOSTS")).as("the apps call each other by service name").contains(app);
+        }
+        assertThat(endpoints()).containsEntry("QUARKUS_NEO4J_AUTHENTICATION_DISABLED", "false");
+
+        Map<String, Object> engines = (Map<String, Object>) resource("NetworkPolicy", "engines-only-from-apps").get("spec");
+        assertThat(String.valueOf(engines.get("podSelector"))).isEqualTo("{matchLabels={app.kubernetes.io/component=engine}}");
+        assertThat((List<String>) engines.get("policyTypes")).containsExactly("Ingress");
+        List<Map<String, Object>> from = (List<Map<String, Object>>) ((List<Map<String, Object>>) engines.get("ingress")).get(0).get("from");
+        assertThat(from).extracting(peer -> String.valueOf(peer.get("podSelector")))
+                .containsExactlyInAnyOrder("{matchLabels={app.kubernetes.io/component=app}}", "{matchLabels={app.kubernetes.io/component=engine}}");
+        assertThat(from).as("no namespace or address range opens the engines").allSatisfy(peer -> assertThat(peer).containsOnlyKeys("podSelector"));
+
+        Map<String, Object> apps = (Map<String, Object>) resource("NetworkPolicy", "apps-on-their-http-ports").get("spec");
+        List<Map<String, Object>> ports = (List<Map<String, Object>>) ((List<Map<String, Object>>) apps.get("ingress")).get(0).get("ports");
+        assertThat(ports).extracting(port -> port.get("port")).containsExactlyInAnyOrder(8080, 8081, 8082);
+    }
 }

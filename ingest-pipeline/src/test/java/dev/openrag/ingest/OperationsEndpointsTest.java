@@ -19,4 +19,9 @@ class OperationsEndpointsTest {
         AppOperationsAssertions.assertOperationsEndpoints("OpenRAG ingest pipeline", "Reactive Messaging", "Neo4j", "OpenSearch",
                 "ingest-stages");
     }
+
+    @Test
+    void refusesAForeignHostOnEveryKindOfPath() {
+        AppOperationsAssertions.assertForeignHostRefused("GET /api/jobs", "GET /q/health/ready", "POST /api/documents");
+    }
 }

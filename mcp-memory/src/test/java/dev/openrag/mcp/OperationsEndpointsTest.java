@@ -17,4 +17,9 @@ class OperationsEndpointsTest {
         // Kafka's readiness is the messaging channels' (see ingest-pipeline's OperationsEndpointsTest)
         AppOperationsAssertions.assertOperationsEndpoints("OpenRAG MCP memory server", "Reactive Messaging", "Neo4j");
     }
+
+    @Test
+    void refusesAForeignHostOnEveryKindOfPath() {
+        AppOperationsAssertions.assertForeignHostRefused("POST /mcp", "GET /mcp/sse", "GET /q/health/ready");
+    }
 }

@@ -16,4 +16,9 @@ class OperationsEndpointsTest {
     void exposesHealthMetricsAndOpenApi() {
         AppOperationsAssertions.assertOperationsEndpoints("OpenRAG query API", "Neo4j", "OpenSearch");
     }
+
+    @Test
+    void refusesAForeignHostOnEveryKindOfPath() {
+        AppOperationsAssertions.assertForeignHostRefused("GET /api/collections", "GET /q/health/ready", "GET /", "POST /api/search");
+    }
 }

@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What every OpenRAG app must expose (health with one readiness check per engine it uses,
@@ -25,5 +26,37 @@ public final class AppOperationsAssertions {
         given().accept("application/json").get("/q/openapi").then().statusCode(200)
                 .body("info.title", equalTo(openApiTitle));
         given().get("/q/swagger-ui/").then().statusCode(200);
+    }
+
+    /**
+     * DNS rebinding, as a browser would perform it: each request sent with {@code Host: attacker.example}
+     * is refused with 421 before the app reads it, and the same request with {@code Host: localhost} is
+     * not (the positive control). Sent over a raw socket: HTTP clients do not let a caller set Host.
+     *
+     * @param requests "METHOD /path" each, e.g. "GET /api/collections"
+     */
+    public static void assertForeignHostRefused(String... requests) {
+        for (String request : requests) {
+            String[] parts = request.split(" ", 2);
+            assertThat(statusWithHost(parts[0], parts[1], "attacker.example:" + io.restassured.RestAssured.port))
+                    .as(request + " with a foreign Host").isEqualTo(421);
+            assertThat(statusWithHost(parts[0], parts[1], "localhost:" + io.restassured.RestAssured.port))
+                    .as(request + " with Host localhost").isNotEqualTo(421);
+        }
+    }
+
+    private static int statusWithHost(String method, String path, String host) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", io.restassured.RestAssured.port)) {
+            socket.setSoTimeout(10_000);
+            String body = "POST".equals(method) ? "{}" : "";
+            socket.getOutputStream().write((method + " " + path + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: " + body.length() + "\r\nConnection: close\r\n\r\n" + body)
+                    .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String status = new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(),
+                    java.nio.charset.StandardCharsets.US_ASCII)).readLine();
+            return Integer.parseInt(status.split(" ")[1]);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
