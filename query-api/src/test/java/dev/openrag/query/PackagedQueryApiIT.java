@@ -40,6 +40,8 @@ class PackagedQueryApiIT {
     @Test
     void servesHealthSearchAskAndBrowsing() {
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        given().get("/q/swagger-ui/").then().statusCode(404); // no Swagger UI in production
+        given().accept("application/json").get("/q/openapi").then().statusCode(200);
         given().contentType(ContentType.JSON)
                 .body(Map.of("query", "how should I care for vegetable plants in my garden", "collection", SearchFixture.COLLECTION))
                 .post("/api/search").then().statusCode(200).body("results[0].documentId", equalTo("doc-2"));
