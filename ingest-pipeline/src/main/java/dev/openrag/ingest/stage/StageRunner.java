@@ -188,7 +188,7 @@ public class StageRunner {
         var outageRetry = once
                 .onFailure(this::isOutage).invoke(e -> {
                     var outage = Outages.of(e).orElseThrow();
-                    waits.waiting(stage, outage.engine(), describe(e));
+                    waits.waiting(stage, outage.engine());
                     LOG.warnf("%s waits for %s: %s", stage, outage.engine(), describe(e));
                 })
                 .onFailure(this::isOutage).retry().withBackOff(retry.initialBackoff(), retry.maxBackoff());

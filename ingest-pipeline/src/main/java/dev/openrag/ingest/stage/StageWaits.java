@@ -24,16 +24,16 @@ public class StageWaits {
     /** A stage working on one event longer than this without waiting for an engine is reported as stuck. */
     static final Duration STUCK_AFTER = Duration.ofMinutes(10);
 
-    private record Wait(String engine, Instant since, String reason) {
+    private record Wait(String engine, Instant since) {
     }
 
     private final Map<String, Wait> waits = new ConcurrentHashMap<>();
     private final Map<String, Instant> busySince = new ConcurrentHashMap<>();
 
     /** A stage found an engine unavailable; the first report of an outage sets its start. */
-    void waiting(String stage, String engine, String reason) {
+    void waiting(String stage, String engine) {
         waits.compute(stage, (name, previous) -> new Wait(engine,
-                previous != null && previous.engine().equals(engine) ? previous.since() : Instant.now(), reason));
+                previous != null && previous.engine().equals(engine) ? previous.since() : Instant.now()));
     }
 
     void started(String stage) {
@@ -56,8 +56,9 @@ public class StageWaits {
     /** The readiness check {@code ingest-stages}: DOWN while any stage waits for an engine or is stuck. */
     public HealthCheckResponse health() {
         HealthCheckResponseBuilder health = HealthCheckResponse.named("ingest-stages").up();
+        // which engine, since when; the client's own message stays in the log (probes are read by anyone who reaches them)
         waits.forEach((stage, wait) -> health.down().withData(stage, wait.engine() + " unreachable since "
-                + wait.since().truncatedTo(ChronoUnit.SECONDS) + ": " + wait.reason()));
+                + wait.since().truncatedTo(ChronoUnit.SECONDS)));
         Instant stuckBefore = Instant.now().minus(STUCK_AFTER);
         busySince.forEach((stage, since) -> {
             if (since.isBefore(stuckBefore) && !waits.containsKey(stage)) {
