@@ -101,7 +101,8 @@ public class SecretBox {
         if (known == null) {
             synchronized (this) {
                 if (key == null) {
-                    key = new SecretKeySpec(configuredKey.map(SecretBox::decoded).orElseGet(this::fromFile), "AES");
+                    key = new SecretKeySpec(configuredKey.map(value -> decoded(value, "OPENRAG_SECRETS_KEY must be 32 bytes in base64"
+                            + " (openssl rand -base64 32)")).orElseGet(this::fromFile), "AES");
                 }
                 known = key;
             }
@@ -109,7 +110,8 @@ public class SecretBox {
         return known;
     }
 
-    private static byte[] decoded(String base64) {
+    /** 32 bytes from base64, or a {@link SealException} saying {@code problem}. */
+    private static byte[] decoded(String base64, String problem) {
         try {
             byte[] bytes = Base64.getDecoder().decode(base64.strip());
             if (bytes.length == 32) {
@@ -118,7 +120,7 @@ public class SecretBox {
         } catch (IllegalArgumentException e) {
             // reported below
         }
-        throw new SealException("OPENRAG_SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)");
+        throw new SealException(problem);
     }
 
     /** The key file's key, made (owner-only) when there is none; of two instances making it at once, one file wins. */
@@ -146,23 +148,11 @@ public class SecretBox {
                     Files.deleteIfExists(temporary);
                 }
             }
-            return decodedFile(Files.readString(keyFile));
+            return decoded(Files.readString(keyFile), keyFile + " does not hold a key (32 bytes in base64)");
         } catch (IOException e) {
             throw new SealException("no secrets key: set OPENRAG_SECRETS_KEY, or let the server write " + keyFile + " ("
                     + e.getClass().getSimpleName() + ")");
         }
-    }
-
-    private byte[] decodedFile(String content) {
-        try {
-            byte[] bytes = Base64.getDecoder().decode(content.strip());
-            if (bytes.length == 32) {
-                return bytes;
-            }
-        } catch (IllegalArgumentException e) {
-            // reported below
-        }
-        throw new SealException(keyFile + " does not hold a key (32 bytes in base64)");
     }
 
     /** A secret could not be sealed or opened; the message never holds a secret. */

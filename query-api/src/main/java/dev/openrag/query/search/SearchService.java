@@ -82,6 +82,14 @@ public class SearchService {
     private final ChunkLookup chunks;
     private final double graphNodeSeeds;
     private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
+    /**
+     * How long a search waits for its engines in all ({@code openrag.search.read-timeout}, 2 s): a frozen engine (a long GC
+     * pause, a stalled VM) accepts connections and answers nothing, and Neo4j's driver has no read timeout of its own. Past
+     * it, a retriever is left out and named in {@code degraded} as a failed one is, and each later lookup (feedback,
+     * memories, expansion) gets at least {@link #LATE_WAIT_NANOS}; only when no retriever answered is it a 503.
+     */
+    private final long readTimeoutNanos;
+    private static final long LATE_WAIT_NANOS = 100_000_000L;
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
                          @ConfigProperty(name = "openrag.search.memory-min-similarity", defaultValue = "0.85") double memoryMinSimilarity,
@@ -99,6 +107,7 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.search.expand.documents", defaultValue = "1") int expandDocuments,
                          @ConfigProperty(name = "openrag.search.expand.ratio", defaultValue = "0.5") double expandRatio,
                          @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double graphNodeSeeds,
+                         @ConfigProperty(name = "openrag.search.read-timeout", defaultValue = "PT2S") java.time.Duration readTimeout,
                          GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker, ChunkLookup chunks) {
         this.expandDocuments = expandDocuments;
         this.expandRatio = expandRatio;
@@ -126,6 +135,7 @@ public class SearchService {
             throw new IllegalArgumentException("openrag.graph.node-seeds must be between 0 and 10, got " + graphNodeSeeds);
         }
         this.graphNodeSeeds = graphNodeSeeds;
+        this.readTimeoutNanos = readTimeout.toNanos();
     }
 
     @PreDestroy
@@ -202,8 +212,10 @@ public class SearchService {
         // the collection's vector version and whether the feedback and memory lookups after ranking
         // are needed at all: one round trip, asked now, beside the retrievers, off the search's path
         CompletableFuture<SearchState.Snapshot> stores = CompletableFuture.supplyAsync(() -> state.read(collection), retrievers);
-        CompletableFuture<Boolean> anyFeedback = stores.thenApply(SearchState.Snapshot::anyFeedback);
-        CompletableFuture<Boolean> anyMemories = stores.thenApply(SearchState.Snapshot::anyPinnedOrCorrections);
+        // bounded where they are read, after the retrievers: a store that does not answer in time means "skip", named in degraded
+        CompletableFuture<SearchState.Snapshot> storesRead = stores;
+        CompletableFuture<Boolean> anyFeedback = CompletableFuture.supplyAsync(() -> storesRead.join().anyFeedback(), retrievers);
+        CompletableFuture<Boolean> anyMemories = CompletableFuture.supplyAsync(() -> storesRead.join().anyPinnedOrCorrections(), retrievers);
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
         if (mode.equals(SUMMARY)) {
             running.put(SUMMARY, retrieve(() -> {
@@ -228,10 +240,12 @@ public class SearchService {
             running.put(BM25, retrieve(() -> timed(timings, BM25, () -> lexical.search(collection, query, depth))));
         }
         Map<String, List<ScoredChunk>> hits = new LinkedHashMap<>();
-        List<String> degraded = new ArrayList<>();
+        // steps past the deadline may still add to it from their own threads: synchronized, and copied once at the end
+        List<String> degraded = java.util.Collections.synchronizedList(new ArrayList<>());
+        long deadline = started + readTimeoutNanos;
         running.forEach((retriever, future) -> {
             try {
-                hits.put(retriever, future.join());
+                hits.put(retriever, within(future, deadline));
             } catch (RuntimeException e) {
                 LOG.warnf("%s retriever failed, answering without it: %s", retriever, rootMessage(e));
                 degraded.add(switch (retriever) {
@@ -245,7 +259,8 @@ public class SearchService {
         if (hits.isEmpty()) {
             throw new ApiException(503, "unavailable", "no retriever could answer: " + String.join(", ", degraded) + " unreachable");
         }
-        if (hits.values().stream().allMatch(List::isEmpty) && !collectionExists(collection)) {
+        if (hits.values().stream().allMatch(List::isEmpty)
+                && !orElse(CompletableFuture.supplyAsync(() -> collectionExists(collection), retrievers), deadline, true)) {
             throw ApiException.badRequest("unknown collection '" + collection + "': nothing has been ingested into it");
         }
         long fusing = System.nanoTime();
@@ -254,7 +269,8 @@ public class SearchService {
         timings.put("fusion", Math.round((System.nanoTime() - fusing) / 1e4) / 100.0);
         if (mode.equals(HYBRID_EXPANDED) && !ranked.isEmpty()) {
             List<RankFusion.Fused> candidatesToBoost = ranked;
-            ranked = timed(timings, SUMMARY, () -> expandWithSummaries(candidatesToBoost, queryVector, degraded));
+            ranked = timed(timings, SUMMARY, () -> orElse(CompletableFuture.supplyAsync(
+                    () -> expandWithSummaries(candidatesToBoost, queryVector, degraded), retrievers), deadline, candidatesToBoost, "summaries", degraded));
         }
         int expand = request.expand() == null ? expandDocuments : request.expand();
         if (expand < 0 || expand > 20) {
@@ -262,7 +278,8 @@ public class SearchService {
         }
         if (hybrid && expand > 0 && !ranked.isEmpty()) {
             List<RankFusion.Fused> candidatesToExpand = ranked;
-            ranked = timed(timings, DocumentExpansion.SIGNAL, () -> expand(collection, candidatesToExpand, expand, degraded));
+            ranked = timed(timings, DocumentExpansion.SIGNAL, () -> orElse(CompletableFuture.supplyAsync(
+                    () -> expand(collection, candidatesToExpand, expand, degraded), retrievers), deadline, candidatesToExpand, "expand", degraded));
         }
         boolean rerank = request.rerank() == null ? rerankByDefault : request.rerank();
         if (rerank && !ranked.isEmpty()) {
@@ -287,18 +304,19 @@ public class SearchService {
                 ? timed(timings, "operations", () -> withOperations(collection, top, degraded)) : top;
         // memories need only the result ids, feedback re-orders the results: the two run side by side
         List<String> resultIds = fused.stream().map(SearchResponse.Result::chunkId).toList();
-        List<String> memoriesDegraded = new ArrayList<>();
+        List<String> memoriesDegraded = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<RelatedKnowledge> relatedLookup = CompletableFuture.supplyAsync(() -> timed(timings, "memories",
                 () -> related(request.scopes(), anyMemories, queryVector, resultIds, memoriesDegraded)), retrievers);
-        List<SearchResponse.Result> results = timed(timings, "feedback",
-                () -> feedback.apply(fused, anyFeedback, queryVector, explain, degraded));
-        RelatedKnowledge related = relatedLookup.join();
-        degraded.addAll(memoriesDegraded);
+        List<SearchResponse.Result> results = timed(timings, "feedback", () -> orElse(CompletableFuture.supplyAsync(
+                () -> feedback.apply(fused, anyFeedback, queryVector, explain, degraded), retrievers), deadline, fused, "feedback", degraded));
+        RelatedKnowledge related = orElse(relatedLookup, deadline, RelatedKnowledge.NONE, "memories", memoriesDegraded);
+        degraded.addAll(List.copyOf(memoriesDegraded));
+        List<String> named = List.copyOf(new java.util.LinkedHashSet<>(List.copyOf(degraded)));
         return new SearchResponse(results, related.memories().stream()
                 .map(hit -> new SearchResponse.MemoryNote(hit.memory().id(), hit.memory().scope(), hit.memory().text(),
                         hit.memory().tags(), hit.score()))
                 .toList(), related.corrections(), (System.nanoTime() - started) / 1_000_000, requestedMode,
-                degraded.isEmpty() ? null : degraded, explain ? new TreeMap<>(timings) : null,
+                named.isEmpty() ? null : named, explain ? new TreeMap<>(timings) : null,
                 route != null && explain ? new SearchResponse.Route(route.mode(), route.weights(), route.reason()) : null);
     }
 
@@ -418,6 +436,47 @@ public class SearchService {
 
     private CompletableFuture<List<ScoredChunk>> retrieve(Supplier<List<ScoredChunk>> retriever) {
         return CompletableFuture.supplyAsync(retriever, retrievers);
+    }
+
+    /** The future's value by the deadline (at least {@link #LATE_WAIT_NANOS} from now); a failure or the wait's end as a RuntimeException. */
+    private static <T> T within(CompletableFuture<T> future, long deadline) {
+        try {
+            return future.get(Math.max(deadline - System.nanoTime(), LATE_WAIT_NANOS), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            future.cancel(true);
+            throw new IllegalStateException("no answer within the search's read timeout (openrag.search.read-timeout)");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : new java.util.concurrent.CompletionException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** {@link #within}, or {@code fallback} when it fails or is late. */
+    private static <T> T orElse(CompletableFuture<T> future, long deadline, T fallback) {
+        try {
+            return within(future, deadline);
+        } catch (RuntimeException e) {
+            return fallback;
+        }
+    }
+
+    /** {@link #within}, or {@code fallback} with {@code step} named in {@code degraded} when it is late (a failure is the step's own to report). */
+    private <T> T orElse(CompletableFuture<T> future, long deadline, T fallback, String step, List<String> degraded) {
+        try {
+            return future.get(Math.max(deadline - System.nanoTime(), LATE_WAIT_NANOS), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            future.cancel(true);
+            LOG.warnf("%s did not answer within the search's read timeout, answering without it", step);
+            degraded.add(step);
+            return fallback;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : new java.util.concurrent.CompletionException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private boolean collectionExists(String collection) {
