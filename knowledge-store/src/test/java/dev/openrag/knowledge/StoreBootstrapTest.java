@@ -195,9 +195,9 @@ class StoreBootstrapTest {
                     "FOR (n:Memory) ON EACH [n.text, n.scope]", // updated inside every write's commit
                     "FOR (n:Memory) ON EACH [n.text, n.scope] OPTIONS {indexConfig: {`" // after each write's commit
                             + Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}",
-                    "FOR (n:" + Neo4jSchema.INDEXED_MEMORY + ") ON EACH [n.text, n.scope] OPTIONS {indexConfig: {`" // no speaker
-                            + Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}");
-            List<Object> current = List.of(Neo4jSchema.INDEXED_MEMORY, true, "text,scope,speaker");
+                    "FOR (n:" + Neo4jSchema.INDEXED_MEMORY + ") ON EACH [n.text, n.scope, n.speaker] OPTIONS {indexConfig: {`"
+                            + Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}"); // over another property
+            List<Object> current = List.of(Neo4jSchema.INDEXED_MEMORY, true, "text,scope");
             for (String older : olderVersions) {
                 session.run("DROP INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " IF EXISTS").consume();
                 session.run("CREATE FULLTEXT INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " " + older).consume();

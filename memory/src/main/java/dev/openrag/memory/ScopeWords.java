@@ -178,17 +178,27 @@ public final class ScopeWords {
         return length;
     }
 
-    /** Every memory's BM25 score for the query terms (0 where none occurs), by position; terms of one stem count once. */
     /**
-     * Whether {@code terms} say nothing here: some of them are found, and every one found is in every memory. Such
-     * words ("Priya" in a scope of facts about Priya) rank the memories by length alone, a vote on nothing.
+     * Whether {@code terms} say nothing here: some of them are found, and either every one found is in every memory, or
+     * every memory scores the same. The first ("Priya" in a scope of facts about Priya) ranks the memories by length
+     * alone; the second ("Where does Sam live?" over "Sam works at Acme.", "Sam works at Globex.", "I live in Leeds." and
+     * "I live in Hull.": each holds one of two words as common as the other) ranks them by nothing at all, and the order
+     * of a tie would decide.
      */
     public boolean sayNothing(List<String> terms) {
         Stems stems = new Stems(stemming);
         List<int[][]> found = terms.stream().map(stems::of).distinct().map(postings::get).filter(java.util.Objects::nonNull).toList();
-        return !found.isEmpty() && found.stream().allMatch(posting -> posting[0].length == lengths.length);
+        if (found.isEmpty()) {
+            return false;
+        }
+        if (found.stream().allMatch(posting -> posting[0].length == lengths.length)) {
+            return true;
+        }
+        double[] scores = scores(terms);
+        return java.util.Arrays.stream(scores).allMatch(score -> score > 0 && Math.abs(score - scores[0]) <= 1e-9 * scores[0]);
     }
 
+    /** Every memory's BM25 score for the query terms (0 where none occurs), by position; terms of one stem count once. */
     public double[] scores(List<String> terms) {
         double[] scores = new double[lengths.length];
         int n = lengths.length;

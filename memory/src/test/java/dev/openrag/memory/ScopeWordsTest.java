@@ -23,6 +23,21 @@ class ScopeWordsTest {
     }
 
     @Test
+    void wordsSayNothingWhenEveryMemoryHoldsThemOrEveryMemoryScoresTheSame() {
+        ScopeWords priya = ScopeWords.of(List.of("Priya lives in Manchester.", "Priya is a data engineer.", "Priya drinks tea."), true);
+        assertThat(priya.sayNothing(FulltextQuery.queryTerms("Where does Priya live?"))).as("'live' tells the first apart").isFalse();
+        assertThat(priya.sayNothing(FulltextQuery.queryTerms("Tell me about Priya"))).as("'Priya' is in every memory").isTrue();
+
+        ScopeWords sam = ScopeWords.of(List.of("I live in Leeds.", "I live in Hull.", "Sam works at Acme.", "Sam works at Globex."), true);
+        assertThat(sam.sayNothing(FulltextQuery.queryTerms("Where does Sam live?")))
+                .as("each memory holds one of two words, as common and as long: a tie ranks by nothing").isTrue();
+        assertThat(sam.sayNothing(FulltextQuery.queryTerms("Who does Sam work for?")))
+                .as("two memories hold both words").isFalse();
+        assertThat(sam.sayNothing(FulltextQuery.queryTerms("Where is Hull?"))).as("one memory holds the word").isFalse();
+        assertThat(sam.sayNothing(FulltextQuery.queryTerms("quokkas"))).as("nothing found: nothing to say").isFalse();
+    }
+
+    @Test
     void statisticsAreThoseOfTheScopeAlone() {
         double alone = ScopeWords.of(List.of("zephyr blew", "garden bed")).scores(List.of("zephyr"))[0];
         double common = ScopeWords.of(List.of("zephyr blew", "garden bed", "zephyr again", "zephyr once more")).scores(List.of("zephyr"))[0];

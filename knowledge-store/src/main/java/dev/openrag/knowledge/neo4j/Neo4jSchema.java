@@ -43,7 +43,7 @@ public final class Neo4jSchema {
     public static final String MEMORY_WORDS_EVENTUALLY_CONSISTENT = "fulltext.eventually_consistent";
     /** Put before a query of {@link #MEMORY_TEXT_INDEX}: waits until the writes committed before it are in the index. */
     /** What {@link #MEMORY_TEXT_INDEX} indexes of a memory, in order. */
-    static final List<String> MEMORY_WORDS_PROPERTIES = List.of("text", "scope", "speaker");
+    static final List<String> MEMORY_WORDS_PROPERTIES = List.of("text", "scope");
     public static final String AWAIT_MEMORY_WORDS = "CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()\n";
 
     private static final List<String> CONSTRAINTS = List.of(
@@ -82,9 +82,8 @@ public final class Neo4jSchema {
             // BM25 over what memories say (names, places, exact phrases), fused with their vectors; the
             // scope is indexed too, so that Lucene reads only the asked scope's memories. It holds the
             // memories the vector index holds, which enter both in batches (MemoryVectorQueue), and is
-            // updated after their commit rather than in it: see MEMORY_WORDS_EVENTUALLY_CONSISTENT. The speaker is
-            // a word of their memories: "I live in Hull." said by Sam is about Sam (MemoryScopeCopies.words).
-            "CREATE FULLTEXT INDEX memory_words IF NOT EXISTS FOR (n:" + INDEXED_MEMORY + ") ON EACH [n.text, n.scope, n.speaker] "
+            // updated after their commit rather than in it: see MEMORY_WORDS_EVENTUALLY_CONSISTENT.
+            "CREATE FULLTEXT INDEX memory_words IF NOT EXISTS FOR (n:" + INDEXED_MEMORY + ") ON EACH [n.text, n.scope] "
                     + "OPTIONS {indexConfig: {`" + MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}",
             // BM25 over entity and operation words, limited to a collection the way memory_words is to a scope
             "CREATE FULLTEXT INDEX graph_words IF NOT EXISTS FOR (n:Entity|Operation) ON EACH [n.words, n.collection]",
@@ -139,8 +138,8 @@ public final class Neo4jSchema {
             if (memoryWords != null && (!Boolean.TRUE.equals(indexConfig(memoryWords).get(MEMORY_WORDS_EVENTUALLY_CONSISTENT))
                     || !memoryWords.get("labelsOrTypes").asList(Value::asString).equals(List.of(INDEXED_MEMORY))
                     || !memoryWords.get("properties").asList(Value::asString).equals(MEMORY_WORDS_PROPERTIES))) {
-                // made by an older version, updated inside every add's commit or with every add, or without the
-                // speaker: made again (Neo4j reindexes the memories)
+                // made by an older version, updated inside every add's commit or with every add, or over other
+                // properties: made again (Neo4j reindexes the memories)
                 session.run("DROP INDEX " + MEMORY_TEXT_INDEX + " IF EXISTS").consume();
             }
             for (String statement : CONSTRAINTS) {

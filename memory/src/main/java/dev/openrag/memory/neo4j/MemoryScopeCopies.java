@@ -430,16 +430,6 @@ final class MemoryScopeCopies {
         String inContext() {
             return MemoryScopeCopies.inContext(context, text);
         }
-
-        /** What a copy's words hold of it ({@link MemoryScopeCopies#words}). */
-        String words() {
-            return MemoryScopeCopies.words(text, speaker);
-        }
-
-        /** What a copy's words in context hold of it. */
-        String wordsInContext() {
-            return MemoryScopeCopies.words(inContext(), speaker);
-        }
     }
 
     /** What a copy reads of each memory {@code m} ({@link Copied#of}). */
@@ -499,15 +489,6 @@ final class MemoryScopeCopies {
     /** A memory's text as a copy's words in context hold it: after its context (null: none). */
     static String inContext(String context, String text) {
         return context == null ? text : context + "\n" + text;
-    }
-
-    /**
-     * A memory's words for BM25: its text and its speaker's name. "I live in Hull." said by Sam is about Sam, as
-     * "Sam works at Acme." is; without the name, "Where does Sam live?" finds Sam's job by "Sam" as well as his home by
-     * "live" (the memory_words index holds the speaker beside the text the same way).
-     */
-    static String words(String text, String speaker) {
-        return speaker == null ? text : text + "\n" + speaker;
     }
 
     /** A vector as Neo4j returns it (a list of doubles), as floats. */
@@ -716,9 +697,9 @@ final class MemoryScopeCopies {
             for (int i = 0; i < n; i++) {
                 Row row = rows.get(i).row();
                 ids[i] = row.id();
-                texts.add(row.words());
+                texts.add(row.text());
                 anyContext |= row.context() != null;
-                inContext.add(row.wordsInContext());
+                inContext.add(row.inContext());
                 embeddings[i] = row.embedding();
                 dimension = Math.max(dimension, embeddings[i].length);
                 seconds[i] = row.second();
@@ -796,11 +777,11 @@ final class MemoryScopeCopies {
             for (int k = 0; k < fresh.size(); k++) {
                 grownLacksSecond[n + k] = fresh.get(k).second() == null;
             }
-            List<String> texts = fresh.stream().map(Row::words).toList();
+            List<String> texts = fresh.stream().map(Row::text).toList();
             return new Copy(state, grownIds, vectors.with(fresh.stream().map(Row::embedding).toArray(float[][]::new)),
                     allSeconds ? secondVectors.with(fresh.stream().map(Row::second).toArray(float[][]::new)) : null, grownLacksSecond,
                     grownSpeakers, grownHappened, grownForgottenAt, grownExpiresAt, grownValidTo, grownConversations,
-                    words.with(texts), wordsInContext == null ? null : wordsInContext.with(fresh.stream().map(Row::wordsInContext).toList()));
+                    words.with(texts), wordsInContext == null ? null : wordsInContext.with(fresh.stream().map(Row::inContext).toList()));
         }
 
         /**
@@ -859,9 +840,8 @@ final class MemoryScopeCopies {
                 keptValidTo[k] = validTo[i];
                 keptConversations.add(conversations.get(i));
                 Edit edit = replaced.get(i);
-                String text = edit == null ? words.text(i) : MemoryScopeCopies.words(edit.text(), speakers[i]);
-                String said = edit == null ? (wordsInContext == null ? text : wordsInContext.text(i))
-                        : MemoryScopeCopies.words(edit.inContext(), speakers[i]);
+                String text = edit == null ? words.text(i) : edit.text();
+                String said = edit == null ? (wordsInContext == null ? text : wordsInContext.text(i)) : edit.inContext();
                 inContext.add(said);
                 anyContext |= !said.equals(text);
                 if (edit != null) {
@@ -914,7 +894,7 @@ final class MemoryScopeCopies {
                     }
                     String held = words.text(position);
                     String heldInContext = wordsInContext == null ? held : wordsInContext.text(position);
-                    if (!held.equals(row.words()) || !heldInContext.equals(row.wordsInContext())) {
+                    if (!held.equals(row.text()) || !heldInContext.equals(row.inContext())) {
                         edits.add(new Edit(row.id(), row.text(), row.context(), row.embedding(), row.second()));
                     }
                 }

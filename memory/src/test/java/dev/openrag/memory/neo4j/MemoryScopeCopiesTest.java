@@ -736,12 +736,9 @@ class MemoryScopeCopiesTest {
         Neo4jMemoryStore unfocused = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
                 new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0));
         String scope = "speakers-" + System.nanoTime();
-        // Bo talks about planting in the question's words; Ada's own answer shares only her name with it (a speaker's name
-        // is a word of their memories), and her memory is the named speaker's list's first
-        focused.add(said(scope, "bo-1", "we plant tomatoes in the garden", "Bo"), new float[] {1, 0, 0, 0});
+        // Bo talks about planting in the question's words; Ada's own answer shares none of them
+        focused.add(said(scope, "bo-1", "we planted tomatoes in the garden", "Bo"), new float[] {1, 0, 0, 0});
         focused.add(said(scope, "bo-2", "the garden looks planted and tidy", "Bo"), new float[] {0.9f, 0.1f, 0, 0});
-        focused.add(said(scope, "bo-3", "next year we plant the garden earlier", "Bo"), new float[] {0.9f, 0.15f, 0, 0});
-        focused.add(said(scope, "bo-4", "a garden plant list for the spring", "Bo"), new float[] {0.9f, 0.2f, 0, 0});
         focused.add(said(scope, "ada-1", "I put seeds in the soil this morning", "Ada"), new float[] {0.2f, 1, 0, 0});
         focused.add(said(scope, "note", "the shed needs paint", null), new float[] {0.5f, 0, 1, 0});
         awaitTrue(() -> focused.servesFromMemory(scope) && unfocused.servesFromMemory(scope), "the scope is copied into memory");
@@ -750,11 +747,8 @@ class MemoryScopeCopiesTest {
         List<MemoryHit> plain = unfocused.search(query(scope, "What did Ada plant in the garden?", vector));
         List<MemoryHit> favoured = focused.search(query(scope, "What did Ada plant in the garden?", vector));
 
-        assertThat(ids(plain).indexOf(scope + "-bo-1")).as("without focus, Bo's words come before the note")
-                .isLessThan(ids(plain).indexOf(scope + "-note"));
+        assertThat(ids(plain).get(0)).as("without focus, Bo's words win").isEqualTo(scope + "-bo-1");
         assertThat(ids(favoured).get(0)).as("what the named speaker said comes first").isEqualTo(scope + "-ada-1");
-        assertThat(ids(favoured).indexOf(scope + "-note")).as("with focus, the note passes Bo's words")
-                .isLessThan(ids(favoured).indexOf(scope + "-bo-1"));
         assertThat(score(favoured, scope + "-bo-1")).as("another speaker's memory keeps a quarter of its score")
                 .isCloseTo(score(plain, scope + "-bo-1") * 0.25, within(1e-9));
         assertThat(score(favoured, scope + "-note")).as("a memory without a speaker keeps its score")

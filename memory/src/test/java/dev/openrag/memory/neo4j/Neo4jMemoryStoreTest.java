@@ -187,26 +187,6 @@ class Neo4jMemoryStoreTest {
     }
 
     @Test
-    void aSpeakersNameIsAWordOfTheirMemoriesInNeo4jsIndexAndInTheScopesCopy() {
-        for (long maxCopied : new long[] {0, Neo4jMemoryStore.DEFAULT_MAX_COPIED}) {
-            Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, maxCopied, SearchTuning.DEFAULT);
-            String scope = "speaker-words-" + maxCopied + "-" + System.nanoTime();
-            // Sam's job names Sam; Sam's home is said by Sam: both are about Sam, only one is about living
-            store.add(speaking(scope, "job", "Sam works at Acme.", null), new float[] {1, 0, 0, 0});
-            store.add(speaking(scope, "home", "I live in Hull.", "Sam"), new float[] {0, 1, 0, 0});
-            store.add(speaking(scope, "other", "I live in Leeds.", "Ann"), new float[] {0, 0, 1, 0});
-            MemoryQuery byWords = new MemoryQuery(scope, "Where does Sam live?", new float[] {0, 0, 0, 1}, 3, null, 0, false, null, null,
-                    null, 2, MemoryQuery.BM25, null, null, false);
-            assertThat(store.search(byWords)).extracting(MemoryHit::id).as("copies up to %d memories", maxCopied)
-                    .startsWith(scope + "-home");
-            if (maxCopied > 0) { // the copy holds the same words after an update of the text
-                store.update(scope + "-home", "I live in Hull since May.", new float[] {0, 1, 0, 0}, null, 3);
-                assertThat(store.search(byWords)).extracting(MemoryHit::id).startsWith(scope + "-home");
-            }
-        }
-    }
-
-    @Test
     void theDefaultFusionLetsOneListsFirstHitAheadOfMemoriesBothListsRankMiddling() {
         String scope = "fusion-" + System.nanoTime();
         // no copies, so no feedback list: the two lists alone
