@@ -25,6 +25,8 @@ final class CrawlTestSite implements AutoCloseable {
     final List<Request> requests = new CopyOnWriteArrayList<>();
     volatile String changingText = "Version one of the changing page mentions walruses.";
     volatile boolean vanished;
+    /** Where the attack pages try to reach (an address the fetch rules refuse), e.g. http://127.0.0.2:PORT. */
+    volatile String internalBase = "http://127.0.0.2:9";
     private final HttpServer server;
 
     CrawlTestSite(long slowMillis) throws IOException {
@@ -114,8 +116,44 @@ final class CrawlTestSite implements AutoCloseable {
                     html(exchange, "Vanishing", "<main><p>This page about pangolins will disappear.</p></main>");
                 }
             }
-            default -> send(exchange, 404, "text/plain", "not found");
+            case "/attack/script" -> html(exchange, "Capybaras", attackPage());
+            case "/attack/redirect" -> redirect(exchange, internalBase + "/from-page-redirect");
+            case "/sw.js" -> send(exchange, 200, "text/javascript",
+                    "self.addEventListener('install', () => fetch('" + internalBase + "/from-service-worker'));");
+            default -> {
+                if (path.startsWith("/redirect-to-internal/")) {
+                    redirect(exchange, internalBase + "/" + path.substring("/redirect-to-internal/".length()));
+                } else {
+                    send(exchange, 404, "text/plain", "not found");
+                }
+            }
         }
+    }
+
+    /**
+     * Issue 60's attacks on the crawler's browser, each with a legitimate twin on this site: a
+     * stylesheet, a fetch, a script behind a redirect and a WebSocket aimed at the internal address,
+     * a service worker, and a link that redirects there.
+     */
+    private String attackPage() {
+        String internalWs = internalBase.replace("http:", "ws:");
+        String ownWs = url("/allowed-websocket").replace("http:", "ws:");
+        return "<main><h1>Capybaras</h1><p>This page about capybaras tries to reach an internal address.</p>"
+                + "<a href=\"/attack/redirect\">more</a></main>"
+                + "<link rel=\"stylesheet\" href=\"" + internalBase + "/from-stylesheet\">"
+                + "<script src=\"/redirect-to-internal/from-redirected-script\"></script>"
+                + "<script>"
+                + "fetch('" + internalBase + "/from-fetch').catch(() => {});"
+                + "fetch('/allowed-by-script').catch(() => {});"
+                + "try { new WebSocket('" + internalWs + "/from-websocket'); } catch (e) {}"
+                + "try { new WebSocket('" + ownWs + "'); } catch (e) {}"
+                + "if (navigator.serviceWorker) { navigator.serviceWorker.register('/sw.js').catch(() => {}); }"
+                + "</script>";
+    }
+
+    private static void redirect(HttpExchange exchange, String location) throws IOException {
+        exchange.getResponseHeaders().add("Location", location);
+        exchange.sendResponseHeaders(302, -1);
     }
 
     private static void html(HttpExchange exchange, String title, String body) throws IOException {

@@ -141,6 +141,53 @@ class CrawlerTest {
                 .noneMatch(form -> form.contains("s3cret"));
     }
 
+    /**
+     * Issue 60's attacks on the crawler's browser: a page whose stylesheet, fetch, redirected script
+     * and WebSocket aim at 127.0.0.2 (loopback, refused by the fetch rules), a service worker, and a
+     * link that redirects there. Nothing reaches 127.0.0.2; the same requests to the site itself do
+     * (the positive control); each refused request is on the crawl's report.
+     */
+    @Test
+    void theBrowserSendsNothingToARefusedAddressByScriptSubresourceRedirectWebSocketOrServiceWorker() throws Exception {
+        List<String> internalRequests = new java.util.concurrent.CopyOnWriteArrayList<>();
+        com.sun.net.httpserver.HttpServer internal = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.2", 0), 0);
+        internal.createContext("/", exchange -> {
+            internalRequests.add(exchange.getRequestURI().getPath());
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        internal.start();
+        try (CrawlTestSite attacker = new CrawlTestSite(SLOW_MILLIS)) {
+            String internalBase = "http://127.0.0.2:" + internal.getAddress().getPort();
+            attacker.internalBase = internalBase;
+            String crawlId = given().contentType(ContentType.JSON).body(Map.of(
+                    "seedUrls", List.of(attacker.url("/attack/script")), "collection", "crawl-attacks", "maxDepth", 1))
+                    .post("/api/crawls").then().statusCode(202).extract().path("crawlId");
+            JsonPath crawl = awaitCrawl(crawlId, Duration.ofSeconds(60));
+            IngestTestSupport.sleep(500); // anything the page still sends arrives late, never
+            assertThat(internalRequests).as("requests that reached 127.0.0.2").isEmpty();
+
+            List<String> served = attacker.requests.stream().map(CrawlTestSite.Request::path).toList();
+            assertThat(served).as("the legitimate twins went through")
+                    .contains("/allowed-by-script", "/allowed-websocket", "/redirect-to-internal/from-redirected-script");
+            assertThat(served).as("no service worker was registered").doesNotContain("/sw.js");
+            assertThat(crawl.getString("state")).isEqualTo("completed");
+            assertThat(crawl.getInt("pages.fetched")).as("the attack page itself is read").isEqualTo(1);
+
+            Map<String, String> report = new java.util.HashMap<>();
+            crawl.getList("failures", Map.class).forEach(f -> report.put((String) f.get("url"), (String) f.get("reason")));
+            assertThat(report.get(internalBase + "/from-fetch")).contains("request refused", "loopback");
+            assertThat(report.get(internalBase + "/from-stylesheet")).contains("loopback");
+            assertThat(report.get(internalBase + "/from-redirected-script")).contains("loopback");
+            assertThat(report.get("127.0.0.2:" + internal.getAddress().getPort())).as("the WebSocket's tunnel").contains("loopback");
+            assertThat(report.get(attacker.url("/attack/redirect"))).as("a page redirected to the internal address")
+                    .contains("loopback").doesNotContain("request refused");
+        } finally {
+            internal.stop(0);
+        }
+    }
+
     @Test
     void credentialsAreAdminManagedNeverShownAndServeOnlyTheirCollections() {
         given().contentType(ContentType.JSON).body(Map.of("name", "intranet", "collections", List.of("crawl-intranet"),

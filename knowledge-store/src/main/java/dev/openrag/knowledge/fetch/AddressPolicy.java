@@ -94,8 +94,13 @@ public final class AddressPolicy {
         return new AddressPolicy(allowPrivate, InetAddress::getAllByName);
     }
 
-    /** Throws {@link RefusedException} unless {@code uri} is http(s) and every address of its host may be fetched. */
-    public void check(URI uri) {
+    /**
+     * Throws {@link RefusedException} unless {@code uri} is http(s) and every address of its host may be fetched.
+     *
+     * @return the checked addresses: a caller that connects to one of them, rather than resolving the host again,
+     *         is safe from DNS rebinding
+     */
+    public InetAddress[] check(URI uri) {
         if (uri.getScheme() == null || !List.of("http", "https").contains(uri.getScheme().toLowerCase())) {
             throw new RefusedException("refusing to fetch " + uri + ": only http and https URLs are fetched");
         }
@@ -117,6 +122,7 @@ public final class AddressPolicy {
                         + "openrag.fetch.allow-private lists the range");
             }
         }
+        return addresses;
     }
 
     /** The class of a non-public address, or empty for a public one. */

@@ -3,8 +3,10 @@ package dev.openrag.ingest.source.crawl;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import com.microsoft.playwright.Browser;
@@ -16,6 +18,7 @@ import com.microsoft.playwright.PlaywrightException;
 import com.microsoft.playwright.Response;
 import com.microsoft.playwright.TimeoutError;
 import com.microsoft.playwright.options.LoadState;
+import com.microsoft.playwright.options.ServiceWorkerPolicy;
 import com.microsoft.playwright.options.WaitUntilState;
 
 import dev.openrag.knowledge.fetch.AddressPolicy;
@@ -25,11 +28,16 @@ import dev.openrag.knowledge.fetch.AddressPolicy;
  * pages (JavaScript included), extracts title, main text as Markdown (navigation, header, footer
  * and asides dropped) and links, and logs in by filling a form. Images, fonts and media are not
  * loaded. Nothing is ever downloaded: the browser is {@code openrag.crawler.chromium}.
+ *
+ * <p>All of the browser's traffic goes through a {@link PolicyProxy} under the fetch rules
+ * (loopback included: {@code <-loopback>} removes Chromium's implicit bypass). Service workers are
+ * blocked, and WebRTC may not send UDP around the proxy.
  */
 final class BrowserSession implements AutoCloseable {
 
     static final List<String> CHROMIUM_ARGS = List.of("--no-sandbox", "--disable-gpu", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync");
+            "--disable-component-update", "--disable-sync", "--disable-quic", "--proxy-bypass-list=<-loopback>",
+            "--force-webrtc-ip-handling-policy=disable_non_proxied_udp", "--webrtc-ip-handling-policy=disable_non_proxied_udp");
     private static final Set<String> NOT_LOADED = Set.of("image", "font", "media");
 
     /** Main content to Markdown: headings keep their level so the Markdown chunker keeps sections. */
@@ -62,26 +70,41 @@ final class BrowserSession implements AutoCloseable {
     private final BrowserContext context;
     private final Page page;
     private final CrawlerSettings settings;
-    private final AddressPolicy policy;
+    private final PolicyProxy proxy;
+    /** Refusals taken from the proxy and not yet reported. */
+    private final List<PolicyProxy.Refusal> pendingRefusals = new ArrayList<>();
 
     /**
-     * @param policy every request the page makes (the page itself, scripts, XHR) must go where the
-     *               server may fetch; others are aborted, and a page a redirect took elsewhere is refused
+     * @param policy every request the browser makes (pages, subresources, XHR, redirect hops,
+     *               WebSockets) must go where the server may fetch; the proxy refuses the others
      */
     BrowserSession(CrawlerSettings settings, AddressPolicy policy) {
         this.settings = settings;
-        this.policy = policy;
         if (!Files.isExecutable(Path.of(settings.chromium()))) {
             throw new CrawlerUnavailableException("Chromium not found at " + settings.chromium()
                     + ": install Debian's chromium package (apt-get install chromium; ./openrag up checks it) "
                     + "or set openrag.crawler.chromium");
         }
-        this.playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
-        this.browser = playwright.chromium().launch(new BrowserType.LaunchOptions()
-                .setExecutablePath(Path.of(settings.chromium())).setHeadless(true).setArgs(CHROMIUM_ARGS));
-        this.context = browser.newContext(new Browser.NewContextOptions().setUserAgent(settings.userAgent()));
+        this.proxy = new PolicyProxy(policy);
+        List<String> args = new ArrayList<>(CHROMIUM_ARGS);
+        args.add("--proxy-server=" + proxy.address());
+        Playwright started = null;
+        try {
+            started = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
+            this.browser = started.chromium().launch(new BrowserType.LaunchOptions()
+                    .setExecutablePath(Path.of(settings.chromium())).setHeadless(true).setArgs(args));
+        } catch (RuntimeException e) {
+            if (started != null) {
+                started.close();
+            }
+            proxy.close();
+            throw e;
+        }
+        this.playwright = started;
+        this.context = browser.newContext(new Browser.NewContextOptions().setUserAgent(settings.userAgent())
+                .setServiceWorkers(ServiceWorkerPolicy.BLOCK));
         context.route("**/*", route -> {
-            if (NOT_LOADED.contains(route.request().resourceType()) || !mayFetch(route.request().url())) {
+            if (NOT_LOADED.contains(route.request().resourceType())) {
                 route.abort();
             } else {
                 route.resume();
@@ -105,10 +128,15 @@ final class BrowserSession implements AutoCloseable {
             if (e.getMessage() != null && e.getMessage().contains("Download is starting")) {
                 throw new DownloadInsteadException();
             }
+            refusalOf(url).ifPresent(reason -> {
+                throw new AddressPolicy.RefusedException(reason); // an https URL's tunnel, refused
+            });
             throw e;
         }
-        // Chromium follows redirects itself: what a redirect led to must pass the policy too
-        policy.check(URI.create(page.url()));
+        // a redirect hop the proxy refused ends the page at the refused URL (the proxy's 403)
+        refusalOf(url).or(() -> refusalOf(page.url())).ifPresent(reason -> {
+            throw new AddressPolicy.RefusedException(reason);
+        });
         int status = response == null ? 200 : response.status();
         String contentType = response == null ? "text/html" : response.headerValue("content-type");
         if (status >= 400 || contentType != null && !contentType.contains("html")) {
@@ -127,16 +155,32 @@ final class BrowserSession implements AutoCloseable {
         return new RenderedPage(status, contentType, page.title(), (String) page.evaluate(MAIN_TEXT), links);
     }
 
-    private boolean mayFetch(String url) {
-        if (!url.startsWith("http:") && !url.startsWith("https:")) {
-            return true; // data:, blob:, about: — nothing is fetched from the network
-        }
+    /** The requests the proxy refused since the last call (subresources, scripts' requests, WebSockets, ...). */
+    List<PolicyProxy.Refusal> drainRefusals() {
+        List<PolicyProxy.Refusal> drained = proxy.drainRefusals();
+        pendingRefusals.addAll(drained);
+        List<PolicyProxy.Refusal> all = List.copyOf(pendingRefusals);
+        pendingRefusals.clear();
+        return all;
+    }
+
+    /** Why the proxy refused this URL (an https one as its host:port tunnel), taking it off the list. */
+    private Optional<String> refusalOf(String url) {
+        pendingRefusals.addAll(proxy.drainRefusals());
+        URI uri;
         try {
-            policy.check(URI.create(url));
-            return true;
-        } catch (AddressPolicy.RefusedException | IllegalArgumentException e) {
-            return false;
+            uri = URI.create(url);
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
         }
+        String tunnel = uri.getHost() + ":" + (uri.getPort() < 0 ? 443 : uri.getPort());
+        for (PolicyProxy.Refusal refusal : List.copyOf(pendingRefusals)) {
+            if (refusal.url().equals(url) || "https".equals(uri.getScheme()) && refusal.url().equals(tunnel)) {
+                pendingRefusals.remove(refusal);
+                return Optional.of(refusal.reason());
+            }
+        }
+        return Optional.empty();
     }
 
     /** Fills and submits the login form; true when the success selector appears. */
@@ -154,7 +198,11 @@ final class BrowserSession implements AutoCloseable {
 
     @Override
     public void close() {
-        playwright.close();
+        try {
+            playwright.close();
+        } finally {
+            proxy.close();
+        }
     }
 
     /** The URL is a file (PDF, DOCX, ...) the browser would download rather than show. */

@@ -201,6 +201,8 @@ final class Crawl {
                 fail(url, firstLine(e.getMessage()));
             } catch (java.io.IOException e) {
                 fail(url, e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            } finally {
+                reportRefusedRequests(browser, url);
             }
         }
         if (!stopped) {
@@ -218,6 +220,23 @@ final class Crawl {
             fail(login.url(), "login failed: " + e.getMessage());
         } catch (PlaywrightException e) {
             fail(login.url(), "login failed: " + firstLine(e.getMessage()));
+        } finally {
+            reportRefusedRequests(browser, login.url());
+        }
+    }
+
+    /**
+     * The requests a page made that the fetch rules refused (its scripts, subresources, redirect
+     * hops, WebSockets) go on the report under their own URL; they do not count as failed pages.
+     * Requests to hosts that do not resolve are left out.
+     */
+    private void reportRefusedRequests(BrowserSession browser, String pageUrl) {
+        for (PolicyProxy.Refusal refusal : browser.drainRefusals()) {
+            if (refusal.unresolved()) {
+                continue; // a broken link to nowhere (or Chromium's own calls home offline), not a refusal
+            }
+            failures.add(new CrawlStatus.Failure(refusal.url(), "request refused (made while loading " + pageUrl + "): " + refusal.reason()));
+            LOG.infof("crawl %s: %s refused while loading %s", id, refusal.url(), pageUrl);
         }
     }
 
