@@ -10,7 +10,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
+import org.opensearch.client.json.JsonData;
+import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.schemas.DeadLetter;
@@ -32,6 +39,9 @@ import io.restassured.path.json.JsonPath;
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
 class DeadLetterRedriveTest {
+
+    @Inject
+    OpenSearchClient openSearch;
 
     private static final EventCodec CODEC = new EventCodec();
 
@@ -69,6 +79,50 @@ class DeadLetterRedriveTest {
         assertThat(job.getInt("documents.done")).isEqualTo(1);
         assertThat(IngestTestSupport.stats(collection).getLong("chunks.opensearch")).isEqualTo(1);
         assertThat(IngestTestSupport.stats(collection).getLong("chunks.neo4j")).isEqualTo(1);
+    }
+
+    /**
+     * Issue 60's poison document, on real OpenSearch: its in-flight request breaker is lowered to 64 kB,
+     * so OpenSearch answers 429 (an outage's answer) to the one document whose bulk request is larger,
+     * and keeps serving everything else. That document is dead-lettered with OpenSearch's reason after
+     * {@code refused-while-up-attempts} (3 in tests) and the small document sent after it completes.
+     * The real outage (nothing succeeds: the engine killed, the probe down) still waits: EngineOutageIT.
+     */
+    @Test
+    void aDocumentOpenSearchRefusesWhileServingOthersIsDeadLetteredAndThePartitionMovesOn() {
+        String collection = "poison";
+        String big = IntStream.range(0, 900).mapToObj(i -> "Paragraph " + i + " of the oversized manual describes gearbox "
+                + "maintenance, torque settings and the lubrication schedule in tiresome detail.").collect(Collectors.joining("\n\n"));
+        openSearchSetting("64kb");
+        try {
+            String poisonJob = given().contentType(ContentType.JSON)
+                    .body(IngestTestSupport.textDocument(collection, "note://poison/manual", "Manual", big))
+                    .post("/api/documents").then().statusCode(202).extract().path("jobId");
+            String goodJob = given().contentType(ContentType.JSON)
+                    .body(IngestTestSupport.textDocument(collection, "note://poison/otters", "Otters", "Otters hold hands while they sleep."))
+                    .post("/api/documents").then().statusCode(202).extract().path("jobId");
+
+            JsonPath poisoned = awaitJob(poisonJob, Duration.ofMinutes(2));
+            assertThat(poisoned.getString("state")).as(poisoned.prettify()).isEqualTo("failed");
+            assertThat(poisoned.getString("failures[0].reason")).contains("opensearch refused this document 3 times", "OpenSearch answered 429");
+            JsonPath good = awaitJob(goodJob, Duration.ofMinutes(2));
+            assertThat(good.getString("state")).as("the partition moved on: " + good.prettify()).isEqualTo("completed");
+            JsonPath letters = given().queryParam("collection", collection).get("/api/dlq").then().statusCode(200).extract().jsonPath();
+            assertThat(letters.getList("deadLetters.stage")).containsExactly("sink-opensearch");
+            assertThat(letters.getString("deadLetters[0].reason")).contains("429");
+        } finally {
+            openSearchSetting("100%"); // the default
+        }
+        assertThat(IngestTestSupport.stats(collection).getLong("chunks.opensearch")).as("only the good document's chunk").isEqualTo(1);
+    }
+
+    private void openSearchSetting(String inFlightLimit) {
+        try {
+            openSearch.cluster().putSettings(s -> s.transient_("network.breaker.inflight_requests.limit",
+                    JsonData.of(inFlightLimit)));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test

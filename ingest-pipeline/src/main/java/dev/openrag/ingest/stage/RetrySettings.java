@@ -23,6 +23,15 @@ public interface RetrySettings {
      */
     Optional<Duration> giveUpAfter();
 
+    /**
+     * Outage-like failures of one document in a row, each while its engine's probe answers up,
+     * after which the document is dead-lettered as one the engine refuses (an OpenSearch 429 for one
+     * oversized request): the engine serves others, so waiting would block the partition for ever.
+     * A failure while the probe is down (a real outage) starts the count again. 0: never.
+     */
+    @WithDefault("6")
+    int refusedWhileUpAttempts();
+
     /** Attempts at a document whose failure is not an outage (a bug, a store refusing it) before it is dead-lettered. */
     @WithDefault("3")
     int contentAttempts();

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -44,7 +45,11 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
  * exponential backoff for as long as it takes ({@code openrag.ingest.retry.give-up-after}, default
  * none), its consumer is paused meanwhile by the connector's backpressure (the record is not
  * acknowledged, no further records are requested), and {@link StageWaits} shows the wait on jobs
- * and readiness. Publishing a dead letter or a status waits for the broker the same way.</li>
+ * and readiness. Publishing a dead letter or a status waits for the broker the same way.
+ * Unless the engine answers its probe after each failure ({@link EngineLiveness}): a document that
+ * keeps failing while the engine serves others is the document's failure, dead-lettered after
+ * {@code openrag.ingest.retry.refused-while-up-attempts} such failures in a row, so its partition
+ * moves on.</li>
  * <li>Anything else is the document's: rejected content and invalid events go to the dead-letter
  * topic at once; an unexpected error is retried a few times first (it may be a passing one), then
  * dead-lettered with its reason.</li>
@@ -84,17 +89,19 @@ public class StageRunner {
     private final MeterRegistry metrics;
     private final StageWaits waits;
     private final RetrySettings retry;
+    private final EngineLiveness liveness;
     private volatile boolean shuttingDown;
 
     public StageRunner(EventCodec codec, @Channel("status-out") MutinyEmitter<String> status,
                        @Channel("dlq-out") MutinyEmitter<String> deadLetters, MeterRegistry metrics, StageWaits waits,
-                       RetrySettings retry) {
+                       RetrySettings retry, EngineLiveness liveness) {
         this.codec = codec;
         this.status = status;
         this.deadLetters = deadLetters;
         this.metrics = metrics;
         this.waits = waits;
         this.retry = retry;
+        this.liveness = liveness;
     }
 
     /** {@code openrag_llm_tokens_total{stage, collection, model, kind}}: input, output and cached input tokens. */
@@ -178,6 +185,7 @@ public class StageRunner {
      * Throws the last failure, unwrapped.
      */
     private <T> T attempt(String stage, Callable<T> call) {
+        AtomicInteger refusedWhileUp = new AtomicInteger();
         Uni<T> once = Uni.createFrom().<T>emitter(emitter -> {
             try {
                 emitter.complete(call.call());
@@ -191,6 +199,7 @@ public class StageRunner {
                     waits.waiting(stage, outage.engine());
                     LOG.warnf("%s waits for %s: %s", stage, outage.engine(), describe(e));
                 })
+                .onFailure(this::isOutage).transform(e -> refusedWhileUp(stage, e, refusedWhileUp))
                 .onFailure(this::isOutage).retry().withBackOff(retry.initialBackoff(), retry.maxBackoff());
         Uni<T> waited = retry.giveUpAfter().isPresent()
                 ? outageRetry.expireIn(retry.giveUpAfter().get().toMillis())
@@ -207,6 +216,29 @@ public class StageRunner {
             }
             throw e.getCause() instanceof RuntimeException runtime ? runtime : e;
         }
+    }
+
+    /**
+     * The failure as it is, while it may be an outage; a {@link RejectedDocument} naming the engine's
+     * reason once the engine has answered its probe after this document's last
+     * {@code refused-while-up-attempts} failures in a row.
+     */
+    private Throwable refusedWhileUp(String stage, Throwable failure, AtomicInteger count) {
+        if (retry.refusedWhileUpAttempts() <= 0) {
+            return failure;
+        }
+        String engine = Outages.of(failure).orElseThrow().engine();
+        if (!liveness.answers(engine).orElse(false)) {
+            count.set(0); // a real outage (or no way to tell): wait
+            return failure;
+        }
+        if (count.incrementAndGet() < retry.refusedWhileUpAttempts()) {
+            return failure;
+        }
+        LOG.warnf("%s: %s refused one document %d times in a row while answering its probe: dead-lettered", stage, engine, count.get());
+        return new RejectedDocument(stage + ": " + engine + " refused this document " + count.get()
+                + " times in a row while it answered other requests (openrag.ingest.retry.refused-while-up-attempts): "
+                + describe(failure));
     }
 
     private boolean isOutage(Throwable failure) {

@@ -100,10 +100,16 @@ public final class ChunkIndex {
         }
     }
 
-    /** An I/O failure talking to OpenSearch: the engine is down, restarting or unreachable. */
+    /**
+     * An I/O failure talking to OpenSearch: the engine is down, restarting or unreachable, or it
+     * answered with an error status the client reports as I/O (a 429 from a circuit breaker).
+     */
     static EngineUnavailableException unreachable(String doing, IOException e) {
+        String what = e instanceof org.opensearch.client.transport.httpclient5.ResponseException answer
+                ? "OpenSearch answered " + answer.status() + " while "
+                : "OpenSearch unreachable while ";
         return new EngineUnavailableException(EngineUnavailableException.OPENSEARCH,
-                "OpenSearch unreachable while " + doing + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+                what + doing + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
     }
 
     private static String bodyOf(Response response) {
