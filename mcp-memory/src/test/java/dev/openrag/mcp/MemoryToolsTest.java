@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 
 import java.net.URL;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,7 +27,10 @@ import org.neo4j.driver.Driver;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import dev.openrag.localstack.Engine;
+import dev.openrag.localstack.test.EngineFreezer;
 import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.localstack.test.TestStack;
 import dev.openrag.mcp.memory.MemorySweeper;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
@@ -87,6 +92,33 @@ class MemoryToolsTest {
             ids.add(hit.path("memory").path("id").asText(hit.path("message").path("id").asText()));
         }
         return ids;
+    }
+
+    /**
+     * Issue 60: memory reads with the real Neo4j frozen (SIGSTOP) are tool errors naming it within the
+     * read budget ({@code openrag.read.timeout}, 5 s), not calls that hang while it stays frozen; after
+     * SIGCONT the same search finds the memory again (the positive control, before and after).
+     */
+    @Test
+    void memoryReadsWithNeo4jFrozenAreToolErrorsNamingItWithinTheBudget() {
+        String scope = scope();
+        add("The nightly backup runs at two in the morning", scope);
+        assertThat(searchIds("when does the backup run", scope)).hasSize(1);
+        try (EngineFreezer frozen = EngineFreezer.freeze(TestStack.ensure(EnumSet.of(Engine.NEO4J)), Engine.NEO4J)) {
+            for (var call : List.of(Map.entry("search_memory", Map.<String, Object>of("scope", scope, "query", "backup")),
+                    Map.entry("list_memories", Map.<String, Object>of("scope", scope)))) {
+                long started = System.nanoTime();
+                String error = mcp.callError(call.getKey(), call.getValue());
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).as(call.getKey()).isLessThan(Duration.ofMillis(6500));
+                assertThat(error).as(call.getKey()).contains("neo4j is unavailable");
+            }
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (Boolean.TRUE.equals(mcp.client.callTool(new McpSchema.CallToolRequest("search_memory",
+                Map.of("scope", scope, "query", "when does the backup run"))).isError())) {
+            assertThat(System.nanoTime()).as("Neo4j thawed: memory search again").isLessThan(deadline);
+        }
+        assertThat(searchIds("when does the backup run", scope)).hasSize(1);
     }
 
     @ParameterizedTest

@@ -23,7 +23,8 @@ import io.restassured.response.Response;
  * Reads with a frozen engine (the real Neo4j, then the real OpenSearch, stopped with SIGSTOP as a long GC pause or a
  * stalled VM would stop it). Readiness answers within 3 s, naming the engine down with a short reason and since when,
  * never an exception's text. A hybrid search answers within 3 s with what the other engine gave, the frozen one named
- * in {@code degraded}. After SIGCONT both are as before (the positive control, before and after).
+ * in {@code degraded}. Browse, graph and memory reads answer 503 naming Neo4j within {@code openrag.read.timeout}.
+ * After SIGCONT all are as before (the positive control, before and after).
  */
 @QuarkusTest
 @QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
@@ -54,6 +55,40 @@ class FrozenEngineReadsTest extends FixtureTest {
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (hybridSearch().jsonPath().getList("degraded") != null) {
                 assertThat(System.nanoTime()).as(engine + " thawed: searches whole again").isLessThan(deadline);
+                sleep();
+            }
+        }
+    }
+
+    /**
+     * Browse, the graph and memory reads with Neo4j frozen answer 503 naming it within the read budget
+     * ({@code openrag.read.timeout}, 2 s in tests), instead of hanging as long as Neo4j stays frozen.
+     */
+    @Test
+    void browseGraphAndMemoryReadsAnswer503NamingFrozenNeo4jWithinTheirBudgetAndRecover() {
+        Map<String, java.util.function.Supplier<Response>> reads = new java.util.LinkedHashMap<>();
+        reads.put("documents", () -> given().queryParam("collection", SearchFixture.COLLECTION).get("/api/documents"));
+        reads.put("collections", () -> given().get("/api/collections"));
+        reads.put("graph", () -> given().queryParam("collection", SearchFixture.COLLECTION).queryParam("entity", "scheduler")
+                .get("/api/graph/neighbourhood"));
+        reads.put("memory search", () -> given().contentType(io.restassured.http.ContentType.JSON)
+                .body(Map.of("scope", "frozen-reads", "query", "where does the scheduler run")).post("/api/memories/search"));
+        reads.put("memories", () -> given().queryParam("scope", "frozen-reads").get("/api/memories"));
+        reads.forEach((name, read) -> assertThat(read.get().statusCode()).as(name + " before: the positive control").isIn(200, 404));
+        try (EngineFreezer frozen = EngineFreezer.freeze(TestStack.ensure(EnumSet.of(Engine.NEO4J)), Engine.NEO4J)) {
+            reads.forEach((name, read) -> {
+                long started = System.nanoTime();
+                Response response = read.get();
+                Duration took = Duration.ofNanos(System.nanoTime() - started);
+                assertThat(took).as(name + " with Neo4j frozen answers within its budget").isLessThan(Duration.ofMillis(3500));
+                assertThat(response.statusCode()).as(name + ": " + response.asString()).isEqualTo(503);
+                assertThat(response.jsonPath().getString("message")).contains("neo4j");
+            });
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        for (var read : reads.entrySet()) {
+            while (read.getValue().get().statusCode() == 503) {
+                assertThat(System.nanoTime()).as(read.getKey() + " after Neo4j thawed").isLessThan(deadline);
                 sleep();
             }
         }

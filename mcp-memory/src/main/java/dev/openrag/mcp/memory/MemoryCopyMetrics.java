@@ -2,6 +2,7 @@ package dev.openrag.mcp.memory;
 
 import jakarta.inject.Singleton;
 
+import dev.openrag.memory.DeadlineMemoryStore;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -27,7 +28,8 @@ public class MemoryCopyMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        if (!(store instanceof Neo4jMemoryStore neo4j)) {
+        MemoryStore behind = store instanceof DeadlineMemoryStore deadline ? deadline.store() : store;
+        if (!(behind instanceof Neo4jMemoryStore neo4j)) {
             return;
         }
         for (String found : neo4j.copyFindings().keySet()) {

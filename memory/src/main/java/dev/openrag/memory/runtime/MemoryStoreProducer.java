@@ -9,6 +9,8 @@ import org.neo4j.driver.Driver;
 
 import dev.openrag.knowledge.embedding.SecondEmbedder;
 import dev.openrag.knowledge.port.Embedder;
+import dev.openrag.knowledge.runtime.ReadDeadline;
+import dev.openrag.memory.DeadlineMemoryStore;
 import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
@@ -31,9 +33,11 @@ public class MemoryStoreProducer {
         return new MemoryEmbeddings(embedder, SecondEmbedder.of(settings.secondModel()));
     }
 
+    /** Its reads keep {@code openrag.read.timeout}: a frozen Neo4j costs a caller that long, then a 503 or tool error naming it. */
     @Produces
     @Singleton
-    MemoryStore memoryStore(Driver driver, MemorySearchSettings settings) {
-        return new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, settings.maxCopied(), settings.tuning());
+    MemoryStore memoryStore(Driver driver, MemorySearchSettings settings, ReadDeadline deadline) {
+        return new DeadlineMemoryStore(new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, settings.maxCopied(),
+                settings.tuning()), deadline);
     }
 }

@@ -21,6 +21,8 @@ import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.Reranker;
 import dev.openrag.knowledge.port.SearchState;
 import dev.openrag.knowledge.rerank.IdentifierReranker;
+import dev.openrag.knowledge.runtime.DeadlineKnowledgeBrowser;
+import dev.openrag.knowledge.runtime.ReadDeadline;
 import dev.openrag.knowledge.port.SummaryIndex;
 
 /** The retrieval adapters of this app (embedder and vector backend: knowledge-store's shared producers). */
@@ -69,7 +71,7 @@ public class QueryProducers {
 
     @Produces
     @Singleton
-    KnowledgeBrowser knowledgeBrowser(Driver driver) {
-        return new Neo4jKnowledgeBrowser(driver);
+    KnowledgeBrowser knowledgeBrowser(Driver driver, ReadDeadline deadline) {
+        return new DeadlineKnowledgeBrowser(new Neo4jKnowledgeBrowser(driver), deadline);
     }
 }
