@@ -23,5 +23,6 @@ class OperationsEndpointsTest {
     @Test
     void refusesAForeignHostOnEveryKindOfPath() {
         AppOperationsAssertions.assertForeignHostRefused("GET /api/jobs", "GET /q/health/ready", "POST /api/documents");
+        AppOperationsAssertions.assertCrossSiteWriteRefused("POST /api/documents", "DELETE /api/documents/x?collection=c");
     }
 }

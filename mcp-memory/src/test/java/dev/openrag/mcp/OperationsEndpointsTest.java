@@ -21,5 +21,6 @@ class OperationsEndpointsTest {
     @Test
     void refusesAForeignHostOnEveryKindOfPath() {
         AppOperationsAssertions.assertForeignHostRefused("POST /mcp", "GET /mcp/sse", "GET /q/health/ready");
+        AppOperationsAssertions.assertCrossSiteWriteRefused("POST /mcp");
     }
 }

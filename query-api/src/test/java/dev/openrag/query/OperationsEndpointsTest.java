@@ -20,5 +20,6 @@ class OperationsEndpointsTest {
     @Test
     void refusesAForeignHostOnEveryKindOfPath() {
         AppOperationsAssertions.assertForeignHostRefused("GET /api/collections", "GET /q/health/ready", "GET /", "POST /api/search");
+        AppOperationsAssertions.assertCrossSiteWriteRefused("POST /api/memories/some-id/forget", "POST /api/feedback");
     }
 }

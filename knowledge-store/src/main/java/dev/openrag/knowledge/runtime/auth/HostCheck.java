@@ -25,6 +25,12 @@ import io.vertx.core.net.HostAndPort;
  * body. The check always holds while auth is off; with auth on, {@code openrag.http.check-host=false}
  * turns it off (a proxy in front that already pins the host). A request without a Host (HTTP/1.0) is
  * no browser's and passes.
+ *
+ * <p>Cross-site writes: a request other than GET, HEAD or OPTIONS whose {@code Origin} is neither
+ * the request's own host nor an allowed host gets a 403, so a page elsewhere cannot make a visitor's
+ * browser post a form (or a no-cors fetch) to the apps, whatever CORS allows for reading. Clients
+ * that are not browsers send no Origin and pass; {@code Origin: null} (sandboxed frames, files) is
+ * refused.
  */
 @ApplicationScoped
 public class HostCheck {
@@ -69,14 +75,40 @@ public class HostCheck {
         HostCheck rules = new HostCheck(allowed.orElse(List.of()), listening);
         filters.register(context -> {
             String host = hostOf(context.request());
-            if (host == null || rules.allows(host)) {
-                context.next();
-            } else {
+            if (host != null && !rules.allows(host)) {
                 context.response().setStatusCode(421).putHeader("Content-Type", "application/json")
                         .end("{\"error\":\"misdirected\",\"message\":\"this server does not answer to host '" + printable(host)
                                 + "'; add it to openrag.http.allowed-hosts (env OPENRAG_HTTP_ALLOWED_HOSTS) if it is yours\"}");
+                return;
             }
+            String origin = context.request().getHeader("Origin");
+            if (origin != null && !SAFE_METHODS.contains(context.request().method().name()) && !rules.allowsOrigin(origin, host)) {
+                context.response().setStatusCode(403).putHeader("Content-Type", "application/json")
+                        .end("{\"error\":\"forbidden\",\"message\":\"a cross-site " + context.request().method().name()
+                                + " from origin '" + printable(origin) + "' is refused; add its host to openrag.http.allowed-hosts"
+                                + " (env OPENRAG_HTTP_ALLOWED_HOSTS) if it is yours\"}");
+                return;
+            }
+            context.next();
         }, PRIORITY);
+    }
+
+    private static final java.util.Set<String> SAFE_METHODS = java.util.Set.of("GET", "HEAD", "OPTIONS");
+
+    /** Whether a write from a page of {@code origin} ("scheme://host[:port]") is answered: same host, or an allowed one. */
+    boolean allowsOrigin(String origin, String requestHost) {
+        java.net.URI uri;
+        try {
+            uri = java.net.URI.create(origin.strip());
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (uri.getHost() == null || uri.getScheme() == null || !List.of("http", "https").contains(uri.getScheme().toLowerCase(Locale.ROOT))) {
+            return false; // "null", file:, extensions
+        }
+        String originHost = normalised(uri.getHost());
+        originHost = originHost.contains(":") && !originHost.startsWith("[") ? "[" + originHost + "]" : originHost;
+        return allows(originHost) || requestHost != null && originHost.equals(hostPart(normalised(requestHost)));
     }
 
     /** Whether a request naming {@code host} (a Host header's host, with or without port) is answered. */

@@ -28,4 +28,14 @@ class HostCheckTest {
         assertThat(new HostCheck(List.of(), "0.0.0.0").allows("0.0.0.0")).as("a wildcard address is no name to answer to").isFalse();
         assertThat(new HostCheck(List.of(), "::1").allows("[::1]:8080")).isTrue();
     }
+
+    @Test
+    void writesAreAnsweredFromLocalAllowedOrSameHostOriginsOnly() {
+        HostCheck check = new HostCheck(List.of("*.openrag.example"), "127.0.0.1");
+        assertThat(List.of("http://localhost:8080", "http://127.0.0.1:5173", "https://docs.openrag.example", "http://[::1]:8080"))
+                .allMatch(origin -> check.allowsOrigin(origin, "localhost:8081"));
+        assertThat(check.allowsOrigin("http://intranet-host:8080", "intranet-host:8081")).as("same host").isTrue();
+        assertThat(List.of("https://attacker.example", "http://localhost.attacker.example", "null", "file://", "chrome-extension://abc",
+                "not a url", "https://openrag.example")).noneMatch(origin -> check.allowsOrigin(origin, "localhost:8081"));
+    }
 }
