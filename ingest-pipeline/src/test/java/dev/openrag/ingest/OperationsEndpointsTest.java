@@ -1,11 +1,22 @@
 package dev.openrag.ingest;
 
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
+import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.test.AppOperationsAssertions;
+import dev.openrag.localstack.test.EngineFreezer;
 import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.localstack.test.TestStack;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
 
 /** Health (a readiness check per engine), Prometheus metrics and OpenAPI, against real engines. */
 @QuarkusTest
@@ -24,5 +35,40 @@ class OperationsEndpointsTest {
     void refusesAForeignHostOnEveryKindOfPath() {
         AppOperationsAssertions.assertForeignHostRefused("GET /api/jobs", "GET /q/health/ready", "POST /api/documents");
         AppOperationsAssertions.assertCrossSiteWriteRefused("POST /api/documents", "DELETE /api/documents/x?collection=c");
+    }
+
+    /**
+     * Issue 60: with the real Neo4j, then the real OpenSearch, frozen (SIGSTOP), readiness answers 503 within
+     * 3 s and a collection's stats 503 naming the engine within the read budget; both as before after SIGCONT.
+     */
+    @Test
+    void readinessAndStatsAnswerInTimeWithAFrozenEngine() {
+        for (Engine engine : List.of(Engine.NEO4J, Engine.OPENSEARCH)) {
+            String name = engine == Engine.NEO4J ? "neo4j" : "opensearch";
+            awaitStatus("/q/health/ready", 200);
+            given().get("/api/collections/ops-frozen/stats").then().statusCode(200);
+            try (EngineFreezer frozen = EngineFreezer.freeze(TestStack.ensure(EnumSet.of(engine)), engine)) {
+                long started = System.nanoTime();
+                Response ready = given().get("/q/health/ready");
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).as(name + " frozen: readiness").isLessThan(Duration.ofSeconds(3));
+                assertThat(ready.statusCode()).isEqualTo(503);
+                assertThat(ready.asString()).contains(name).doesNotContain("Exception");
+                started = System.nanoTime();
+                Response stats = given().get("/api/collections/ops-frozen/stats");
+                assertThat(Duration.ofNanos(System.nanoTime() - started)).as(name + " frozen: stats").isLessThan(Duration.ofMillis(6500));
+                assertThat(stats.statusCode()).isEqualTo(503);
+                assertThat(stats.jsonPath().getString("message")).contains(name);
+            }
+            awaitStatus("/q/health/ready", 200);
+            awaitStatus("/api/collections/ops-frozen/stats", 200);
+        }
+    }
+
+    private static void awaitStatus(String path, int status) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (given().get(path).statusCode() != status) {
+            assertThat(System.nanoTime()).as(path + " answers " + status).isLessThan(deadline);
+            IngestTestSupport.sleep(500);
+        }
     }
 }

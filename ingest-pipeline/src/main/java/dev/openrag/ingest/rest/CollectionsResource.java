@@ -18,10 +18,12 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import dev.openrag.ingest.enrich.Enrichments;
 import dev.openrag.ingest.source.Collections;
 import dev.openrag.knowledge.access.Role;
+import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.ReadDeadline;
 import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.knowledge.settings.CollectionSettings;
 import io.smallrye.common.annotation.Blocking;
@@ -45,11 +47,13 @@ public class CollectionsResource {
     private final boolean qdrant;
     private final Access access;
     private final Enrichments enrichments;
+    private final ReadDeadline deadline;
 
     public CollectionsResource(GraphStore graph, LexicalIndex lexical, VectorIndex vectors,
                                @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String backend,
-                               Access access, Enrichments enrichments) {
+                               Access access, Enrichments enrichments, ReadDeadline deadline) {
         this.access = access;
+        this.deadline = deadline;
         this.enrichments = enrichments;
         this.graph = graph;
         this.lexical = lexical;
@@ -59,14 +63,15 @@ public class CollectionsResource {
 
     @GET
     @Path("/{name}/stats")
-    @Operation(summary = "Documents and chunks per store; null for a store not in use")
+    @Operation(summary = "Documents and chunks per store; null for a store not in use. A store that does not answer within"
+            + " openrag.read.timeout is a 503 naming it")
     public Stats stats(@PathParam("name") String name) {
         String collection = access.collection(name);
         Map<String, Long> chunks = new LinkedHashMap<>();
-        chunks.put("opensearch", lexical.countChunks(collection));
-        chunks.put("neo4j", graph.countChunks(collection));
-        chunks.put("qdrant", qdrant ? vectors.countChunks(collection) : null);
-        return new Stats(collection, graph.countDocuments(collection), chunks);
+        chunks.put("opensearch", deadline.call(EngineUnavailableException.OPENSEARCH, () -> lexical.countChunks(collection)));
+        chunks.put("neo4j", deadline.call(EngineUnavailableException.NEO4J, () -> graph.countChunks(collection)));
+        chunks.put("qdrant", qdrant ? deadline.call(EngineUnavailableException.QDRANT, () -> vectors.countChunks(collection)) : null);
+        return new Stats(collection, deadline.call(EngineUnavailableException.NEO4J, () -> graph.countDocuments(collection)), chunks);
     }
 
     @GET
