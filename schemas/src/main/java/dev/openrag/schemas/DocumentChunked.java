@@ -3,7 +3,11 @@ package dev.openrag.schemas;
 import java.util.List;
 import java.util.Map;
 
-/** The document text and its chunks ({@link Topics#CHUNKS_CHUNKED}). */
+/**
+ * The document text and its chunks ({@link Topics#CHUNKS_CHUNKED}); each chunk's {@code [startOffset,
+ * endOffset)} slices the text exactly ({@code -1, -1}: a pre-made chunk not found in it), and the
+ * headings and pages of the parse travel along for citations (null: none).
+ */
 public record DocumentChunked(
         int schemaVersion,
         String eventId,
@@ -17,5 +21,7 @@ public record DocumentChunked(
         String contentHash,
         List<Chunk> chunks,
         Map<String, String> metadata,
-        ApiGraph api) implements EventEnvelope, HasSource {
+        ApiGraph api,
+        List<Heading> headings,
+        List<Page> pages) implements EventEnvelope, HasSource {
 }

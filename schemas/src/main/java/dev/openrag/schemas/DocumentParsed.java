@@ -3,7 +3,10 @@ package dev.openrag.schemas;
 import java.util.List;
 import java.util.Map;
 
-/** Plain text and structure extracted by the parse stage ({@link Topics#DOCUMENTS_PARSED}). */
+/**
+ * Plain text and structure extracted by the parse stage ({@link Topics#DOCUMENTS_PARSED}): headings
+ * with their offsets, and for paginated formats (PDF) the pages' ranges of the text (null: none).
+ */
 public record DocumentParsed(
         int schemaVersion,
         String eventId,
@@ -18,5 +21,6 @@ public record DocumentParsed(
         List<Heading> headings,
         List<PremadeChunk> chunks,
         Map<String, String> metadata,
-        ApiGraph api) implements EventEnvelope, HasSource {
+        ApiGraph api,
+        List<Page> pages) implements EventEnvelope, HasSource {
 }

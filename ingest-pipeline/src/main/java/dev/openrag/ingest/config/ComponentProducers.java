@@ -8,9 +8,11 @@ import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.knowledge.neo4j.Neo4jCollectionSettingsStore;
+import dev.openrag.knowledge.neo4j.Neo4jDocumentTexts;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.CollectionSettingsStore;
+import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.schemas.EventCodec;
@@ -49,5 +51,11 @@ public class ComponentProducers {
     @Singleton
     GraphStore graphStore(Driver driver) {
         return new Neo4jGraphStore(driver);
+    }
+
+    @Produces
+    @Singleton
+    DocumentTexts documentTexts(Driver driver) {
+        return new Neo4jDocumentTexts(driver);
     }
 }

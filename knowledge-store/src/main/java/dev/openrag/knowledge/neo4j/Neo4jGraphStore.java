@@ -35,7 +35,7 @@ public final class Neo4jGraphStore implements GraphStore {
         this.driver = driver;
     }
 
-    static String documentUid(String collection, String documentId) {
+    public static String documentUid(String collection, String documentId) {
         return collection + "/" + documentId;
     }
 
@@ -274,6 +274,7 @@ public final class Neo4jGraphStore implements GraphStore {
                         OPTIONAL MATCH (d:Document {uid: $uid})
                         OPTIONAL MATCH (s:Section {collection: $collection, documentId: $documentId})
                         DETACH DELETE d, s""", params).consume();
+                tx.run("MATCH (t:DocumentText {uid: $uid}) DELETE t", params).consume();
                 Neo4jApiGraph.replace(tx, collection, documentId, documentUid(collection, documentId), null);
                 tx.run("MATCH (ch:Chunk {collection: $collection, documentId: $documentId}) DETACH DELETE ch", params).consume();
                 removeOrphanEntities(tx, collection);

@@ -5,6 +5,7 @@ import java.util.List;
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.openrag.memory.Correction;
+import dev.openrag.query.cite.Span;
 import dev.openrag.query.search.SearchResponse;
 import dev.openrag.schemas.TokenUsage;
 
@@ -19,7 +20,12 @@ public record AskResponse(String answer, String mode, String model, List<Source>
                           List<SearchResponse.MemoryNote> memories, List<Correction> corrections,
                           String fallbackReason, List<String> degraded, TokenUsage usage, long tookMs) {
 
-    /** A numbered source the answer cites as [n]. */
-    public record Source(int n, String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text) {
+    /**
+     * A numbered source the answer cites as [n]; {@code spans}: the exact sentences of its document the
+     * answer rests on (null: none cited, or the document's text is not kept).
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Source(int n, String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text,
+                         List<Span> spans) {
     }
 }

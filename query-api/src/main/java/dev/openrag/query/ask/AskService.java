@@ -1,6 +1,7 @@
 package dev.openrag.query.ask;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
@@ -11,9 +12,14 @@ import jakarta.enterprise.inject.Instance;
 import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.access.Scopes;
+import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.port.ChatModel;
+import dev.openrag.knowledge.port.DocumentTexts;
+import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.runtime.ReadDeadline;
 import dev.openrag.knowledge.runtime.auth.Access;
+import dev.openrag.query.cite.Span;
 import dev.openrag.query.search.SearchRequest;
 import dev.openrag.query.search.SearchResponse;
 import dev.openrag.query.search.SearchService;
@@ -34,11 +40,15 @@ public class AskService {
     private final SearchService search;
     private final Instance<ChatModel> chat;
     private final Access access;
+    private final DocumentTexts texts;
+    private final ReadDeadline deadline;
 
-    public AskService(SearchService search, Instance<ChatModel> chat, Access access) {
+    public AskService(SearchService search, Instance<ChatModel> chat, Access access, DocumentTexts texts, ReadDeadline deadline) {
         this.search = search;
         this.chat = chat;
         this.access = access;
+        this.texts = texts;
+        this.deadline = deadline;
     }
 
     /** A checked question: what {@link #answer} works on. */
@@ -114,12 +124,26 @@ public class AskService {
             sentences.forEach(sentence -> tokens.accept(sentence + "\n"));
             answer = String.join("\n", sentences);
         }
+        Map<String, DocumentText> documentTexts = textsOf(q.collection(), found.results());
+        List<List<Span>> cited = mode.equals(GENERATIVE) ? SourceSpans.generative(answer, found.results(), documentTexts)
+                : SourceSpans.extractive(ExtractiveAnswer.quotes(question, found.results()), found.results(), documentTexts);
         List<AskResponse.Source> sources = IntStream.range(0, found.results().size()).mapToObj(i -> {
             SearchResponse.Result result = found.results().get(i);
             return new AskResponse.Source(i + 1, result.chunkId(), result.documentId(), result.chunkIndex(), result.title(),
-                    result.sourceUri(), result.text());
+                    result.sourceUri(), result.text(), cited.get(i));
         }).toList();
         return new AskResponse(answer, mode, model, sources, found.memories(), found.corrections(), fallbackReason,
                 found.degraded(), usage, (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** The sources' document texts for their spans; none when Neo4j does not answer in time (the answer stands without spans). */
+    private Map<String, DocumentText> textsOf(String collection, List<SearchResponse.Result> results) {
+        List<String> ids = results.stream().map(SearchResponse.Result::documentId).distinct().toList();
+        try {
+            return deadline.call(EngineUnavailableException.NEO4J, () -> texts.getAll(collection, ids));
+        } catch (RuntimeException e) {
+            LOG.warnf("documents' texts unavailable, the answer's sources carry no spans: %s", e.getMessage());
+            return Map.of();
+        }
     }
 }

@@ -24,33 +24,78 @@ final class ExtractiveAnswer {
     private ExtractiveAnswer() {
     }
 
+    /** A quoted sentence: source {@code source} (0-based), its exact range {@code [start, end)} in that source's text, as shown. */
+    record Quote(int source, int start, int end, String shown) {
+    }
+
+    private static final java.util.regex.Pattern SENTENCE_BREAK = java.util.regex.Pattern.compile("(?<=[.!?])\\s+|\\n\\s*\\n");
+
     /** The answer as sentences, each ending with its citation. */
     static List<String> sentences(String question, List<SearchResponse.Result> sources, List<Correction> corrections) {
         List<String> answer = new ArrayList<>();
         corrections.forEach(correction -> answer.add("Correction: " + correction.text().strip()));
-        Set<String> terms = terms(question);
-        for (int i = 0; i < Math.min(PASSAGES, sources.size()); i++) {
-            answer.add(bestSentence(sources.get(i).text(), terms) + " [" + (i + 1) + "]");
-        }
+        quotes(question, sources).forEach(quote -> answer.add(quote.shown() + " [" + (quote.source() + 1) + "]"));
         if (answer.isEmpty()) {
             answer.add("No passage in this collection matches the question.");
         }
         return answer;
     }
 
-    private static String bestSentence(String text, Set<String> terms) {
-        String[] sentences = text.strip().split("(?<=[.!?])\\s+|\\n\\s*\\n");
-        String best = sentences[0];
+    /** From each of the best sources, the sentence sharing most words with the question. */
+    static List<Quote> quotes(String question, List<SearchResponse.Result> sources) {
+        Set<String> terms = terms(question);
+        List<Quote> quotes = new ArrayList<>();
+        for (int i = 0; i < Math.min(PASSAGES, sources.size()); i++) {
+            quotes.add(bestSentence(i, sources.get(i).text(), terms));
+        }
+        return quotes;
+    }
+
+    private static Quote bestSentence(int source, String text, Set<String> terms) {
+        List<int[]> ranges = sentenceRanges(text);
+        int[] best = ranges.get(0);
         long bestOverlap = -1;
-        for (String sentence : sentences) {
+        for (int[] range : ranges) {
+            String sentence = text.substring(range[0], range[1]);
             long overlap = terms(sentence).stream().filter(terms::contains).count();
             if (overlap > bestOverlap && !sentence.isBlank()) {
-                best = sentence;
+                best = range;
                 bestOverlap = overlap;
             }
         }
-        String trimmed = best.strip().replaceAll("\\s+", " ");
-        return trimmed.length() > 400 ? trimmed.substring(0, 400) + "…" : trimmed;
+        String trimmed = text.substring(best[0], best[1]).strip().replaceAll("\\s+", " ");
+        return new Quote(source, best[0], best[1], trimmed.length() > 400 ? trimmed.substring(0, 400) + "…" : trimmed);
+    }
+
+    /** The text's sentences as ranges, without surrounding whitespace. */
+    private static List<int[]> sentenceRanges(String text) {
+        int lead = 0;
+        int tail = text.length();
+        while (lead < tail && Character.isWhitespace(text.charAt(lead))) {
+            lead++;
+        }
+        while (tail > lead && Character.isWhitespace(text.charAt(tail - 1))) {
+            tail--;
+        }
+        List<int[]> ranges = new ArrayList<>();
+        java.util.regex.Matcher breaks = SENTENCE_BREAK.matcher(text).region(lead, tail);
+        int start = lead;
+        while (breaks.find()) {
+            ranges.add(trimmed(text, start, breaks.start()));
+            start = breaks.end();
+        }
+        ranges.add(trimmed(text, start, tail));
+        return ranges;
+    }
+
+    private static int[] trimmed(String text, int start, int end) {
+        while (start < end && Character.isWhitespace(text.charAt(start))) {
+            start++;
+        }
+        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        return new int[] {start, end};
     }
 
     private static Set<String> terms(String text) {

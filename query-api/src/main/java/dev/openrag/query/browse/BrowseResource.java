@@ -17,12 +17,17 @@ import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.browse.CollectionSummary;
 import dev.openrag.knowledge.browse.DocumentDetail;
 import dev.openrag.knowledge.browse.DocumentSummary;
+import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.browse.Neighbourhood;
 import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
+import dev.openrag.knowledge.port.DocumentTexts;
+import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
+import dev.openrag.knowledge.runtime.ReadDeadline;
 import dev.openrag.knowledge.runtime.auth.Access;
+import dev.openrag.schemas.Page;
 import io.smallrye.common.annotation.Blocking;
 
 /** Browsing what was ingested: collections, documents with their chunks and contexts, graph neighbourhoods. */
@@ -43,11 +48,26 @@ public class BrowseResource {
     private static final int MAX_PAGE_SIZE = 200;
     private static final int MAX_GRAPH_EDGES = 1000;
 
+    /**
+     * {@code GET /api/documents/{id}/text}: the document's extracted text as its current version holds
+     * it; citations' spans index into it (UTF-16 code units, as {@code String.slice} counts).
+     */
+    public record TextView(String documentId, String version, String text, List<Page> pages, List<HeadingAt> headings) {
+    }
+
+    /** A heading: its path (outermost first, itself last) and where it starts in the text. */
+    public record HeadingAt(List<String> path, int start) {
+    }
+
     private final KnowledgeBrowser browser;
+    private final DocumentTexts texts;
+    private final ReadDeadline deadline;
     private final Access access;
 
-    public BrowseResource(KnowledgeBrowser browser, Access access) {
+    public BrowseResource(KnowledgeBrowser browser, DocumentTexts texts, ReadDeadline deadline, Access access) {
         this.browser = browser;
+        this.texts = texts;
+        this.deadline = deadline;
         this.access = access;
     }
 
@@ -80,6 +100,25 @@ public class BrowseResource {
         String name = collection(collection);
         return browser.document(name, documentId)
                 .orElseThrow(() -> ApiException.notFound("no document '" + documentId + "' in collection '" + name + "'"));
+    }
+
+    @GET
+    @Path("/documents/{id}/text")
+    @Operation(summary = "The document's extracted text, its version, its pages (PDF) and headings; spans of citations index into"
+            + " it. With version, a 409 when that version was replaced (a span of it is stale)")
+    public TextView text(@PathParam("id") String documentId, @QueryParam("collection") String collection,
+                         @QueryParam("version") String version) {
+        String name = collection(collection);
+        DocumentText text = deadline.call(EngineUnavailableException.NEO4J, () -> texts.get(name, documentId))
+                .orElseThrow(() -> ApiException.notFound("no text of document '" + documentId + "' in collection '" + name
+                        + "' (unknown, or ingested before texts were kept: ingest it again)"));
+        if (version != null && !version.isBlank() && !version.strip().equals(text.version())) {
+            throw new ApiException(409, "stale", "version '" + version.strip() + "' of document '" + documentId
+                    + "' was replaced by version '" + text.version() + "': spans of it are stale");
+        }
+        List<HeadingAt> headings = text.headings().stream()
+                .map(heading -> new HeadingAt(text.headingPathAt(heading.offset()), heading.offset())).toList();
+        return new TextView(documentId, text.version(), text.text(), text.pages(), headings);
     }
 
     @GET

@@ -7,6 +7,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
+import dev.openrag.knowledge.neo4j.Neo4jDocumentTexts;
 import dev.openrag.knowledge.neo4j.Neo4jFeedbackStore;
 import dev.openrag.knowledge.neo4j.Neo4jGraphRetriever;
 import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
@@ -14,6 +15,7 @@ import dev.openrag.knowledge.neo4j.Neo4jSearchState;
 import dev.openrag.knowledge.neo4j.Neo4jSummaryIndex;
 import dev.openrag.knowledge.neo4j.Neo4jVectorIndex;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.FeedbackStore;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
@@ -67,6 +69,12 @@ public class QueryProducers {
     @Singleton
     SearchState searchState(Driver driver) {
         return new Neo4jSearchState(driver);
+    }
+
+    @Produces
+    @Singleton
+    DocumentTexts documentTexts(Driver driver) {
+        return new Neo4jDocumentTexts(driver);
     }
 
     @Produces

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.openrag.knowledge.browse.ApiOperation;
 import dev.openrag.memory.Correction;
+import dev.openrag.query.cite.Span;
 
 /**
  * {@code POST /api/search} answer (ARCHITECTURE §5); with explain, {@code timings} gives the
@@ -28,21 +29,28 @@ public record SearchResponse(List<Result> results, List<MemoryNote> memories, Li
     /**
      * One hit; {@code ranks} (per retriever, 1-based) always, {@code scores} per retriever with
      * explain, and with explain the {@code feedback} factor its score was multiplied by, if any;
-     * in graph mode the OpenAPI {@code operation} the chunk presents, with examples and entities.
+     * in graph mode the OpenAPI {@code operation} the chunk presents, with examples and entities;
+     * {@code spans}: where the chunk lies in its document's text (one span, exact, or without offsets
+     * and the reason why; absent for a document whose text is not kept).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Result(String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text,
                          String context, double score, Map<String, Integer> ranks, Map<String, Double> scores, Double feedback,
-                         ApiOperation operation) {
+                         ApiOperation operation, List<Span> spans) {
 
         Result withFeedback(double factor, boolean explain) {
             return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score * factor, ranks, scores,
-                    explain ? factor : null, operation);
+                    explain ? factor : null, operation, spans);
         }
 
         Result withOperation(ApiOperation apiOperation) {
             return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score, ranks, scores, feedback,
-                    apiOperation);
+                    apiOperation, spans);
+        }
+
+        Result withSpans(List<Span> documentSpans) {
+            return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score, ranks, scores, feedback,
+                    operation, documentSpans);
         }
     }
 }

@@ -21,7 +21,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.browse.ApiOperation;
+import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.port.ChunkLookup;
+import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.LexicalIndex;
@@ -33,6 +35,7 @@ import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.RelatedKnowledge;
+import dev.openrag.query.cite.Spans;
 import dev.openrag.schemas.CollectionNames;
 
 /**
@@ -89,6 +92,8 @@ public class SearchService {
      * memories, expansion) gets at least {@link #LATE_WAIT_NANOS}; only when no retriever answered is it a 503.
      */
     private final long readTimeoutNanos;
+    /** Documents' texts, for the hits' exact spans. */
+    private final DocumentTexts texts;
     private static final long LATE_WAIT_NANOS = 100_000_000L;
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
@@ -108,7 +113,9 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.search.expand.ratio", defaultValue = "0.5") double expandRatio,
                          @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double graphNodeSeeds,
                          @ConfigProperty(name = "openrag.search.read-timeout", defaultValue = "PT2S") java.time.Duration readTimeout,
-                         GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker, ChunkLookup chunks) {
+                         GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker, ChunkLookup chunks,
+                         DocumentTexts texts) {
+        this.texts = texts;
         this.expandDocuments = expandDocuments;
         this.expandRatio = expandRatio;
         this.chunks = chunks;
@@ -298,7 +305,7 @@ public class SearchService {
                 .map(hit -> new SearchResponse.Result(hit.chunk().chunkId(), hit.chunk().documentId(), hit.chunk().chunkIndex(),
                         hit.chunk().title(), hit.chunk().sourceUri(), hit.chunk().text(), hit.chunk().context(),
                         combinedScore ? hit.score() : hit.scores().values().iterator().next(),
-                        hit.ranks(), explain ? hit.scores() : null, null, null))
+                        hit.ranks(), explain ? hit.scores() : null, null, null, null))
                 .toList();
         List<SearchResponse.Result> fused = mode.equals(GRAPH) && !top.isEmpty()
                 ? timed(timings, "operations", () -> withOperations(collection, top, degraded)) : top;
@@ -307,8 +314,23 @@ public class SearchService {
         List<String> memoriesDegraded = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<RelatedKnowledge> relatedLookup = CompletableFuture.supplyAsync(() -> timed(timings, "memories",
                 () -> related(request.scopes(), anyMemories, queryVector, resultIds, memoriesDegraded)), retrievers);
-        List<SearchResponse.Result> results = timed(timings, "feedback", () -> orElse(CompletableFuture.supplyAsync(
+        List<String> documentIds = fused.stream().map(SearchResponse.Result::documentId).distinct().toList();
+        CompletableFuture<Map<String, DocumentText>> textLookup = CompletableFuture.supplyAsync(() -> timed(timings, "spans", () -> {
+            try {
+                return texts.getAll(collection, documentIds);
+            } catch (RuntimeException e) {
+                LOG.warnf("documents' texts unavailable, answering without spans: %s", e.getMessage());
+                degraded.add("spans");
+                return Map.<String, DocumentText>of();
+            }
+        }), retrievers);
+        List<SearchResponse.Result> reordered = timed(timings, "feedback", () -> orElse(CompletableFuture.supplyAsync(
                 () -> feedback.apply(fused, anyFeedback, queryVector, explain, degraded), retrievers), deadline, fused, "feedback", degraded));
+        Map<String, DocumentText> documentTexts = orElse(textLookup, deadline, Map.of(), "spans", degraded);
+        List<SearchResponse.Result> results = reordered.stream().map(result -> {
+            DocumentText text = documentTexts.get(result.documentId());
+            return text == null ? result : result.withSpans(List.of(Spans.ofChunk(text, result.chunkIndex(), result.text())));
+        }).toList();
         RelatedKnowledge related = orElse(relatedLookup, deadline, RelatedKnowledge.NONE, "memories", memoriesDegraded);
         degraded.addAll(List.copyOf(memoriesDegraded));
         List<String> named = List.copyOf(new java.util.LinkedHashSet<>(List.copyOf(degraded)));

@@ -138,6 +138,7 @@ class AccessControlTest extends FixtureTest {
                 .then().statusCode(403);
         as(reader).queryParam("collection", VAULT).get("/api/documents").then().statusCode(403);
         as(reader).queryParam("collection", VAULT).get("/api/documents/vault-1").then().statusCode(403);
+        as(reader).queryParam("collection", VAULT).get("/api/documents/vault-1/text").then().statusCode(403);
         as(reader).queryParam("collection", VAULT).queryParam("entity", "scheduler").get("/api/graph/neighbourhood").then().statusCode(403);
         as(reader).get("/api/collections").then().statusCode(200)
                 .body("collections.name", hasItem(FIXTURE)).body("collections.name", not(hasItem(VAULT)));

@@ -73,6 +73,12 @@ class AskWithOllamaApiStandInTest extends FixtureTest {
                 .body("model", equalTo("ollama:stand-in"))
                 .body("answer", equalTo("Tomatoes need full sun [1]."))
                 .body("sources[0].documentId", equalTo("doc-2"))
+                // issue 61: the [1] is mapped by token alignment to the sentence of source 1 that supports the claim
+                .body("sources[0].spans[0].text", equalTo("Tomatoes need six hours of sun and regular watering."))
+                .body("sources[0].spans[0].start", equalTo(0))
+                .body("sources[0].spans[0].version", equalTo("h"))
+                .body("sources[0].spans[0].support", org.hamcrest.Matchers.greaterThan(0.5f))
+                .body("sources[1].spans", org.hamcrest.Matchers.nullValue()) // not cited
                 .body("usage.calls", equalTo(1))
                 .body("usage.inputTokens", equalTo(10)) // the stand-in's prompt_eval_count
                 .body("usage.outputTokens", equalTo(5)); // and eval_count

@@ -59,7 +59,11 @@ public class DocumentChunker {
         return new PlainTextChunker(config.sizeTokens() * CHARS_PER_TOKEN, config.overlapTokens() * CHARS_PER_TOKEN);
     }
 
-    /** Pre-made chunks keep their index and text; offsets are found in the document text when it contains them. */
+    /**
+     * Pre-made chunks keep their index and text; their offsets are where the document text holds them
+     * exactly (the next occurrence after the previous chunk's, else the first), {@code -1, -1} when it
+     * does not: such a chunk carries no span.
+     */
     private static List<Chunk> premade(DocumentParsed document) {
         List<Chunk> chunks = new ArrayList<>();
         int searchFrom = 0;
@@ -73,7 +77,7 @@ public class DocumentChunker {
                 searchFrom = start + 1;
             }
             chunks.add(new Chunk(Ids.chunkId(document.collection(), document.documentId(), premade.index()), premade.index(),
-                    premade.text(), List.of(), Math.max(start, 0), Math.max(end, 0), null, null));
+                    premade.text(), List.of(), start, end, null, null));
         }
         return chunks;
     }

@@ -30,6 +30,7 @@ import org.xml.sax.SAXException;
 
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.Heading;
+import dev.openrag.schemas.Page;
 
 /**
  * Apache Tika behind one method: bytes or text in, plain text with Markdown-style headings, a
@@ -40,7 +41,11 @@ import dev.openrag.schemas.Heading;
 public class DocumentParser {
 
     /** What the parse stage produced from one document. */
-    public record Parsed(String text, String title, String mediaType, List<Heading> headings) {
+    public record Parsed(String text, String title, String mediaType, List<Heading> headings, List<Page> pages) {
+
+        Parsed(String text, String title, String mediaType, List<Heading> headings) {
+            this(text, title, mediaType, headings, List.of());
+        }
     }
 
     private static final Pattern MARKDOWN_HEADING = Pattern.compile("(?m)^(#{1,6})[ \\t]+(.+?)[ \\t#]*$");
@@ -116,14 +121,15 @@ public class DocumentParser {
         } catch (RuntimeException e) {
             throw new ParseFailure("the " + mediaType + " parser failed: " + rootMessage(e), e);
         }
-        String text = handler.text();
+        MarkdownishContentHandler.Extracted extracted = handler.extracted();
+        String text = extracted.text();
         if (text.isBlank()) {
             throw new ParseFailure("no text could be extracted from this " + mediaType + " document");
         }
         List<Heading> headings = headings(text);
         String resolvedTitle = firstNonBlank(title, metadata.get(TikaCoreProperties.TITLE),
                 headings.isEmpty() ? null : headings.get(0).text(), fileName);
-        return new Parsed(text, resolvedTitle, mediaType, headings);
+        return new Parsed(text, resolvedTitle, mediaType, headings, extracted.pages());
     }
 
     /** Tika's detection from the bytes and the file name; unknown binary content is refused. */

@@ -1,14 +1,20 @@
 package dev.openrag.ingest.stage.parse;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 import org.xml.sax.Attributes;
 import org.xml.sax.helpers.DefaultHandler;
 
+import dev.openrag.schemas.Page;
+
 /**
  * Turns Tika's XHTML (from HTML, PDF, DOCX, EPUB, ...) into plain text with Markdown-style
  * headings ({@code ## Title}), so the section-aware chunker sees every format's structure the
- * same way.
+ * same way. Pages (Tika's {@code <div class="page">}, from PDF) are kept as ranges of the final text:
+ * a private-use marker goes before each page's first character and is taken out, with its position,
+ * after the whitespace is tidied.
  */
 final class MarkdownishContentHandler extends DefaultHandler {
 
@@ -16,7 +22,12 @@ final class MarkdownishContentHandler extends DefaultHandler {
             "article", "table", "ul", "ol", "dt", "dd");
     private static final Set<String> SKIPPED = Set.of("script", "style", "head", "title");
 
+    /** Marks where a page's text begins; never in extracted text (a private-use character, dropped on the way in). */
+    private static final char PAGE_MARK = '\uE000';
+
     private final StringBuilder text = new StringBuilder();
+    private boolean pageStarting;
+    private int pagesSeen;
     private final int maxChars;
     private int skipDepth;
     private int headingLevel;
@@ -38,6 +49,13 @@ final class MarkdownishContentHandler extends DefaultHandler {
             text.append("#".repeat(headingLevel)).append(' ');
         } else if (BLOCKS.contains(name)) {
             newLine();
+            if (name.equals("div") && "page".equals(attributes.getValue("class"))) {
+                if (pageStarting) {
+                    text.append(PAGE_MARK); // the page before had no text: it still counts
+                }
+                pageStarting = true;
+                pagesSeen++;
+            }
         }
     }
 
@@ -61,7 +79,15 @@ final class MarkdownishContentHandler extends DefaultHandler {
     @Override
     public void characters(char[] ch, int start, int length) {
         if (skipDepth == 0 && text.length() < maxChars) {
-            text.append(ch, start, length);
+            for (int i = start; i < start + length; i++) {
+                if (pageStarting && !Character.isWhitespace(ch[i])) {
+                    text.append(PAGE_MARK);
+                    pageStarting = false;
+                }
+                if (ch[i] != PAGE_MARK) {
+                    text.append(ch[i]);
+                }
+            }
         }
     }
 
@@ -83,7 +109,37 @@ final class MarkdownishContentHandler extends DefaultHandler {
         }
     }
 
+    /** The text and its pages (empty unless the format has pages). */
+    record Extracted(String text, List<Page> pages) {
+    }
+
+    Extracted extracted() {
+        if (pageStarting) {
+            text.append(PAGE_MARK);
+            pageStarting = false;
+        }
+        String tidied = text.toString().replaceAll("[ \\t\\x0B\\f\\r]+\\n", "\n").replaceAll("\\n{3,}", "\n\n").strip();
+        StringBuilder plain = new StringBuilder(tidied.length());
+        List<Integer> starts = new ArrayList<>();
+        for (int i = 0; i < tidied.length(); i++) {
+            if (tidied.charAt(i) == PAGE_MARK) {
+                starts.add(plain.length());
+            } else {
+                plain.append(tidied.charAt(i));
+            }
+        }
+        List<Page> pages = new ArrayList<>();
+        if (pagesSeen > 0) {
+            for (int i = 0; i < starts.size(); i++) {
+                int start = i == 0 ? 0 : starts.get(i);
+                int end = i + 1 < starts.size() ? starts.get(i + 1) : plain.length();
+                pages.add(new Page(i + 1, start, end));
+            }
+        }
+        return new Extracted(plain.toString(), pages);
+    }
+
     String text() {
-        return text.toString().replaceAll("[ \\t\\x0B\\f\\r]+\\n", "\n").replaceAll("\\n{3,}", "\n\n").strip();
+        return extracted().text();
     }
 }

@@ -60,7 +60,7 @@ public class ParseStage {
                     : parser.parse(arrived).text();
             return new Parsed(new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                     arrived.jobId(), arrived.collection(), arrived.source(), arrived.title(), arrived.mediaType(), text,
-                    Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), arrived.metadata(), null), List.of());
+                    Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), arrived.metadata(), null, null), List.of());
         }
         DocumentParser.Parsed result = parser.parse(arrived);
         List<String> warnings = List.of();
@@ -77,11 +77,12 @@ public class ParseStage {
         DocumentParsed event = spec == null
                 ? new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                         arrived.jobId(), arrived.collection(), arrived.source(), result.title(), result.mediaType(),
-                        result.text(), Ids.contentHash(result.text()), result.headings(), null, arrived.metadata(), null)
+                        result.text(), Ids.contentHash(result.text()), result.headings(), null, arrived.metadata(), null,
+                        result.pages().isEmpty() ? null : result.pages())
                 // a spec: one chunk per operation and schema, the API graph travels to the graph sink
                 : new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                         arrived.jobId(), arrived.collection(), arrived.source(), spec.title(), OpenApiSpecs.MEDIA_TYPE,
-                        result.text(), Ids.contentHash(result.text()), null, spec.chunks(), arrived.metadata(), spec.graph());
+                        result.text(), Ids.contentHash(result.text()), null, spec.chunks(), arrived.metadata(), spec.graph(), null);
         return new Parsed(event, warnings);
     }
 }

@@ -90,7 +90,7 @@ class ChunkersTest {
     void premadeChunksPassThroughWithTheirIndexes() {
         DocumentParsed parsed = new DocumentParsed(1, "e", "doc-1", "j", "corpus", new Source("corpus", "corpus://doc_1"),
                 "doc_1", "text/plain", "alpha beta gamma", "h", null,
-                List.of(new PremadeChunk("c0", 0, "alpha beta"), new PremadeChunk("c1", 1, "gamma")), Map.of(), null);
+                List.of(new PremadeChunk("c0", 0, "alpha beta"), new PremadeChunk("c1", 1, "gamma")), Map.of(), null, null);
         ChunkingConfig config = new ChunkingConfig() {
             public int sizeTokens() { return 400; }
             public int overlapTokens() { return 60; }

@@ -1,0 +1,54 @@
+package dev.openrag.ingest.sink;
+
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+import dev.openrag.ingest.stage.StageRunner;
+import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.knowledge.port.DocumentTexts;
+import dev.openrag.schemas.DocumentChunked;
+import io.smallrye.common.annotation.Blocking;
+
+/**
+ * openrag.chunks.chunked → each document's extracted text in Neo4j (its own consumer group), with
+ * its version (content hash), pages, headings and every chunk's span, for exact-span citations. A
+ * chunk whose offsets do not slice the text to its own text exactly (a pre-made chunk not found in
+ * it) gets no span. Deletion goes with the document's ({@code Neo4jGraphStore.deleteDocument}).
+ */
+@ApplicationScoped
+public class TextSink {
+
+    private final StageRunner runner;
+    private final DocumentTexts texts;
+
+    public TextSink(StageRunner runner, DocumentTexts texts) {
+        this.runner = runner;
+        this.texts = texts;
+    }
+
+    @Incoming("chunked-text")
+    @Blocking
+    public void onChunked(ConsumerRecord<String, String> record) {
+        runner.run(Stages.SINK_TEXT, record, DocumentChunked.class, document -> {
+            texts.put(of(document));
+            return document.chunks().size();
+        });
+    }
+
+    static DocumentText of(DocumentChunked document) {
+        String text = document.text();
+        List<DocumentText.ChunkSpan> spans = document.chunks().stream()
+                .filter(chunk -> chunk.startOffset() >= 0 && chunk.endOffset() <= text.length() && chunk.startOffset() <= chunk.endOffset()
+                        && text.substring(chunk.startOffset(), chunk.endOffset()).equals(chunk.text()))
+                .map(chunk -> new DocumentText.ChunkSpan(chunk.index(), chunk.startOffset(), chunk.endOffset()))
+                .toList();
+        return new DocumentText(document.collection(), document.documentId(), document.contentHash(), text,
+                document.pages() == null ? List.of() : document.pages(),
+                document.headings() == null ? List.of() : document.headings(), spans);
+    }
+}

@@ -1,0 +1,121 @@
+package dev.openrag.knowledge.neo4j;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Record;
+import org.neo4j.driver.Session;
+import org.neo4j.driver.Value;
+
+import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.knowledge.port.DocumentTexts;
+import dev.openrag.schemas.Heading;
+import dev.openrag.schemas.Page;
+
+/**
+ * Texts as {@code (:DocumentText {uid})} nodes beside the document's (same uid, unique), their lists
+ * as parallel arrays; deleted with the document ({@link Neo4jGraphStore#deleteDocument}).
+ */
+public final class Neo4jDocumentTexts implements DocumentTexts {
+
+    private final Driver driver;
+
+    public Neo4jDocumentTexts(Driver driver) {
+        this.driver = driver;
+    }
+
+    @Override
+    public void put(DocumentText text) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("uid", Neo4jGraphStore.documentUid(text.collection(), text.documentId()));
+        params.put("collection", text.collection());
+        params.put("documentId", text.documentId());
+        params.put("version", text.version());
+        params.put("text", text.text());
+        params.put("pageNumbers", text.pages().stream().map(Page::page).toList());
+        params.put("pageStarts", text.pages().stream().map(Page::start).toList());
+        params.put("pageEnds", text.pages().stream().map(Page::end).toList());
+        params.put("headingLevels", text.headings().stream().map(Heading::level).toList());
+        params.put("headingTexts", text.headings().stream().map(Heading::text).toList());
+        params.put("headingOffsets", text.headings().stream().map(Heading::offset).toList());
+        params.put("chunkIndexes", text.chunks().stream().map(DocumentText.ChunkSpan::index).toList());
+        params.put("chunkStarts", text.chunks().stream().map(DocumentText.ChunkSpan::start).toList());
+        params.put("chunkEnds", text.chunks().stream().map(DocumentText.ChunkSpan::end).toList());
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> tx.run("""
+                    MERGE (t:DocumentText {uid: $uid})
+                    SET t.collection = $collection, t.documentId = $documentId, t.version = $version, t.text = $text,
+                        t.pageNumbers = $pageNumbers, t.pageStarts = $pageStarts, t.pageEnds = $pageEnds,
+                        t.headingLevels = $headingLevels, t.headingTexts = $headingTexts, t.headingOffsets = $headingOffsets,
+                        t.chunkIndexes = $chunkIndexes, t.chunkStarts = $chunkStarts, t.chunkEnds = $chunkEnds""", params).consume());
+        }
+    }
+
+    @Override
+    public Optional<DocumentText> get(String collection, String documentId) {
+        return Optional.ofNullable(getAll(collection, List.of(documentId)).get(documentId));
+    }
+
+    @Override
+    public Map<String, DocumentText> getAll(String collection, Collection<String> documentIds) {
+        List<String> uids = documentIds.stream().distinct().map(id -> Neo4jGraphStore.documentUid(collection, id)).toList();
+        Map<String, DocumentText> texts = new LinkedHashMap<>();
+        if (uids.isEmpty()) {
+            return texts;
+        }
+        try (Session session = driver.session()) {
+            List<Record> rows = session.executeRead(tx -> tx.run("MATCH (t:DocumentText) WHERE t.uid IN $uids RETURN t",
+                    Map.of("uids", uids)).list());
+            for (Record row : rows) {
+                Value t = row.get("t");
+                DocumentText text = new DocumentText(t.get("collection").asString(), t.get("documentId").asString(),
+                        t.get("version").asString(), t.get("text").asString(), pages(t), headings(t), chunks(t));
+                texts.put(text.documentId(), text);
+            }
+        }
+        return texts;
+    }
+
+    private static List<Page> pages(Value t) {
+        List<Integer> numbers = ints(t, "pageNumbers");
+        List<Integer> starts = ints(t, "pageStarts");
+        List<Integer> ends = ints(t, "pageEnds");
+        List<Page> pages = new ArrayList<>();
+        for (int i = 0; i < numbers.size(); i++) {
+            pages.add(new Page(numbers.get(i), starts.get(i), ends.get(i)));
+        }
+        return pages;
+    }
+
+    private static List<Heading> headings(Value t) {
+        List<Integer> levels = ints(t, "headingLevels");
+        List<String> texts = t.get("headingTexts").isNull() ? List.of() : t.get("headingTexts").asList(Value::asString);
+        List<Integer> offsets = ints(t, "headingOffsets");
+        List<Heading> headings = new ArrayList<>();
+        for (int i = 0; i < levels.size(); i++) {
+            headings.add(new Heading(levels.get(i), texts.get(i), offsets.get(i)));
+        }
+        return headings;
+    }
+
+    private static List<DocumentText.ChunkSpan> chunks(Value t) {
+        List<Integer> indexes = ints(t, "chunkIndexes");
+        List<Integer> starts = ints(t, "chunkStarts");
+        List<Integer> ends = ints(t, "chunkEnds");
+        List<DocumentText.ChunkSpan> spans = new ArrayList<>();
+        for (int i = 0; i < indexes.size(); i++) {
+            spans.add(new DocumentText.ChunkSpan(indexes.get(i), starts.get(i), ends.get(i)));
+        }
+        return spans;
+    }
+
+    private static List<Integer> ints(Value node, String key) {
+        Value value = node.get(key);
+        return value.isNull() ? List.of() : value.asList(Value::asInt);
+    }
+}

@@ -1,0 +1,165 @@
+package dev.openrag.query;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.knowledge.neo4j.Neo4jDocumentTexts;
+import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
+import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.schemas.Heading;
+import dev.openrag.schemas.Page;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+
+/**
+ * Issue 61, exact-span citations on the real stores: a Markdown handbook with accents, CJK and an
+ * emoji outside the Basic Multilingual Plane (a surrogate pair: offsets count UTF-16 code units), and
+ * a two-page document. Every span a search hit or an ask source carries slices
+ * {@code GET /api/documents/{id}/text} to exactly its text; a hit from a replaced version is
+ * {@code stale}, never a wrong offset.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CitationSpansTest extends FixtureTest {
+
+    private static final String COLLECTION = "citations";
+    private static final String HANDBOOK = """
+            # Handbook
+
+            Welcome to the café 😀 team in 東京.
+
+            ## Refunds
+
+            Refunds take fourteen days. Customers in Zürich get them sooner.
+
+            ## Support
+
+            Support answers every ticket within a day.""";
+    private static final String REPORT_PAGE_1 = "Quarterly report. Revenue grew in every region.\n\n";
+    private static final String REPORT_PAGE_2 = "The invoice backlog was cleared in March.";
+
+    @BeforeAll
+    void seed() {
+        List<String> sections = List.of(
+                HANDBOOK.substring(0, HANDBOOK.indexOf("## Refunds")).strip(),
+                HANDBOOK.substring(HANDBOOK.indexOf("## Refunds"), HANDBOOK.indexOf("## Support")).strip(),
+                HANDBOOK.substring(HANDBOOK.indexOf("## Support")).strip());
+        store("handbook", "Handbook", HANDBOOK, sections, List.of(), List.of(new Heading(1, "Handbook", 0),
+                new Heading(2, "Refunds", HANDBOOK.indexOf("## Refunds")), new Heading(2, "Support", HANDBOOK.indexOf("## Support"))));
+        String report = REPORT_PAGE_1 + REPORT_PAGE_2;
+        store("report", "Quarterly report", report, List.of(REPORT_PAGE_1.strip(), REPORT_PAGE_2),
+                List.of(new Page(1, 0, REPORT_PAGE_1.length()), new Page(2, REPORT_PAGE_1.length(), report.length())), List.of());
+    }
+
+    /** As the sinks write a document: chunks into OpenSearch and Neo4j (with vectors), the text with its spans. */
+    private void store(String documentId, String title, String text, List<String> chunkTexts, List<Page> pages, List<Heading> headings) {
+        List<IndexedChunk> chunks = new ArrayList<>();
+        List<DocumentText.ChunkSpan> spans = new ArrayList<>();
+        for (int i = 0; i < chunkTexts.size(); i++) {
+            String chunk = chunkTexts.get(i);
+            int start = text.indexOf(chunk);
+            spans.add(new DocumentText.ChunkSpan(i, start, start + chunk.length()));
+            chunks.add(new IndexedChunk(COLLECTION, documentId, COLLECTION + "/" + documentId + "#" + i, i, title, "file:///" + documentId,
+                    List.of(), chunk, "Document: " + title, embedder.embed(List.of(chunk)).get(0)));
+        }
+        new Neo4jGraphStore(driver).upsertDocument(COLLECTION, documentId, title, "file:///" + documentId, "v1", chunks, List.of());
+        new OpenSearchLexicalIndex(openSearch, true).upsert(chunks);
+        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, documentId, "v1", text, pages, headings, spans));
+    }
+
+    private static JsonPath search(String query) {
+        return given().contentType(ContentType.JSON).body(Map.of("query", query, "collection", COLLECTION, "mode", "bm25", "k", 3))
+                .post("/api/search").then().statusCode(200).extract().jsonPath();
+    }
+
+    private static String documentText(String documentId) {
+        return given().queryParam("collection", COLLECTION).get("/api/documents/" + documentId + "/text").then().statusCode(200)
+                .extract().path("text");
+    }
+
+    @Test
+    void searchHitsCarryExactSpansWithHeadingsAndPagesInUtf16CodeUnits() {
+        JsonPath refunds = search("refunds Zürich");
+        assertThat(refunds.getString("results[0].documentId")).isEqualTo("handbook");
+        Map<String, Object> span = refunds.getMap("results[0].spans[0]");
+        String text = documentText("handbook");
+        assertThat(text.substring((int) span.get("start"), (int) span.get("end"))).isEqualTo(span.get("text"))
+                .isEqualTo(refunds.getString("results[0].text"));
+        assertThat(span.get("start")).as("after a surrogate pair, CJK and accents: UTF-16 code units")
+                .isEqualTo(HANDBOOK.indexOf("## Refunds"));
+        assertThat(span).containsEntry("headingPath", List.of("Handbook", "Refunds")).containsEntry("version", "v1");
+
+        JsonPath invoice = search("invoice backlog");
+        Map<String, Object> onPage2 = invoice.getMap("results[0].spans[0]");
+        assertThat(onPage2).containsEntry("page", 2).containsEntry("text", REPORT_PAGE_2);
+        assertThat(documentText("report").substring((int) onPage2.get("start"), (int) onPage2.get("end"))).isEqualTo(REPORT_PAGE_2);
+
+        JsonPath view = given().queryParam("collection", COLLECTION).get("/api/documents/report/text").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(view.getString("version")).isEqualTo("v1");
+        assertThat(view.getList("pages.page")).containsExactly(1, 2);
+        JsonPath handbook = given().queryParam("collection", COLLECTION).get("/api/documents/handbook/text").then().extract().jsonPath();
+        assertThat(handbook.getList("headings.path")).containsExactly(List.of("Handbook"), List.of("Handbook", "Refunds"),
+                List.of("Handbook", "Support"));
+    }
+
+    @Test
+    void anExtractiveAnswerCitesTheExactSentenceItQuotes() {
+        JsonPath answer = given().contentType(ContentType.JSON)
+                .body(Map.of("question", "How long do refunds take?", "collection", COLLECTION, "k", 3))
+                .post("/api/ask").then().statusCode(200).extract().jsonPath();
+        assertThat(answer.getString("mode")).isEqualTo("extractive");
+        assertThat(answer.getString("answer")).contains("Refunds take fourteen days. [1]");
+        Map<String, Object> cited = answer.getMap("sources[0].spans[0]");
+        assertThat(cited).containsEntry("text", "Refunds take fourteen days.").containsEntry("version", "v1");
+        assertThat(documentText("handbook").substring((int) cited.get("start"), (int) cited.get("end")))
+                .isEqualTo("Refunds take fourteen days.");
+    }
+
+    @Test
+    void aSpanOfAReplacedVersionIsStaleNeverWrong() {
+        String changed = "# Policy\n\nThis text replaced the old one: nothing is where it was.";
+        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, "stale-doc", "v1", "Ferrets sleep eighteen hours a day.",
+                List.of(), List.of(), List.of(new DocumentText.ChunkSpan(0, 0, 35))));
+        new OpenSearchLexicalIndex(openSearch, true).upsert(List.of(new IndexedChunk(COLLECTION, "stale-doc", COLLECTION + "/stale-doc#0", 0,
+                "Ferrets", "file:///stale-doc", List.of(), "Ferrets sleep eighteen hours a day.", null, null)));
+        assertThat(search("ferrets sleep").getMap("results[0].spans[0]")).containsEntry("start", 0).doesNotContainKey("stale");
+
+        // the text moved on to v2 while the index still holds v1's chunk (a re-ingest half way)
+        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, "stale-doc", "v2", changed, List.of(), List.of(),
+                List.of(new DocumentText.ChunkSpan(0, 0, changed.length()))));
+        Map<String, Object> stale = search("ferrets sleep").getMap("results[0].spans[0]");
+        assertThat(stale).containsEntry("stale", true).containsEntry("version", "v2").doesNotContainKey("start");
+        assertThat((String) stale.get("reason")).contains("another version");
+
+        given().queryParam("collection", COLLECTION).queryParam("version", "v1").get("/api/documents/stale-doc/text").then()
+                .statusCode(409).body("error", equalTo("stale")).body("message", containsString("replaced by version 'v2'"));
+        given().queryParam("collection", COLLECTION).queryParam("version", "v2").get("/api/documents/stale-doc/text").then()
+                .statusCode(200).body("text", equalTo(changed));
+    }
+
+    @Test
+    void badTextRequestsAreClearErrors() {
+        given().queryParam("collection", COLLECTION).get("/api/documents/no-such-doc/text").then().statusCode(404)
+                .body("message", containsString("no text of document 'no-such-doc'"));
+        given().get("/api/documents/handbook/text").then().statusCode(404); // the default collection has no such document
+        given().queryParam("collection", "Not A Collection!").get("/api/documents/handbook/text").then().statusCode(400);
+        given().queryParam("collection", "other-collection").get("/api/documents/handbook/text").then().statusCode(404);
+    }
+}
