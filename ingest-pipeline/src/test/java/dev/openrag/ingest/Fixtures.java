@@ -20,16 +20,19 @@ final class Fixtures {
     private Fixtures() {
     }
 
-    static byte[] pdf(String text) throws IOException {
+    /** A PDF with one page per text. */
+    static byte[] pdf(String... pages) throws IOException {
         try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
-            PDPage page = new PDPage();
-            document.addPage(page);
-            try (PDPageContentStream content = new PDPageContentStream(document, page)) {
-                content.beginText();
-                content.setFont(new PDType1Font(Standard14Fonts.FontName.HELVETICA), 12);
-                content.newLineAtOffset(72, 700);
-                content.showText(text);
-                content.endText();
+            for (String text : pages) {
+                PDPage page = new PDPage();
+                document.addPage(page);
+                try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+                    content.beginText();
+                    content.setFont(new PDType1Font(Standard14Fonts.FontName.HELVETICA), 12);
+                    content.newLineAtOffset(72, 700);
+                    content.showText(text);
+                    content.endText();
+                }
             }
             document.save(out);
             return out.toByteArray();

@@ -16,6 +16,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 
+import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.knowledge.neo4j.Neo4jDocumentTexts;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.schemas.Topics;
@@ -86,13 +88,15 @@ class IngestionEndToEndTest {
     void everyFormatIsParsedAndSearchable() throws Exception {
         String jobId = given()
                 .multiPart("collection", "e2e-formats")
-                .multiPart("files", "notes.md", "# Notes\nThe word aardvarkmd lives here.".getBytes(StandardCharsets.UTF_8), "text/markdown")
+                .multiPart("files", "notes.md", "# Notes 東京 😀\nThe word aardvarkmd lives here.\n\n## Café\nAnd zürichmd there."
+                        .getBytes(StandardCharsets.UTF_8), "text/markdown")
                 .multiPart("files", "page.html", "<html><head><title>Page</title></head><body><h1>Page</h1><p>The word aardvarkhtml lives here.</p></body></html>"
                         .getBytes(StandardCharsets.UTF_8), "text/html")
                 .multiPart("files", "plain.txt", "The word aardvarktxt lives here.".getBytes(StandardCharsets.UTF_8), "text/plain")
                 .multiPart("files", "Widget.java", "package x;\n\n/** Widgets. */\npublic class Widget {\n    int aardvarkjava() { return 1; }\n}\n"
                         .getBytes(StandardCharsets.UTF_8), "text/x-java-source")
-                .multiPart("files", "report.pdf", Fixtures.pdf("The word aardvarkpdf lives here."), "application/pdf")
+                .multiPart("files", "report.pdf", Fixtures.pdf("The word aardvarkpdf lives here.", "Page two holds the word okapipdf."),
+                        "application/pdf")
                 .multiPart("files", "memo.docx", Fixtures.docx("Memo", "The word aardvarkdocx lives here."),
                         "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
                 .multiPart("files", "book.epub", Fixtures.epub("Book", "The word aardvarkepub lives here."), "application/epub+zip")
@@ -105,6 +109,25 @@ class IngestionEndToEndTest {
         for (String format : List.of("md", "html", "txt", "java", "pdf", "docx", "epub")) {
             assertThat(lexical.search("e2e-formats", "aardvark" + format, 1)).as(format).hasSize(1);
         }
+
+        // issue 61: every document's text is kept, and each of its chunks slices it exactly (UTF-16 offsets)
+        Neo4jDocumentTexts texts = new Neo4jDocumentTexts(driver);
+        for (String format : List.of("md", "html", "txt", "java", "pdf", "docx", "epub")) {
+            var hit = lexical.search("e2e-formats", "aardvark" + format, 1).get(0).chunk();
+            DocumentText text = texts.get("e2e-formats", hit.documentId()).orElseThrow();
+            DocumentText.ChunkSpan span = text.chunk(hit.chunkIndex()).orElseThrow();
+            assertThat(text.text().substring(span.start(), span.end())).as(format).isEqualTo(hit.text());
+            assertThat(text.version()).as(format).hasSize(64);
+        }
+        var markdown = lexical.search("e2e-formats", "zürichmd", 1).get(0).chunk();
+        DocumentText notes = texts.get("e2e-formats", markdown.documentId()).orElseThrow();
+        assertThat(notes.text().substring(notes.chunk(markdown.chunkIndex()).orElseThrow().start())).startsWith("## Café");
+        assertThat(notes.headingPathAt(notes.text().indexOf("zürichmd"))).containsExactly("Notes 東京 😀", "Café");
+        var pdf = lexical.search("e2e-formats", "okapipdf", 1).get(0).chunk();
+        DocumentText report = texts.get("e2e-formats", pdf.documentId()).orElseThrow();
+        assertThat(report.pages()).extracting(dev.openrag.schemas.Page::page).containsExactly(1, 2);
+        assertThat(report.pageAt(report.text().indexOf("okapipdf"))).isEqualTo(2);
+        assertThat(report.pageAt(report.text().indexOf("aardvarkpdf"))).isEqualTo(1);
     }
 
     @Test

@@ -105,4 +105,27 @@ class ChunkersTest {
         assertThat(chunks).extracting(Chunk::text).containsExactly("alpha beta", "gamma");
         assertThat(chunks.get(1).startOffset()).isEqualTo(11);
     }
+
+    /** Issue 61: a pre-made chunk the text does not hold carries no span (-1, -1), and the text sink keeps none for it. */
+    @Test
+    void aPremadeChunkNotInTheTextHasNoSpan() {
+        DocumentParsed parsed = new DocumentParsed(1, "e", "doc-1", "j", "corpus", new Source("corpus", "corpus://doc_1"),
+                "doc_1", "text/plain", "alpha beta gamma", "h", null,
+                List.of(new PremadeChunk("c0", 0, "alpha beta"), new PremadeChunk("c1", 1, "delta")), Map.of(), null, null);
+        ChunkingConfig config = new ChunkingConfig() {
+            public int sizeTokens() { return 400; }
+            public int overlapTokens() { return 60; }
+            public int markdownMinTokens() { return 100; }
+            public int markdownTargetTokens() { return 400; }
+            public int maxTokens() { return 800; }
+        };
+        List<Chunk> chunks = new DocumentChunker(config).chunk(parsed);
+        assertThat(chunks.get(1).startOffset()).isEqualTo(-1);
+        assertThat(chunks.get(1).endOffset()).isEqualTo(-1);
+
+        var text = dev.openrag.ingest.sink.TextSinkAccess.of(new dev.openrag.schemas.DocumentChunked(1, "e", "doc-1", "j", "corpus",
+                new Source("corpus", "corpus://doc_1"), "doc_1", "text/plain", parsed.text(), "h", chunks, Map.of(), null, null, null));
+        assertThat(text.chunks()).extracting(span -> span.index()).containsExactly(0);
+        assertThat(text.chunk(0).orElseThrow().end()).isEqualTo(10);
+    }
 }
