@@ -260,9 +260,34 @@ async function loadDocuments() {
   $('#documents-next').disabled = listing.page >= pages;
 }
 
-async function openDocument(documentId, chunkId) {
+/**
+ * The cited span in the document's text (GET /api/documents/{id}/text): highlighted, with its page
+ * (PDF) and headings; offsets are UTF-16 code units, which String.slice counts too. A stale span says
+ * so instead of highlighting anything.
+ */
+async function citedText(documentId, span) {
+  if (!span) return null;
+  if (span.start === undefined || span.start === null) {
+    return h('p', { class: 'hint', id: 'cited-stale' }, `The cited passage has no exact place in this document: ${span.reason || 'unknown'}`);
+  }
+  const query = new URLSearchParams({ collection: collection(), version: span.version || '' });
+  let view;
+  try {
+    view = await api(`api/documents/${encodeURIComponent(documentId)}/text?${query}`);
+  } catch (e) {
+    return h('p', { class: 'hint', id: 'cited-stale' }, `The cited passage cannot be shown: ${e.message}`);
+  }
+  const where = [span.page ? `page ${span.page}` : null, span.headingPath ? span.headingPath.join(' › ') : null].filter(Boolean).join(' · ');
+  return h('section', { class: 'cited', 'aria-label': 'cited passage in the document' },
+    h('h4', {}, 'Cited passage', where ? ` · ${where}` : ''),
+    h('pre', { class: 'document-text' }, view.text.slice(0, span.start),
+      h('mark', { id: 'cited', 'data-page': span.page ?? '' }, view.text.slice(span.start, span.end)), view.text.slice(span.end)));
+}
+
+async function openDocument(documentId, chunkId, span) {
   const detail = await api(`api/documents/${encodeURIComponent(documentId)}?collection=${encodeURIComponent(collection())}`);
   const d = detail.document;
+  const cited = await citedText(documentId, span);
   $('#document-detail').replaceChildren(
     h('h3', {}, d.title || d.documentId),
     h('p', { class: 'hint' }, d.sourceUri || '', ` · ${d.chunkCount} chunks`),
@@ -270,11 +295,13 @@ async function openDocument(documentId, chunkId) {
       h('button', { type: 'button', class: 'danger', onclick: guarded(() => deleteDocument(d)) }, 'Delete'),
       h('button', { type: 'button', class: 'secondary', onclick: guarded(() => reingest(d, detail.chunks)) }, 'Re-ingest'),
       h('button', { type: 'button', class: 'secondary', onclick: () => showGraph({ document: d.documentId }) }, 'Show graph')),
+    ...(cited ? [cited] : []),
     ...detail.chunks.map((c) => h('div', { class: c.chunkId === chunkId ? 'chunk highlight' : 'chunk', id: `chunk-${c.chunkIndex}` },
       h('strong', {}, `#${c.chunkIndex}`, c.headingPath.length ? ` · ${c.headingPath.join(' › ')}` : ''),
       c.context ? h('div', { class: 'context' }, c.context) : null,
       h('div', { class: 'text' }, c.text))));
-  if (chunkId) document.querySelector('.chunk.highlight')?.scrollIntoView({ block: 'center' });
+  if (cited) document.getElementById('cited')?.scrollIntoView({ block: 'center' });
+  else if (chunkId) document.querySelector('.chunk.highlight')?.scrollIntoView({ block: 'center' });
 }
 
 async function deleteDocument(d) {
@@ -435,7 +462,7 @@ function setUpMemory() {
 
 function renderSources(sources) {
   $('#sources').replaceChildren(...sources.map((s) => h('li', { id: `source-${s.n}`, value: s.n },
-    h('a', { href: `#documents`, onclick: guarded(async () => { location.hash = '#documents'; await openDocument(s.documentId, s.chunkId); }) },
+    h('a', { href: `#documents`, onclick: guarded(async () => { location.hash = '#documents'; await openDocument(s.documentId, s.chunkId, s.spans?.[0]); }) },
       s.title || s.documentId, ` #${s.chunkIndex}`),
     h('div', { class: 'hint' }, s.text.length > 280 ? `${s.text.slice(0, 280)}…` : s.text))));
 }
@@ -524,7 +551,7 @@ async function search() {
           h('td', {}, h('strong', {}, r.title || r.documentId, ` #${r.chunkIndex}`), h('div', { class: 'hint' }, r.text.slice(0, 200))),
           h('td', {}, r.score.toFixed(4)),
           h('td', { class: 'ranks' }, Object.entries(r.ranks).map(([k, v]) => `${k} ${v}`).join(' · ')));
-        const open = guarded(async () => { location.hash = '#documents'; await openDocument(r.documentId, r.chunkId); });
+        const open = guarded(async () => { location.hash = '#documents'; await openDocument(r.documentId, r.chunkId, r.spans?.[0]); });
         row.addEventListener('click', open);
         row.addEventListener('keydown', (event) => { if (event.key === 'Enter') open(event); });
         return row;

@@ -28,7 +28,9 @@ final class ExtractiveAnswer {
     record Quote(int source, int start, int end, String shown) {
     }
 
-    private static final java.util.regex.Pattern SENTENCE_BREAK = java.util.regex.Pattern.compile("(?<=[.!?])\\s+|\\n\\s*\\n");
+    /** After a full stop, question or exclamation mark; at a blank line; after a Markdown heading's line (a heading is no sentence). */
+    private static final java.util.regex.Pattern SENTENCE_BREAK = java.util.regex.Pattern.compile(
+            "(?<=[.!?])\\s+|\\n\\s*\\n|(?m)(?<=^#{1,6}[ \\t][^\\n]{0,200})\\n");
 
     /** The answer as sentences, each ending with its citation. */
     static List<String> sentences(String question, List<SearchResponse.Result> sources, List<Correction> corrections) {

@@ -41,7 +41,7 @@ import dev.openrag.localstack.test.TestStack;
  * The web UI in a real browser (Debian's Chromium through Playwright) against the packaged
  * query-api and ingest-pipeline on real engines: upload a document and watch its job, find it and
  * open a source, ask (extractive, no LLM), pin and forget a memory, search memories by a time named
- * after an event, render an entity's graph, the
+ * after an event, open a citation at its exact sentence, render an entity's graph, the
  * narrow layout, and a collection's enrichment settings. Screenshots go to target/ui-screenshots; any browser console error fails.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -154,6 +154,8 @@ class WebUiEndToEndIT {
         firstRow.click();
         PlaywrightAssertions.assertThat(page.locator("#documents")).isVisible();
         PlaywrightAssertions.assertThat(page.locator("#document-detail .chunk.highlight")).containsText("horn twice");
+        // issue 61: the hit's exact span, highlighted in the document's text
+        PlaywrightAssertions.assertThat(page.locator("#document-detail mark#cited")).containsText("horn twice every thirty seconds");
         PlaywrightAssertions.assertThat(page.locator("#documents-table tbody tr")).containsText("Lighthouse keeping");
         screenshot("documents");
     }
@@ -173,6 +175,11 @@ class WebUiEndToEndIT {
 
         source.click();
         PlaywrightAssertions.assertThat(page.locator("#document-detail .chunk.highlight")).isVisible();
+        // issue 61: the citation opens the document at the exact sentence the answer quotes, highlighted
+        PlaywrightAssertions.assertThat(page.locator("#document-detail mark#cited"))
+                .hasText("The Blue Harbor Lighthouse keeper trims the lamp wick every evening at dusk.");
+        assertThat(page.locator("#document-detail .cited h4").innerText()).contains("Lighthouse keeping");
+        screenshot("citation");
     }
 
     @Test
