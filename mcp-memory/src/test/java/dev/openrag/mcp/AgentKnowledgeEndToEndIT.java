@@ -81,6 +81,11 @@ class AgentKnowledgeEndToEndIT {
                 "collection", "agent-e2e", "k", 3));
         assertThat(found.get("results").get(0).get("text").asText()).contains("retries failed webhooks three times");
         assertThat(found.get("corrections")).isEmpty();
+        // issue 61: the agent gets the hit's exact span in the document, as query-api gives it
+        JsonNode span = found.get("results").get(0).get("spans").get(0);
+        assertThat(span.get("text").asText()).isEqualTo(found.get("results").get(0).get("text").asText());
+        assertThat(span.get("end").asInt() - span.get("start").asInt()).isEqualTo(span.get("text").asText().length());
+        assertThat(span.get("version").asText()).hasSize(64);
 
         agent.call("submit_correction", Map.of("correction", "Since version 2 the Zephyr gateway retries webhooks five times.",
                 "scope", "team", "query", "How many times does the Zephyr gateway retry a webhook?"));
@@ -94,6 +99,8 @@ class AgentKnowledgeEndToEndIT {
                 "collection", "agent-e2e", "scope", "team"));
         assertThat(answer.get("mode").asText()).isEqualTo("extractive");
         assertThat(answer.get("answer").asText()).startsWith("Correction: Since version 2 the Zephyr gateway retries webhooks five times.");
+        assertThat(answer.get("sources").get(0).get("spans").get(0).get("text").asText()).as("the quoted sentence, exactly")
+                .isNotBlank().isSubstringOf(answer.get("sources").get(0).get("text").asText());
 
         assertThat(agent.callError("get_job_status", Map.of("jobId", "no-such-job"))).contains("ingest-pipeline answered 404");
         assertThat(agent.callError("search_knowledge", Map.of("query", "x", "collection", "never-ingested-here")))
