@@ -88,10 +88,16 @@ function route() {
   if (area === 'memory') loadMemories().catch((e) => showMessage(e.message));
 }
 
-async function loadCollections() {
+/**
+ * The collection picker: the collections the key may see, each with its document count; refreshed
+ * whenever the field gets the focus (a collection made by an upload shows up). Typing a new name
+ * stays possible: an upload into it creates it. At start, an unknown name is replaced by the first.
+ */
+async function loadCollections(pickFirst) {
   const { collections } = await api('api/collections');
-  $('#collections').replaceChildren(...collections.map((c) => h('option', { value: c.name }, `${c.documents} documents`)));
-  if (collections.length && !collections.some((c) => c.name === collection())) $('#collection').value = collections[0].name;
+  $('#collections').replaceChildren(...collections.map((c) => h('option', { value: c.name },
+    `${c.documents} ${c.documents === 1 ? 'document' : 'documents'}`)));
+  if (pickFirst && collections.length && !collections.some((c) => c.name === collection())) $('#collection').value = collections[0].name;
 }
 
 // ---------------------------------------------------------------- ingest
@@ -584,7 +590,7 @@ async function useKey() {
   $('#key-form').hidden = true;
   $('#api-key').value = '';
   showMessage(`key accepted: ${auth.caller.role} access`, 'info');
-  await loadCollections();
+  await loadCollections(true);
   route();
 }
 
@@ -605,8 +611,9 @@ async function start() {
   $('#documents-prev').addEventListener('click', guarded(() => { documentsPage--; return loadDocuments(); }));
   $('#documents-next').addEventListener('click', guarded(() => { documentsPage++; return loadDocuments(); }));
   $('#collection').addEventListener('change', () => route());
+  $('#collection').addEventListener('focus', () => loadCollections(false).catch((e) => showMessage(e.message)));
   window.addEventListener('hashchange', route);
-  await loadCollections().catch((e) => showMessage(e.message));
+  await loadCollections(true).catch((e) => showMessage(e.message));
   route();
   document.body.dataset.ready = 'true';
 }

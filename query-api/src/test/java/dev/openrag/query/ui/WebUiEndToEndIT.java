@@ -137,6 +137,9 @@ class WebUiEndToEndIT {
         PlaywrightAssertions.assertThat(job).isVisible(LONG);
         assertThat(job.innerText()).contains("lighthouse.md").contains("1 of 1 documents done, 0 failed").contains("sink-neo4j")
                 .doesNotContain("null").doesNotContain("undefined");
+        // the collection picker lists the new collection with its document count once the field gets the focus
+        page.focus("#collection");
+        PlaywrightAssertions.assertThat(page.locator("#collections option[value=" + COLLECTION + "]")).hasText("1 document");
         screenshot("ingest");
     }
 
