@@ -290,10 +290,28 @@ async function citedText(documentId, span) {
       h('mark', { id: 'cited', 'data-page': span.page ?? '' }, view.text.slice(span.start, span.end)), view.text.slice(span.end)));
 }
 
+/** The document's way through the pipeline (ingest: GET /api/documents/{id}/timeline), or nothing when none is kept. */
+async function timeline(documentId) {
+  let t;
+  try {
+    t = await api(`${ingestUrl}/api/documents/${encodeURIComponent(documentId)}/timeline?collection=${encodeURIComponent(collection())}`);
+  } catch (e) {
+    return null;
+  }
+  const took = (step) => (step.startedAt && step.finishedAt ? `${Date.parse(step.finishedAt) - Date.parse(step.startedAt)} ms` : '');
+  return h('details', { class: 'timeline' }, h('summary', {}, `Timeline · trace ${t.traceId}`),
+    h('table', {}, h('caption', { class: 'sr-only' }, 'Stages the document passed'),
+      h('thead', {}, h('tr', {}, ...['stage', 'instance', 'started', 'took', 'attempts', 'waited', 'outcome'].map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, t.stages.map((step) => h('tr', {}, h('td', {}, step.stage), h('td', {}, step.instance || ''),
+        h('td', {}, step.startedAt ? new Date(step.startedAt).toLocaleTimeString() : ''), h('td', {}, took(step)),
+        h('td', {}, step.attempts), h('td', {}, `${step.waitedMs} ms`), h('td', {}, step.reason ? `${step.outcome}: ${step.reason}` : step.outcome))))));
+}
+
 async function openDocument(documentId, chunkId, span) {
   const detail = await api(`api/documents/${encodeURIComponent(documentId)}?collection=${encodeURIComponent(collection())}`);
   const d = detail.document;
   const cited = await citedText(documentId, span);
+  const journey = await timeline(documentId);
   $('#document-detail').replaceChildren(
     h('h3', {}, d.title || d.documentId),
     h('p', { class: 'hint' }, d.sourceUri || '', ` · ${d.chunkCount} chunks`),
@@ -301,6 +319,7 @@ async function openDocument(documentId, chunkId, span) {
       h('button', { type: 'button', class: 'danger', onclick: guarded(() => deleteDocument(d)) }, 'Delete'),
       h('button', { type: 'button', class: 'secondary', onclick: guarded(() => reingest(d, detail.chunks)) }, 'Re-ingest'),
       h('button', { type: 'button', class: 'secondary', onclick: () => showGraph({ document: d.documentId }) }, 'Show graph')),
+    ...(journey ? [journey] : []),
     ...(cited ? [cited] : []),
     ...detail.chunks.map((c) => h('div', { class: c.chunkId === chunkId ? 'chunk highlight' : 'chunk', id: `chunk-${c.chunkIndex}` },
       h('strong', {}, `#${c.chunkIndex}`, c.headingPath.length ? ` · ${c.headingPath.join(' › ')}` : ''),

@@ -30,6 +30,42 @@ class StatusCommand implements Callable<Integer> {
             }
         }
         System.out.print(tails);
+        printLag("http://127.0.0.1:" + Stack.App.INGEST_PIPELINE.port() + "/q/metrics");
         return failed ? SOME_FAILED : 0;
+    }
+
+    private static final java.util.regex.Pattern LAG_LINE =
+            java.util.regex.Pattern.compile("^openrag_stage_lag_records\\{[^}]*stage=\"([^\"]+)\"[^}]*}\\s+([0-9.eE+-]+)");
+
+    /**
+     * A {@code lag} line per stage: the records of its input topic its consumer group has not committed
+     * ({@code openrag_stage_lag_records}, read by the ingest app from the broker). Nothing when the ingest
+     * app does not answer.
+     */
+    static void printLag(String metricsUrl) {
+        String metrics;
+        try {
+            var http = java.net.http.HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(2)).build();
+            var response = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(metricsUrl))
+                    .timeout(java.time.Duration.ofSeconds(3)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                return;
+            }
+            metrics = response.body();
+        } catch (java.io.IOException e) {
+            return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
+        System.out.println(formatLag(metrics));
+    }
+
+    /** The lag lines of a Prometheus text exposition, a header first. */
+    static String formatLag(String metrics) {
+        StringBuilder lines = new StringBuilder(String.format("%n%-18s %-18s %s%n", "LAG", "STAGE", "RECORDS"));
+        metrics.lines().map(LAG_LINE::matcher).filter(java.util.regex.Matcher::find).forEach(line ->
+                lines.append(String.format("%-18s %-18s %d%n", "lag", line.group(1), (long) Double.parseDouble(line.group(2)))));
+        return lines.toString().stripTrailing();
     }
 }

@@ -63,9 +63,11 @@ class EngineOutageIT {
         kill(engine);
         List<Integer> readiness = new ArrayList<>();
         boolean sawWait = false;
+        long maxLag = 0;
         try {
             while (System.nanoTime() - killedAt < OUTAGE.toNanos()) {
                 readiness.add(app.status("/q/health/ready"));
+                maxLag = Math.max(maxLag, lag(engine));
                 JsonNode job = app.get("/api/jobs/" + jobId);
                 assertThat(job.path("state").asText()).as("the job waits, it does not give up: " + job).isEqualTo("running");
                 sawWait |= job.path("stages").toString().contains(engine.componentName() + " unreachable since");
@@ -75,6 +77,9 @@ class EngineOutageIT {
             TestStack.ensure(EnumSet.of(engine)); // the next scenario needs it, whatever happened here
         }
         assertThat(readiness).as("readiness is DOWN (503) while " + engine + " is away").contains(503);
+        if (engine != Engine.KAFKA) { // the lag is read from the broker: with the broker away it cannot be
+            assertThat(maxLag).as("issue 63: the waiting sink's lag rises while " + engine + " is away").isPositive();
+        }
         if (engine != Engine.KAFKA) { // a stage learns of a broker outage only when its send times out (30 s)
             assertThat(sawWait).as("the job shows a stage waiting for " + engine).isTrue();
         }
@@ -97,6 +102,17 @@ class EngineOutageIT {
             assertThat(System.nanoTime()).as("readiness returns to UP after " + engine + " came back").isLessThan(deadline);
             Thread.sleep(500);
         }
+        while (engine != Engine.KAFKA && lag(engine) > 0) {
+            assertThat(System.nanoTime()).as("issue 63: the lag falls back to 0 after " + engine + " came back").isLessThan(deadline);
+            Thread.sleep(500);
+        }
+    }
+
+    /** openrag_stage_lag_records of the sink that writes to {@code engine} (0 when not reported yet). */
+    private long lag(Engine engine) throws Exception {
+        String stage = engine == Engine.OPENSEARCH ? "sink-opensearch" : "sink-neo4j";
+        return app.text("/q/metrics").lines().filter(line -> line.startsWith("openrag_stage_lag_records{") && line.contains("stage=\"" + stage + "\""))
+                .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).findFirst().orElse(0);
     }
 
     private void kill(Engine engine) throws Exception {

@@ -51,9 +51,10 @@ class IngestionEndToEndTest {
                 ## Rollback
                 A rollback restores the previous version within ten minutes.
                 """;
-        String jobId = given().contentType(ContentType.JSON)
+        JsonPath accepted = given().contentType(ContentType.JSON)
                 .body(textDocument("e2e-md", "docs/release-guide.md", "Release guide", markdown))
-                .post("/api/documents").then().statusCode(202).extract().path("jobId");
+                .post("/api/documents").then().statusCode(202).extract().jsonPath();
+        String jobId = accepted.getString("jobId");
 
         JsonPath job = awaitJob(jobId, JOB_TIMEOUT);
         assertThat(job.getString("state")).isEqualTo("completed");
@@ -82,6 +83,36 @@ class IngestionEndToEndTest {
             assertThat(mentions).as("terms such as Blue Harbor become entities").isPositive();
         }
         assertThat(lexical.search("e2e-md", "restore previous version", 3).get(0).chunk().text()).contains("rollback");
+
+        // issue 63: the document's timeline, from its status events: every stage in order, one trace id
+        JsonPath timeline = given().queryParam("collection", "e2e-md").get("/api/documents/" + accepted.getString("documentIds[0]") + "/timeline")
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(timeline.getString("traceId")).matches("[0-9a-f]{32}");
+        List<String> stages = timeline.getList("stages.stage");
+        assertThat(stages).startsWith("accepted", "parse", "chunk")
+                .contains("contextualize", "embed", "extract-graph", "sink-text", "sink-opensearch", "sink-neo4j", "sink-graph");
+        assertThat(stages.indexOf("embed")).isGreaterThan(stages.indexOf("contextualize"));
+        assertThat(stages.indexOf("sink-opensearch")).isGreaterThan(stages.indexOf("embed"));
+        assertThat(timeline.getList("stages.outcome")).containsOnly("completed");
+        assertThat(timeline.getInt("stages[1].attempts")).isEqualTo(1);
+        assertThat(timeline.getString("stages[1].instance")).contains("/");
+        given().queryParam("collection", "e2e-md").get("/api/documents/no-such-document/timeline").then().statusCode(404);
+        given().queryParam("collection", "Bad Name!").get("/api/documents/x/timeline").then().statusCode(400);
+
+        // issue 63: lag per stage as a gauge, and the dashboard's series exist
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        String metrics;
+        do {
+            IngestTestSupport.sleep(500);
+            metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        } while (metrics.lines().filter(line -> line.startsWith("openrag_stage_lag_records{")).count() < 5 && System.nanoTime() < deadline);
+        assertThat(metrics.lines().filter(line -> line.startsWith("openrag_stage_lag_records{")).count()).isGreaterThanOrEqualTo(5);
+        for (String series : List.of("openrag_stage_chunks_total", "openrag_stage_documents_total", "openrag_stage_duration_seconds_count")) {
+            assertThat(metrics).as(series).contains(series + "{");
+        }
+        String exported = metrics;
+        assertThat(DashboardSeries.referenced()).as("every pipeline series the dashboard plots is one this app exports")
+                .filteredOn(name -> name.startsWith("openrag_stage_")).isNotEmpty().allSatisfy(name -> assertThat(exported).contains(name));
     }
 
     @Test

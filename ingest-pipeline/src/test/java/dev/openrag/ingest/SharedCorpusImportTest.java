@@ -56,6 +56,12 @@ class SharedCorpusImportTest {
             long withoutVector = session.run("MATCH (c:Chunk {collection: 'codebase'}) WHERE c.embedding IS NULL RETURN count(c) AS n")
                     .single().get("n").asLong();
             assertThat(withoutVector).isZero();
+            // issue 61: the pre-made chunks are located in their documents' texts by exact match, every one
+            var spans = session.run("""
+                    MATCH (t:DocumentText {collection: 'codebase'})
+                    RETURN count(t) AS texts, sum(size(t.chunkIndexes)) AS spans""").single();
+            assertThat(spans.get("texts").asLong()).isEqualTo(90);
+            assertThat(spans.get("spans").asLong()).isEqualTo(737);
         }
     }
 }

@@ -7,7 +7,8 @@ import java.util.List;
  * {@code warnings} (optional) name what the stage could not do while still completing the
  * document, e.g. an OpenAPI spec that failed to parse and was indexed as plain text.
  * {@code usage} (optional) is what the stage's LLM calls cost for this document, and {@code model}
- * ("provider:model") the model that spent it.
+ * ("provider:model") the model that spent it. {@code timing} (optional): when and where the stage
+ * worked on it, for the document's timeline.
  */
 public record StageCompleted(
         int schemaVersion,
@@ -20,7 +21,8 @@ public record StageCompleted(
         int chunks,
         List<String> warnings,
         TokenUsage usage,
-        String model) implements EventEnvelope {
+        String model,
+        StageTiming timing) implements EventEnvelope {
 
     public static final String STATUS = "completed";
 
@@ -30,12 +32,14 @@ public record StageCompleted(
     /** Without LLM usage (most stages). */
     public StageCompleted(int schemaVersion, String eventId, String documentId, String jobId, String collection, String stage,
                           String status, int chunks, List<String> warnings) {
-        this(schemaVersion, eventId, documentId, jobId, collection, stage, status, chunks, warnings, null, null);
+        this(schemaVersion, eventId, documentId, jobId, collection, stage, status, chunks, warnings, null, null, null);
     }
 
     /** What every source (REST, CLI, MCP, crawler) publishes for a document before the document itself. */
     public static StageCompleted accepted(DocumentArrived document) {
         return new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), document.documentId(),
-                document.jobId(), document.collection(), ACCEPTED, STATUS, 0, null, null, null);
+                document.jobId(), document.collection(), ACCEPTED, STATUS, 0, null, null, null,
+                new StageTiming(null, java.time.Instant.now().toString(), java.time.Instant.now().toString(), 0, 0,
+                        StageTiming.traceId(document.jobId(), document.documentId())));
     }
 }

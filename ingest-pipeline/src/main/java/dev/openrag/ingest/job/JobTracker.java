@@ -46,9 +46,12 @@ public class JobTracker implements JobSpend {
     private final List<String> finalStages;
     private final Prices prices;
 
+    private final DocumentTimelines timelines;
+
     public JobTracker(EventCodec codec, StageWaits waits,
                       @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String vectorBackend,
-                      Prices prices) {
+                      Prices prices, DocumentTimelines timelines) {
+        this.timelines = timelines;
         this.codec = codec;
         this.waits = waits;
         this.prices = prices;
@@ -83,6 +86,8 @@ public class JobTracker implements JobSpend {
                 Job job = job(failed.jobId());
                 job.in(failed.collection());
                 job.failed(failed.stage(), failed.documentId(), failed.source() == null ? null : failed.source().uri(), failed.reason());
+                timelines.record(failed.collection(), failed.documentId(), failed.jobId(), failed.stage(), failed.timing(),
+                        StageFailed.STATUS, failed.reason());
                 publish(job);
             } else {
                 StageCompleted completed = codec.fromJson(json, StageCompleted.class);
@@ -94,6 +99,8 @@ public class JobTracker implements JobSpend {
                     job.completed(completed.stage(), completed.documentId(), completed.chunks(), completed.warnings(),
                             completed.model(), completed.usage());
                 }
+                timelines.record(completed.collection(), completed.documentId(), completed.jobId(), completed.stage(),
+                        completed.timing(), StageCompleted.STATUS, null);
                 publish(job);
             }
         } catch (InvalidEventException | java.io.IOException e) {

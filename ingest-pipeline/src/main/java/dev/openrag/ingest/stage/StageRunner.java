@@ -1,10 +1,13 @@
 package dev.openrag.ingest.stage;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,6 +27,7 @@ import dev.openrag.schemas.InvalidEventException;
 import dev.openrag.schemas.Source;
 import dev.openrag.schemas.StageCompleted;
 import dev.openrag.schemas.StageFailed;
+import dev.openrag.schemas.StageTiming;
 import dev.openrag.schemas.TokenUsage;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
@@ -62,6 +66,8 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 public class StageRunner {
 
     private static final Logger LOG = Logger.getLogger(StageRunner.class);
+    /** This instance in timelines: host and process id. */
+    static final String INSTANCE = instance();
 
     /** The work of one stage on one event; returns the number of chunks it handled (for progress). */
     @FunctionalInterface
@@ -131,16 +137,23 @@ public class StageRunner {
     public <I extends EventEnvelope> void runReporting(String stage, ConsumerRecord<String, String> record, Class<I> type,
                                                        ReportingWork<I> work) {
         waits.started(stage);
+        Instant startedAt = Instant.now();
+        AtomicInteger attempts = new AtomicInteger();
+        AtomicReference<Instant> lastAttempt = new AtomicReference<>(startedAt);
         try {
             I event;
             try {
                 event = codec.fromJson(record.value(), type);
             } catch (InvalidEventException e) {
-                reject(stage, record, null, e.getMessage(), null);
+                reject(stage, record, null, e.getMessage(), null, null);
                 return;
             }
+            Supplier<StageTiming> timing = () -> new StageTiming(INSTANCE, startedAt.toString(), Instant.now().toString(), attempts.get(),
+                    Duration.between(startedAt, lastAttempt.get()).toMillis(), StageTiming.traceId(event.jobId(), event.documentId()));
             try {
                 Outcome outcome = attempt(stage, () -> {
+                    attempts.incrementAndGet();
+                    lastAttempt.set(Instant.now());
                     long started = System.nanoTime();
                     Outcome done = work.process(event);
                     metrics.timer("openrag.stage.duration", "stage", stage).record(Duration.ofNanos(System.nanoTime() - started));
@@ -149,17 +162,18 @@ public class StageRunner {
                             event.documentId(), event.jobId(), event.collection(), stage, StageCompleted.STATUS, done.chunks(),
                             done.warnings().isEmpty() ? null : done.warnings(),
                             done.usage() == null || done.usage().isEmpty() ? null : done.usage(),
-                            done.usage() == null || done.usage().isEmpty() ? null : done.model()));
+                            done.usage() == null || done.usage().isEmpty() ? null : done.model(), timing.get()));
                     return done;
                 });
                 metrics.counter("openrag.stage.documents", "stage", stage, "outcome", "completed").increment();
+                metrics.counter("openrag.stage.chunks", "stage", stage).increment(outcome.chunks());
             } catch (RejectedDocument e) {
-                reject(stage, record, event, e.getMessage(), sourceOf(event));
+                reject(stage, record, event, e.getMessage(), sourceOf(event), timing.get());
             } catch (LinkageError e) {
                 // a broken installation (missing class, native library): retrying cannot help, and
                 // letting it escape would stop the whole channel
                 LOG.errorf(e, "%s cannot run: %s", stage, e);
-                reject(stage, record, event, stage + " cannot run on this installation: " + e, sourceOf(event));
+                reject(stage, record, event, stage + " cannot run on this installation: " + e, sourceOf(event), timing.get());
             } catch (RuntimeException e) {
                 if (shuttingDown) {
                     // the stores' clients are closing: leave the offset uncommitted, the next start redelivers it
@@ -172,7 +186,7 @@ public class StageRunner {
                                 + retry.giveUpAfter().map(Object::toString).orElse("its deadline") + ": " + describe(e)
                         : stage + " failed after " + retry.contentAttempts() + " attempts: " + describe(e);
                 LOG.errorf(e, "%s gave up on document %s", stage, event.documentId());
-                reject(stage, record, event, reason, sourceOf(event));
+                reject(stage, record, event, reason, sourceOf(event), timing.get());
             }
         } finally {
             waits.finished(stage);
@@ -269,14 +283,15 @@ public class StageRunner {
                 .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build()));
     }
 
-    private void reject(String stage, ConsumerRecord<String, String> record, EventEnvelope event, String reason, Source source) {
+    private void reject(String stage, ConsumerRecord<String, String> record, EventEnvelope event, String reason, Source source,
+                        StageTiming timing) {
         LOG.warnf("%s rejected %s from %s: %s", stage, event == null ? "an event (key " + record.key() + ")" : "document " + event.documentId(),
                 record.topic(), reason);
         String documentId = event == null ? record.key() : event.documentId();
         // inside a stage the dead letter must get out even if the broker is away just now: wait for it
         attempt(stage, () -> {
             reportRejected(stage, documentId, event == null ? null : event.jobId(), event == null ? null : event.collection(),
-                    reason, record.topic(), record.value(), source);
+                    reason, record.topic(), record.value(), source, timing);
             return null;
         });
     }
@@ -287,13 +302,28 @@ public class StageRunner {
      */
     public void reportRejected(String stage, String documentId, String jobId, String collection, String reason,
                                String originalTopic, String original, Source source) {
+        reportRejected(stage, documentId, jobId, collection, reason, originalTopic, original, source, null);
+    }
+
+    private void reportRejected(String stage, String documentId, String jobId, String collection, String reason,
+                                String originalTopic, String original, Source source, StageTiming timing) {
         send(deadLetters, documentId == null ? "unknown" : documentId, new DeadLetter(EventEnvelope.CURRENT_SCHEMA_VERSION,
                 Ids.newEventId(), documentId, jobId, collection, stage, reason, originalTopic, original == null ? "" : original));
         if (jobId != null && documentId != null && collection != null) {
             emitStatus(new StageFailed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId,
-                    collection, stage, StageFailed.STATUS, reason, source));
+                    collection, stage, StageFailed.STATUS, reason, source, timing));
         }
         metrics.counter("openrag.stage.documents", "stage", stage, "outcome", "failed").increment();
+    }
+
+    private static String instance() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            host = "localhost";
+        }
+        return host + "/" + ProcessHandle.current().pid();
     }
 
     private static Source sourceOf(EventEnvelope event) {

@@ -97,6 +97,12 @@ public final class PackagedIngestApp implements AutoCloseable {
                 HttpResponse.BodyHandlers.ofString()).body());
     }
 
+    /** The body of {@code path} as text (Prometheus metrics, say). */
+    public String text(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
     /** The HTTP status of {@code path}, or -1 while nothing answers within 5 s. */
     public int status(String path) {
         try {

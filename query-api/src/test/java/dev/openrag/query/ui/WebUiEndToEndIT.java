@@ -159,6 +159,11 @@ class WebUiEndToEndIT {
         PlaywrightAssertions.assertThat(page.locator("#document-detail .chunk.highlight")).containsText("horn twice");
         // issue 61: the hit's exact span, highlighted in the document's text
         PlaywrightAssertions.assertThat(page.locator("#document-detail mark#cited")).containsText("horn twice every thirty seconds");
+        // issue 63: the document's timeline from the ingest pipeline, each stage with its trace id
+        Locator timeline = page.locator("#document-detail details.timeline");
+        assertThat(timeline.locator("summary").innerText()).matches("Timeline · trace [0-9a-f]{32}");
+        timeline.locator("summary").click();
+        assertThat(timeline.locator("tbody").innerText()).contains("parse", "chunk", "embed", "sink-opensearch", "completed");
         PlaywrightAssertions.assertThat(page.locator("#documents-table tbody tr")).containsText("Lighthouse keeping");
         screenshot("documents");
     }
