@@ -80,17 +80,6 @@ public class StageLag implements MeterBinder {
                 .register(registry));
     }
 
-    /** The stages' lag as last read (stage → records); empty before the first refresh. */
-    public Map<String, Long> lag() {
-        Map<String, Long> ordered = new LinkedHashMap<>();
-        groups.keySet().forEach(stage -> {
-            if (lag.containsKey(stage)) {
-                ordered.put(stage, lag.get(stage));
-            }
-        });
-        return ordered;
-    }
-
     @Scheduled(every = "${openrag.ingest.lag-refresh:5s}", delay = 2, delayUnit = TimeUnit.SECONDS,
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void refresh() {

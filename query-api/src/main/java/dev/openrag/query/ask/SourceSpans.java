@@ -46,10 +46,14 @@ final class SourceSpans {
         List<Map<Integer, Span>> found = new ArrayList<>();
         sources.forEach(source -> found.add(new LinkedHashMap<>()));
         Matcher claims = CLAIM.matcher(answer);
+        String previous = "";
         while (claims.find()) {
             String claim = claims.group();
             Matcher citations = CITATION.matcher(claim);
-            String words = CITATION.matcher(claim).replaceAll(" ");
+            String own = CITATION.matcher(claim).replaceAll(" ");
+            // "… sun. [1]": a citation standing after the full stop cites the sentence before it
+            String words = own.chars().anyMatch(Character::isLetterOrDigit) ? own : previous;
+            previous = words;
             while (citations.find()) {
                 int n = Integer.parseInt(citations.group(1));
                 if (n < 1 || n > sources.size()) {
