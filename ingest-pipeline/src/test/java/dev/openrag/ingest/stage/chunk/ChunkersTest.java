@@ -86,20 +86,22 @@ class ChunkersTest {
                 .startsWith("/// Distance to the origin.").contains("pub fn norm"));
     }
 
+    /** Sizes for the pre-made chunk tests (pre-made chunks are never re-cut, whatever they say). */
+    private static final ChunkingConfig PREMADE_CONFIG = new ChunkingConfig() {
+        public int sizeTokens() { return 400; }
+        public int overlapTokens() { return 60; }
+        public int markdownMinTokens() { return 100; }
+        public int markdownTargetTokens() { return 400; }
+        public int maxTokens() { return 800; }
+    };
+
     @Test
     void premadeChunksPassThroughWithTheirIndexes() {
         DocumentParsed parsed = new DocumentParsed(1, "e", "doc-1", "j", "corpus", new Source("corpus", "corpus://doc_1"),
                 "doc_1", "text/plain", "alpha beta gamma", "h", null,
                 List.of(new PremadeChunk("c0", 0, "alpha beta"), new PremadeChunk("c1", 1, "gamma")), Map.of(), null, null);
-        ChunkingConfig config = new ChunkingConfig() {
-            public int sizeTokens() { return 400; }
-            public int overlapTokens() { return 60; }
-            public int markdownMinTokens() { return 100; }
-            public int markdownTargetTokens() { return 400; }
-            public int maxTokens() { return 800; }
-        };
 
-        List<Chunk> chunks = new DocumentChunker(config).chunk(parsed);
+        List<Chunk> chunks = new DocumentChunker(PREMADE_CONFIG).chunk(parsed);
 
         assertThat(chunks).extracting(Chunk::chunkId).containsExactly("corpus/doc-1#0", "corpus/doc-1#1");
         assertThat(chunks).extracting(Chunk::text).containsExactly("alpha beta", "gamma");
@@ -112,14 +114,7 @@ class ChunkersTest {
         DocumentParsed parsed = new DocumentParsed(1, "e", "doc-1", "j", "corpus", new Source("corpus", "corpus://doc_1"),
                 "doc_1", "text/plain", "alpha beta gamma", "h", null,
                 List.of(new PremadeChunk("c0", 0, "alpha beta"), new PremadeChunk("c1", 1, "delta")), Map.of(), null, null);
-        ChunkingConfig config = new ChunkingConfig() {
-            public int sizeTokens() { return 400; }
-            public int overlapTokens() { return 60; }
-            public int markdownMinTokens() { return 100; }
-            public int markdownTargetTokens() { return 400; }
-            public int maxTokens() { return 800; }
-        };
-        List<Chunk> chunks = new DocumentChunker(config).chunk(parsed);
+        List<Chunk> chunks = new DocumentChunker(PREMADE_CONFIG).chunk(parsed);
         assertThat(chunks.get(1).startOffset()).isEqualTo(-1);
         assertThat(chunks.get(1).endOffset()).isEqualTo(-1);
 
