@@ -106,7 +106,10 @@ class IngestionEndToEndTest {
             IngestTestSupport.sleep(500);
             metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
         } while (metrics.lines().filter(line -> line.startsWith("openrag_stage_lag_records{")).count() < 5 && System.nanoTime() < deadline);
-        assertThat(metrics.lines().filter(line -> line.startsWith("openrag_stage_lag_records{")).count()).isGreaterThanOrEqualTo(5);
+        String scraped = metrics;
+        assertThat(metrics.lines().filter(line -> line.startsWith("openrag_stage_lag_records{")).count())
+                .as(() -> "lag series, from: " + scraped.lines().filter(line -> line.contains("openrag_")).toList())
+                .isGreaterThanOrEqualTo(5);
         for (String series : List.of("openrag_stage_chunks_total", "openrag_stage_documents_total", "openrag_stage_duration_seconds_count")) {
             assertThat(metrics).as(series).contains(series + "{");
         }

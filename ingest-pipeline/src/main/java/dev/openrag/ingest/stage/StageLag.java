@@ -2,9 +2,11 @@ package dev.openrag.ingest.stage;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.annotation.PreDestroy;
@@ -20,6 +22,7 @@ import org.eclipse.microprofile.config.Config;
 import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.quarkus.scheduler.Scheduled;
@@ -43,6 +46,8 @@ public class StageLag implements MeterBinder {
     private final Map<String, Long> lag = new ConcurrentHashMap<>();
     private final Map<String, String[]> groups = new LinkedHashMap<>();
     private final String bootstrapServers;
+    private final List<Meter> meters = new CopyOnWriteArrayList<>();
+    private volatile MeterRegistry registry;
     private volatile Admin admin;
 
     public StageLag(Config config) {
@@ -74,10 +79,13 @@ public class StageLag implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        groups.keySet().forEach(stage -> Gauge.builder("openrag.stage.lag.records", lag, values -> values.getOrDefault(stage, 0L))
+        this.registry = registry;
+        groups.keySet().forEach(stage -> meters.add(Gauge.builder("openrag.stage.lag.records", lag, values -> values.getOrDefault(stage, 0L))
                 .tag("stage", stage)
                 .description("Records of the stage's input topic its consumer group has not committed yet, all partitions")
-                .register(registry));
+                .strongReference(true)
+                .register(registry)));
+        LOG.debugf("stage lag gauges registered for %s", groups.keySet());
     }
 
     @Scheduled(every = "${openrag.ingest.lag-refresh:5s}", delay = 2, delayUnit = TimeUnit.SECONDS,
@@ -87,7 +95,7 @@ public class StageLag implements MeterBinder {
             Admin client = admin();
             for (var entry : groups.entrySet()) {
                 String topic = entry.getValue()[0];
-                TopicDescription description = client.describeTopics(java.util.List.of(topic)).allTopicNames()
+                TopicDescription description = client.describeTopics(List.of(topic)).allTopicNames()
                         .get(5, TimeUnit.SECONDS).get(topic);
                 Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
                 description.partitions().forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
@@ -122,8 +130,16 @@ public class StageLag implements MeterBinder {
         return admin;
     }
 
+    /**
+     * Removes the gauges with the bean. Quarkus binds them to Micrometer's global registry, which outlives
+     * an application restarted in the same JVM (tests): a gauge left there would keep the old bean's
+     * figures and make the next bean's registration a no-op.
+     */
     @PreDestroy
     void close() {
+        if (registry != null) {
+            meters.forEach(registry::remove);
+        }
         if (admin != null) {
             admin.close(Duration.ofSeconds(2));
         }

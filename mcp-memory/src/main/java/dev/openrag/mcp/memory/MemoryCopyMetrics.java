@@ -1,5 +1,9 @@
 package dev.openrag.mcp.memory;
 
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 
 import dev.openrag.memory.DeadlineMemoryStore;
@@ -7,6 +11,7 @@ import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
@@ -21,6 +26,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 public class MemoryCopyMetrics implements MeterBinder {
 
     private final MemoryStore store;
+    private final List<Meter> meters = new CopyOnWriteArrayList<>();
+    private volatile MeterRegistry registry;
 
     public MemoryCopyMetrics(MemoryStore store) {
         this.store = store;
@@ -32,14 +39,23 @@ public class MemoryCopyMetrics implements MeterBinder {
         if (!(behind instanceof Neo4jMemoryStore neo4j)) {
             return;
         }
+        this.registry = registry;
         for (String found : neo4j.copyFindings().keySet()) {
-            FunctionCounter.builder("openrag.memory.copy.searches", neo4j, s -> s.copyFindings().get(found))
+            meters.add(FunctionCounter.builder("openrag.memory.copy.searches", neo4j, s -> s.copyFindings().get(found))
                     .tag("found", found)
                     .description("Memory searches by how they found their scope's in-memory copy")
-                    .register(registry);
+                    .register(registry));
         }
-        Gauge.builder("openrag.memory.copies.memories", neo4j, Neo4jMemoryStore::memoriesInMemory)
+        meters.add(Gauge.builder("openrag.memory.copies.memories", neo4j, Neo4jMemoryStore::memoriesInMemory)
                 .description("Memories held in the scopes' in-memory copies")
-                .register(registry);
+                .register(registry));
+    }
+
+    /** Micrometer's global registry outlives an application restarted in the same JVM: the meters go with the bean. */
+    @PreDestroy
+    void close() {
+        if (registry != null) {
+            meters.forEach(registry::remove);
+        }
     }
 }
