@@ -131,6 +131,20 @@ final class Stack {
         return instances;
     }
 
+    /**
+     * The folders {@code ./openrag sync} may read on this machine: OPENRAG_SOURCES_ALLOWED_ROOTS when set, else the
+     * user's home, the temp folder and the folder around the checkout (the stack's data folder is refused whatever).
+     */
+    String sourceRoots() {
+        String set = System.getenv("OPENRAG_SOURCES_ALLOWED_ROOTS");
+        if (set != null && !set.isBlank()) {
+            return set;
+        }
+        Path around = root.toAbsolutePath().normalize().getParent();
+        return String.join(",", System.getProperty("user.home"), System.getProperty("java.io.tmpdir"),
+                (around == null ? root.toAbsolutePath() : around).toString());
+    }
+
     ComponentSpec appSpec(App app) {
         return appSpec(new Instance(app, 0));
     }
@@ -153,7 +167,9 @@ final class Stack {
                         "OPENRAG_OPENSEARCH_URL", config.openSearchUrls(),
                         "OPENRAG_QUERY_API_URL", "http://127.0.0.1:" + App.QUERY_API.port(),
                         // one key for every instance: what one seals (credentials, crawl logins) another opens
-                        "OPENRAG_SECRETS_KEY_FILE", config.home().resolve("secrets.key").toAbsolutePath().toString()),
+                        "OPENRAG_SECRETS_KEY_FILE", config.home().resolve("secrets.key").toAbsolutePath().toString(),
+                        "OPENRAG_SOURCES_DIR", config.home().resolve("sources").toAbsolutePath().toString(),
+                        "OPENRAG_SOURCES_ALLOWED_ROOTS", sourceRoots()),
                 logFile -> {
                     if (!Files.exists(jar)) {
                         throw new LocalStackException(app.module + " is not built (" + jar + " missing): run ./mvnw install -DskipTests");

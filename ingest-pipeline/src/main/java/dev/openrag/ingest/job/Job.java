@@ -20,6 +20,8 @@ final class Job {
 
     private final String jobId;
     private final List<String> finalStages;
+    private final List<String> deleteStages;
+    private final Set<String> deletions = new LinkedHashSet<>();
     private final Set<String> documents = new LinkedHashSet<>();
     private final Map<String, Map<String, Integer>> completedByStage = new HashMap<>(); // stage -> document -> chunks
     private final Map<String, Set<String>> failedByStage = new HashMap<>();
@@ -32,9 +34,10 @@ final class Job {
     record Spend(String stage, String model, TokenUsage usage) {
     }
 
-    Job(String jobId, List<String> finalStages) {
+    Job(String jobId, List<String> finalStages, List<String> deleteStages) {
         this.jobId = jobId;
         this.finalStages = finalStages;
+        this.deleteStages = deleteStages;
     }
 
     synchronized void in(String collection) {
@@ -52,10 +55,19 @@ final class Job {
         completedByStage.computeIfAbsent(Stages.ACCEPTED, s -> new HashMap<>()).put(documentId, 0);
     }
 
+    /** A document the job deletes: the job waits until every store deleted it. */
+    synchronized void deleting(String documentId) {
+        deletions.add(documentId);
+    }
+
     /** Any event names a document of the job: documents from external producers are never "accepted". */
     synchronized void completed(String stage, String documentId, int chunks, List<String> stageWarnings, String model,
                                 TokenUsage usage) {
-        documents.add(documentId);
+        if (deleteStages.contains(stage)) {
+            deletions.add(documentId); // a deletion is not a document the job ingests
+        } else {
+            documents.add(documentId);
+        }
         if (usage != null && !usage.isEmpty()) {
             spent.put(stage + " " + documentId, new Spend(stage, model == null ? "unknown" : model, usage));
         }
@@ -66,7 +78,11 @@ final class Job {
     }
 
     synchronized void failed(String stage, String documentId, String source, String reason) {
-        documents.add(documentId);
+        if (deleteStages.contains(stage)) {
+            deletions.add(documentId);
+        } else {
+            documents.add(documentId);
+        }
         failedByStage.computeIfAbsent(stage, s -> new HashSet<>()).add(documentId);
         failures.putIfAbsent(documentId, new JobStatus.Failure(documentId, source, stage, reason));
     }
@@ -84,14 +100,18 @@ final class Job {
                 done++;
             }
         }
-        int failed = failures.size();
+        int deletionsFailed = (int) deletions.stream().filter(failures::containsKey).count();
+        int failed = failures.size() - deletionsFailed;
+        int deleted = (int) deletions.stream().filter(document -> !failures.containsKey(document) && deleteStages.stream()
+                .allMatch(stage -> completedByStage.getOrDefault(stage, Map.of()).containsKey(document))).count();
         String state;
-        if (documents.isEmpty() || done + failed < documents.size()) {
+        if ((documents.isEmpty() && deletions.isEmpty()) || done + failed < documents.size()
+                || deleted + deletionsFailed < deletions.size()) {
             state = JobStatus.RUNNING;
-        } else if (failed == 0) {
+        } else if (failed + deletionsFailed == 0) {
             state = JobStatus.COMPLETED;
         } else {
-            state = done == 0 ? JobStatus.FAILED : JobStatus.COMPLETED_WITH_ERRORS;
+            state = done + deleted == 0 ? JobStatus.FAILED : JobStatus.COMPLETED_WITH_ERRORS;
         }
         Map<String, JobStatus.StageCount> stages = new LinkedHashMap<>();
         Set<String> names = new LinkedHashSet<>(Stages.ALL);
@@ -104,6 +124,7 @@ final class Job {
             stages.put(stage, new JobStatus.StageCount(stageDone.size(), stageFailed, chunks));
         }
         return new JobStatus(jobId, state, new JobStatus.Documents(documents.size(), done, failed), stages,
-                List.copyOf(failures.values()), List.copyOf(warnings), null);
+                List.copyOf(failures.values()), List.copyOf(warnings), null,
+                deletions.isEmpty() ? null : new JobStatus.Deletions(deletions.size(), deleted, deletionsFailed));
     }
 }

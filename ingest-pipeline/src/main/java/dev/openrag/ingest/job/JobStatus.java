@@ -16,7 +16,8 @@ public record JobStatus(
         Map<String, StageCount> stages,
         List<Failure> failures,
         List<Warning> warnings,
-        @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage) {
+        @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Deletions deletions) {
 
     public static final String RUNNING = "running";
     public static final String COMPLETED = "completed";
@@ -24,6 +25,10 @@ public record JobStatus(
     public static final String FAILED = "failed";
 
     public record Documents(int total, int done, int failed) {
+    }
+
+    /** Documents the job deletes (a sync run's removed files): done once every store deleted them. */
+    public record Deletions(int total, int done, int failed) {
     }
 
     /**
@@ -55,7 +60,7 @@ public record JobStatus(
     }
 
     JobStatus withUsage(Usage spent) {
-        return new JobStatus(jobId, state, documents, stages, failures, warnings, spent);
+        return new JobStatus(jobId, state, documents, stages, failures, warnings, spent, deletions);
     }
 
     /** This status with the stages' current waits shown, while the job runs (a finished job waits for nothing). */
@@ -68,7 +73,7 @@ public record JobStatus(
             StageCount count = shown.getOrDefault(stage, new StageCount(0, 0, 0));
             shown.put(stage, new StageCount(count.done(), count.failed(), count.chunks(), wait));
         });
-        return new JobStatus(jobId, state, documents, shown, failures, warnings, usage);
+        return new JobStatus(jobId, state, documents, shown, failures, warnings, usage, deletions);
     }
 
     public boolean finished() {

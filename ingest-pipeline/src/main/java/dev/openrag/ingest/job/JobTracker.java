@@ -44,6 +44,7 @@ public class JobTracker implements JobSpend {
     private final ObjectMapper mapper = new ObjectMapper();
 
     private final List<String> finalStages;
+    private final List<String> deleteStages;
     private final Prices prices;
 
     private final DocumentTimelines timelines;
@@ -56,6 +57,7 @@ public class JobTracker implements JobSpend {
         this.waits = waits;
         this.prices = prices;
         this.finalStages = Stages.finalStages(vectorBackend);
+        this.deleteStages = Stages.deleteStages(vectorBackend);
     }
 
     /**
@@ -66,6 +68,14 @@ public class JobTracker implements JobSpend {
         Job job = job(jobId);
         job.in(collection);
         documentIds.forEach(job::accept);
+        publish(job);
+    }
+
+    /** Makes the job wait for these documents' deletions too (a sync run deletes what its source lost). */
+    public void deleting(String jobId, String collection, List<String> documentIds) {
+        Job job = job(jobId);
+        job.in(collection);
+        documentIds.forEach(job::deleting);
         publish(job);
     }
 
@@ -142,7 +152,7 @@ public class JobTracker implements JobSpend {
     }
 
     private Job job(String jobId) {
-        return jobs.computeIfAbsent(jobId, id -> new Job(id, finalStages));
+        return jobs.computeIfAbsent(jobId, id -> new Job(id, finalStages, deleteStages));
     }
 
     private void publish(Job job) {

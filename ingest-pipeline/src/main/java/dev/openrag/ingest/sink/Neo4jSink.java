@@ -25,7 +25,7 @@ import io.smallrye.common.annotation.Blocking;
 @ApplicationScoped
 public class Neo4jSink {
 
-    public static final String DELETE_STAGE = "delete-neo4j";
+    public static final String DELETE_STAGE = Stages.DELETE_NEO4J;
 
     private final StageRunner runner;
     private final GraphStore graph;

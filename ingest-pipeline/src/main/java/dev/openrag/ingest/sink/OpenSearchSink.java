@@ -16,7 +16,7 @@ import io.smallrye.common.annotation.Blocking;
 @ApplicationScoped
 public class OpenSearchSink {
 
-    public static final String DELETE_STAGE = "delete-opensearch";
+    public static final String DELETE_STAGE = Stages.DELETE_OPENSEARCH;
 
     private final StageRunner runner;
     private final LexicalIndex index;

@@ -20,7 +20,7 @@ import io.smallrye.common.annotation.Blocking;
 @ApplicationScoped
 public class QdrantSink {
 
-    public static final String DELETE_STAGE = "delete-qdrant";
+    public static final String DELETE_STAGE = Stages.DELETE_QDRANT;
 
     private final StageRunner runner;
     private final VectorIndex vectors;

@@ -39,11 +39,48 @@ public class Uploads {
         }
     }
 
+    /** A file read as a document, or refused with the reason and the HTTP status that reason answers alone. */
+    public record FileRead(DocumentArrived document, DocumentPublisher.Rejection rejection, int status) {
+    }
+
+    /** A file's content, detected: what a document is made of. */
+    public record Detected(String mediaType, String base64) {
+    }
+
+    /** Reads a file's bytes (only once its size passed). */
+    @FunctionalInterface
+    public interface Bytes {
+        byte[] read() throws IOException;
+    }
+
     private final DocumentParser parser;
     private final Tika tika = new Tika();
 
     public Uploads(DocumentParser parser) {
         this.parser = parser;
+    }
+
+    /**
+     * One file as a document: empty, oversized and unrecognised binary files are refused with their reason; the rest
+     * become {@code document(detected)}. Shared by uploads and synced sources.
+     */
+    public FileRead read(String name, long size, Bytes content, java.util.function.Function<Detected, DocumentArrived> document)
+            throws IOException {
+        if (size == 0) {
+            return new FileRead(null, new DocumentPublisher.Rejection(name, "empty file (0 bytes)", ""), 400);
+        }
+        if (size > parser.maxBytes()) {
+            return new FileRead(null, new DocumentPublisher.Rejection(name, "file too large: " + size + " bytes, the limit is "
+                    + parser.maxBytes() + " (openrag.ingest.max-document-bytes)", ""), 413);
+        }
+        byte[] bytes = content.read();
+        String mediaType = tika.detect(new ByteArrayInputStream(bytes), name);
+        String base64 = Base64.getEncoder().encodeToString(bytes);
+        if (mediaType.equals("application/octet-stream")) {
+            return new FileRead(null, new DocumentPublisher.Rejection(name, "unsupported document type (unrecognised binary content)",
+                    base64), 415);
+        }
+        return new FileRead(document.apply(new Detected(mediaType, base64)), null, 0);
     }
 
     public Read read(List<FileUpload> files, String collection, String jobId) throws IOException {
@@ -55,29 +92,17 @@ public class Uploads {
         int worstStatus = 400;
         for (FileUpload file : files) {
             String name = file.fileName() == null || file.fileName().isBlank() ? "unnamed" : file.fileName();
-            long size = file.size();
-            if (size == 0) {
-                rejections.add(new DocumentPublisher.Rejection(name, "empty file (0 bytes)", ""));
-                continue;
-            }
-            if (size > parser.maxBytes()) {
-                rejections.add(new DocumentPublisher.Rejection(name, "file too large: " + size + " bytes, the limit is "
-                        + parser.maxBytes() + " (openrag.ingest.max-document-bytes)", ""));
-                worstStatus = 413;
-                continue;
-            }
-            byte[] bytes = Files.readAllBytes(file.uploadedFile());
-            String mediaType = tika.detect(new ByteArrayInputStream(bytes), name);
-            if (mediaType.equals("application/octet-stream")) {
-                rejections.add(new DocumentPublisher.Rejection(name, "unsupported document type (unrecognised binary content)",
-                        Base64.getEncoder().encodeToString(bytes)));
-                worstStatus = Math.max(worstStatus, 415);
-                continue;
-            }
             String uri = "upload://" + name;
-            documents.add(new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), Ids.documentIdFromUri(uri),
-                    jobId, collection, new Source("upload", uri), null, mediaType, Base64.getEncoder().encodeToString(bytes),
-                    DocumentArrived.BASE64, null, Map.of("fileName", name)));
+            FileRead read = read(name, file.size(), () -> Files.readAllBytes(file.uploadedFile()), bytes -> new DocumentArrived(
+                    EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), Ids.documentIdFromUri(uri), jobId, collection,
+                    new Source("upload", uri), null, bytes.mediaType(), bytes.base64(), DocumentArrived.BASE64, null,
+                    Map.of("fileName", name)));
+            if (read.document() != null) {
+                documents.add(read.document());
+            } else {
+                rejections.add(read.rejection());
+                worstStatus = Math.max(worstStatus, read.status());
+            }
         }
         return new Read(documents, rejections, worstStatus);
     }

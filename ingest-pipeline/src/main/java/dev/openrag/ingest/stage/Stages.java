@@ -43,6 +43,16 @@ public final class Stages {
         };
     }
 
+    public static final String DELETE_OPENSEARCH = "delete-opensearch";
+    public static final String DELETE_NEO4J = "delete-neo4j";
+    public static final String DELETE_QDRANT = "delete-qdrant";
+
+    /** A document deleted through a job is gone when each of these completed it. */
+    public static List<String> deleteStages(String vectorBackend) {
+        return "qdrant".equals(vectorBackend) ? List.of(DELETE_OPENSEARCH, DELETE_NEO4J, DELETE_QDRANT)
+                : List.of(DELETE_OPENSEARCH, DELETE_NEO4J);
+    }
+
     /** Every stage in flow order, for progress display. */
     public static final List<String> ALL = List.of(ACCEPTED, PARSE, CHUNK, CONTEXTUALIZE, EMBED, EXTRACT_GRAPH,
             SINK_TEXT, SINK_OPENSEARCH, SINK_NEO4J, SINK_GRAPH);

@@ -21,7 +21,7 @@ import org.jboss.logging.Logger;
 import dev.openrag.knowledge.fetch.AddressPolicy;
 
 /**
- * The one point all of the crawler browser's traffic passes: an HTTP forward proxy on 127.0.0.1
+ * The one point all of the crawler browser's traffic (and git sources' fetches) passes: an HTTP forward proxy on 127.0.0.1
  * that Chromium is started with. Each request's host is resolved and checked by the
  * {@link AddressPolicy}, and the proxy connects to the checked address itself, so a rebinding DNS
  * answer cannot swap it afterwards. It sees what Playwright's {@code route} does not: redirect hops
@@ -33,7 +33,7 @@ import dev.openrag.knowledge.fetch.AddressPolicy;
  * A refused request gets a 403 (an unresolved host a 502) and is remembered for the crawl's
  * per-URL report.
  */
-final class PolicyProxy implements AutoCloseable {
+public final class PolicyProxy implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(PolicyProxy.class);
     private static final int MAX_HEAD_BYTES = 64 * 1024;
@@ -48,7 +48,7 @@ final class PolicyProxy implements AutoCloseable {
     private final Map<String, AddressPolicy.RefusedException> refusals = new ConcurrentHashMap<>();
     private final List<Socket> open = java.util.Collections.synchronizedList(new ArrayList<>());
 
-    PolicyProxy(AddressPolicy policy) {
+    public PolicyProxy(AddressPolicy policy) {
         this.policy = policy;
         try {
             this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -56,6 +56,11 @@ final class PolicyProxy implements AutoCloseable {
             throw new CrawlerUnavailableException("cannot open the crawler's policy proxy on 127.0.0.1: " + e.getMessage());
         }
         Thread.ofVirtual().name("crawler-proxy-accept").start(this::accept);
+    }
+
+    /** Where the proxy listens (127.0.0.1), for clients other than Chromium (JGit for git sources). */
+    public java.net.InetSocketAddress socketAddress() {
+        return new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
     }
 
     /** For Chromium's {@code --proxy-server}. */

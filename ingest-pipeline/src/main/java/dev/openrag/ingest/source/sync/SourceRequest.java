@@ -1,0 +1,37 @@
+package dev.openrag.ingest.source.sync;
+
+import java.util.List;
+
+/**
+ * {@code POST /api/sources}: a folder or git repository to keep a collection equal to.
+ *
+ * @param type     {@code folder} or {@code git}
+ * @param location a folder's absolute path; a git repository's https URL or local path
+ * @param include  globs a file's path (relative to the source, {@code /}-separated) must match one of; none: every file
+ * @param exclude  globs that leave a file out; hidden files and folders (a name starting with '.') are always left out
+ * @param branch   git only: the branch to follow (default: the remote's default branch)
+ * @param schedule an interval ({@code 30m}) or cron expression: sync again on it
+ * @param watch    folder only: sync within seconds of a change in the folder
+ */
+public record SourceRequest(String type, String location, String collection, List<String> include, List<String> exclude,
+                            String branch, String schedule, Boolean watch) {
+
+    public static final String FOLDER = "folder";
+    public static final String GIT = "git";
+
+    public List<String> includeOrNone() {
+        return include == null ? List.of() : include;
+    }
+
+    public List<String> excludeOrNone() {
+        return exclude == null ? List.of() : exclude;
+    }
+
+    public boolean watching() {
+        return Boolean.TRUE.equals(watch);
+    }
+
+    public boolean scheduled() {
+        return schedule != null && !schedule.isBlank();
+    }
+}

@@ -1,0 +1,44 @@
+package dev.openrag.ingest.source.sync;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/** {@code openrag.sources.*} (env: OPENRAG_SOURCES_...): folders and git repositories kept in sync. */
+@ConfigMapping(prefix = "openrag.sources")
+public interface SourceSettings {
+
+    /**
+     * The folders under which folder sources (and local git repositories) may lie, comma-separated. None by default: a
+     * server reads no folder a request names until its operator says which; {@code ./openrag up} sets the user's home,
+     * the temp folder and the folder around the checkout. The data folder is never readable, whatever the roots.
+     */
+    Optional<List<String>> allowedRoots();
+
+    /** Where git sources are cloned (one bare clone per source). */
+    @WithDefault("${user.home}/.openrag/sources")
+    String dir();
+
+    /** Files one source may hold: a run that finds more stops with the reason, before it changes anything. */
+    @WithDefault("100000")
+    int maxFiles();
+
+    /** How long a source stays with its instance without a renewal (its watch and schedule move on after this). */
+    @WithDefault("PT30S")
+    Duration lease();
+
+    /** How often an instance renews its sources' leases, takes over orphans and makes the runs asked of it. */
+    @WithDefault("10s")
+    String leaseRenewal();
+
+    /** Quiet time after the last file-system event before a watched folder syncs. */
+    @WithDefault("PT1S")
+    Duration watchDebounce();
+
+    /** The longest a git clone or fetch may take. */
+    @WithDefault("PT5M")
+    Duration gitTimeout();
+}
