@@ -53,9 +53,13 @@ public class SourceStore {
 
     @Inject
     public SourceStore(Driver driver, SourceSettings settings, ObjectMapper json) {
+        this(driver, settings.lease(), json);
+    }
+
+    public SourceStore(Driver driver, java.time.Duration lease, ObjectMapper json) {
         this.driver = driver;
         this.json = json;
-        this.leaseMillis = settings.lease().toMillis();
+        this.leaseMillis = lease.toMillis();
     }
 
     private void index() {

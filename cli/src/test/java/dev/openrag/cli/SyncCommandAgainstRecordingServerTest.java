@@ -1,0 +1,83 @@
+package dev.openrag.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code openrag sync} against a JDK HTTP server that records what it is sent and answers as ingest-pipeline's
+ * {@code /api/sources} does (SourceSyncTest covers the real endpoints): the source it registers, the run it asks for,
+ * the job it follows, and the summary line it ends with.
+ */
+class SyncCommandAgainstRecordingServerTest {
+
+    private RecordingServer server;
+    private volatile String run = """
+            {"runId":"r1","state":"completed","added":2,"changed":1,"deleted":1,"unchanged":3,"jobId":"j1",
+             "refused":[{"path":"blob.bin","reason":"unsupported document type (unrecognised binary content)"}]}""";
+    private volatile RecordingServer.Answer created = new RecordingServer.Answer(201,
+            "{\"id\":\"s1\",\"type\":\"folder\",\"location\":\"/docs\",\"collection\":\"notes\"}");
+
+    @TempDir
+    Path folder;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new RecordingServer()
+                .answer("/api/sources/s1/run", () -> new RecordingServer.Answer(202, "{\"sourceId\":\"s1\",\"runId\":\"r1\"}"))
+                .answer("/api/sources/s1", () -> new RecordingServer.Answer(200, "{\"id\":\"s1\",\"lastRun\":" + run + "}"))
+                .answer("/api/sources", () -> created)
+                .answer("/api/jobs/j1", () -> new RecordingServer.Answer(200,
+                        "{\"jobId\":\"j1\",\"state\":\"completed\",\"documents\":{\"total\":3,\"done\":3,\"failed\":0},\"stages\":{}}"));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void aFolderIsRegisteredRunAndSummedUpInTheLastLine() throws Exception {
+        String[] result = RecordingServer.runWithErrors("sync", folder.toString(), "--collection", "notes", "--include", "*.md",
+                "--url", server.url());
+        assertThat(server.requests.get(0)).startsWith("POST /api/sources ").contains("\"type\":\"folder\"")
+                .contains("\"location\":\"" + folder.toAbsolutePath() + "\"").contains("\"collection\":\"notes\"")
+                .contains("\"include\":[\"*.md\"]").contains("\"watch\":false");
+        assertThat(server.requests.get(1)).startsWith("POST /api/sources/s1/run ");
+        assertThat(server.requests).anyMatch(request -> request.startsWith("GET /api/jobs/j1"));
+        assertThat(result[1]).contains("refused blob.bin: unsupported document type");
+        assertThat(result[1].strip().lines().reduce((first, last) -> last).orElseThrow())
+                .isEqualTo("sync source=s1 added=2 changed=1 deleted=1 unchanged=3");
+        assertThat(result[0]).as("a refused file makes the exit code 1, as ingest's failures do").isEqualTo("1");
+    }
+
+    @Test
+    void aGitCheckoutIsSyncedAsGitAndABlockedRunSaysWhatToDo() throws Exception {
+        Files.createDirectories(folder.resolve(".git"));
+        run = """
+                {"runId":"r1","state":"blocked","added":0,"changed":0,"deleted":0,"unchanged":1,"refused":[],
+                 "error":"this run would delete 2 of the source's 3 documents ...: run again with --allow-mass-delete"}""";
+        String[] result = RecordingServer.runWithErrors("sync", folder.toString(), "--branch", "main", "--allow-mass-delete",
+                "--url", server.url());
+        assertThat(server.requests.get(0)).contains("\"type\":\"git\"").contains("\"branch\":\"main\"");
+        assertThat(server.requests.get(1)).startsWith("POST /api/sources/s1/run?allowMassDelete=true");
+        assertThat(result[1]).contains("blocked: this run would delete 2").endsWith("sync source=s1 added=0 changed=0 deleted=0 unchanged=1\n");
+        assertThat(result[0]).isEqualTo("1");
+    }
+
+    @Test
+    void aRefusedSourceIsAClearErrorAndNothingRuns() {
+        created = new RecordingServer.Answer(403, "{\"error\":\"forbidden\",\"message\":\"folder '/etc' is outside the folders this "
+                + "server may sync (openrag.sources.allowed-roots)\"}");
+        String[] result = RecordingServer.runWithErrors("sync", "/etc", "--url", server.url());
+        assertThat(result[2]).contains("outside the folders this server may sync");
+        assertThat(result[0]).isNotEqualTo("0");
+        assertThat(server.requests).singleElement().asString().startsWith("POST /api/sources ");
+    }
+}
