@@ -37,10 +37,11 @@ import picocli.CommandLine.Parameters;
         + "'faults': kill -9 each engine mid-corpus, restart it after --outage s, time the recovery and count the chunks; "
         + "'memory-scenarios': what ordinary agents store and ask, checked through the MCP tools (last line 'memory scenarios passed=N/M'); "
         + "'locomo': LoCoMo evidence recall@5/10/20 of search_memory over the conversations in --data; "
-        + "'soak': --documents generated documents at --rate a second onto openrag.documents.arrived while 4 clients search.")
+        + "'soak': --documents generated documents at --rate a second onto openrag.documents.arrived while 4 clients search; "
+        + "'sync': a folder of --files generated files kept in a collection: first, unchanged and 1%-edited syncs.")
 class BenchCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory, memory-scenarios, faults, locomo or soak")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory, memory-scenarios, faults, locomo, soak or sync")
     String what;
 
     @Option(names = "--queries", defaultValue = "../shared/datasets/codebase/evaluation_dev.jsonl",
@@ -116,6 +117,9 @@ class BenchCommand implements Callable<Integer> {
     @Option(names = "--documents", defaultValue = "5000", description = "for 'soak': documents to stream (default ${DEFAULT-VALUE})")
     int documents;
 
+    @Option(names = "--files", defaultValue = "10000", description = "for 'sync': files in the generated folder (default ${DEFAULT-VALUE})")
+    int files;
+
     @Option(names = "--rate", defaultValue = "2", description = "for 'soak': documents a second (default ${DEFAULT-VALUE})")
     double rate;
 
@@ -134,12 +138,13 @@ class BenchCommand implements Callable<Integer> {
             case "memory-scenarios" -> new MemoryScenarios(new McpSession(mcpUrl)::call).run(System.out).failures().isEmpty() ? 0 : 1;
             case "query" -> query();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
+            case "sync" -> new SyncBench(url, files).run();
             case "soak" -> new SoakBench(kafka, url, queryUrl, queries, documents, rate).run();
             case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).dumpTo(dump).withSummaries(summaries).askedAtTheEnd(askedAtTheEnd)
                     .plain(plain).withTuneHalf(tune).run();
             default -> {
                 System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, memory-scenarios, faults, "
-                        + "locomo, soak");
+                        + "locomo, soak, sync");
                 yield 2;
             }
         };
