@@ -146,6 +146,20 @@ class ApiKeysIT {
             assertThat(System.nanoTime()).as("job finishes: " + job).isLessThan(deadline);
         } while (job.path("state").asText().equals("running"));
         assertThat(job.path("state").asText()).isEqualTo("completed");
+
+        // a document's timeline needs its collection's grant (issue 63)
+        String timeline = "/api/documents/" + JSON.readTree(accepted.body()).get("documentIds").get(0).asText() + "/timeline?collection=keys-alpha";
+        assertThat(send("GET", timeline, alphaWriter, null).statusCode()).isEqualTo(200);
+        assertStatus(send("GET", timeline, betaReader, null), 403, "forbidden");
+
+        // sources (issue 62): the write role, the collection's grant, and folders only under the operator's roots
+        String folder = "{\"type\":\"folder\",\"location\":\"/tmp\",\"collection\":\"keys-alpha\"}";
+        assertStatus(send("POST", "/api/sources", reader, folder), 403, "forbidden");
+        assertStatus(send("POST", "/api/sources", alphaWriter, folder.replace("keys-alpha", "keys-beta")), 403, "forbidden");
+        HttpResponse<String> noRoots = send("POST", "/api/sources", alphaWriter, folder);
+        assertStatus(noRoots, 403, "forbidden");
+        assertThat(noRoots.body()).as("a server whose operator named no roots syncs no folder").contains("openrag.sources.allowed-roots");
+        assertThat(send("GET", "/api/sources", betaReader, null).statusCode()).isEqualTo(200);
     }
 
     @Test

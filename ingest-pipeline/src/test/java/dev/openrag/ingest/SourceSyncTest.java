@@ -186,6 +186,19 @@ class SourceSyncTest {
         Files.delete(folder.resolve("first.md"));
         awaitNoDocumentsWith("sync-watch", "hartebeestfirst");
         assertThat(documentsWith("sync-other", "hartebeestfirst")).as("one source's deletion is not the other's").hasSize(1);
+
+        // the watched folder goes (an unmounted drive, a moved folder): an error on the source, never a deletion
+        Path away = folder.resolveSibling(folder.getFileName() + "-unmounted");
+        Files.move(folder, away);
+        try {
+            JsonPath gone = awaitRun(watched, run -> "failed".equals(run.getString("state")));
+            assertThat(gone.getString("error")).contains("does not exist");
+            assertThat(documentsWith("sync-watch", "impalasecond")).as("its documents stay").hasSize(1);
+        } finally {
+            Files.move(away, folder);
+        }
+        JsonPath back = awaitRun(watched, run -> "completed".equals(run.getString("state")));
+        assertThat(counts(back)).as("synced again when it is back, nothing changed").containsExactly(0, 0, 0, 1);
         given().contentType(ContentType.JSON)
                 .body(Map.of("type", "folder", "location", folder.toString(), "collection", "sync-watch", "watch", false))
                 .post("/api/sources").then().statusCode(201).body("watch", org.hamcrest.Matchers.is(false));
@@ -300,6 +313,18 @@ class SourceSyncTest {
             IngestTestSupport.sleep(200);
         }
         throw new AssertionError("run " + runId + " of source " + id + " did not end: " + (run == null ? "" : run.prettify()));
+    }
+
+    /** Waits until the source's last run is one {@code wanted} accepts (runs made by its watch). */
+    private static JsonPath awaitRun(String id, java.util.function.Predicate<JsonPath> wanted) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        JsonPath run;
+        do {
+            IngestTestSupport.sleep(200);
+            run = given().get("/api/sources/" + id).then().statusCode(200).extract().jsonPath().setRootPath("lastRun");
+            assertThat(System.nanoTime()).as("the watch's run: " + run.prettify()).isLessThan(deadline);
+        } while (!wanted.test(run));
+        return run;
     }
 
     private static List<Integer> counts(JsonPath run) {

@@ -51,12 +51,8 @@ public class DocumentPublisher {
         List<String> ids = new ArrayList<>();
         documents.forEach(document -> ids.add(document.documentId()));
         jobs.register(jobId, collection, ids);
-        for (DocumentArrived document : documents) {
-            runner.emitStatus(StageCompleted.accepted(document));
-        }
-        for (DocumentArrived document : documents) {
-            runner.emit(arrived, document);
-        }
+        runner.emitAllStatuses(documents.stream().map(StageCompleted::accepted).toList());
+        runner.emitAll(arrived, documents);
         for (Rejection rejection : rejections) {
             reject(jobId, collection, rejection);
         }

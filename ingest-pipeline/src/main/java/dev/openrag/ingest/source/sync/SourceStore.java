@@ -64,7 +64,8 @@ public class SourceStore {
 
     private void index() {
         if (!indexed) {
-            driver.executableQuery("CREATE INDEX synced_file_source IF NOT EXISTS FOR (f:SyncedFile) ON (f.sourceId, f.path)").execute();
+            driver.executableQuery("CREATE INDEX synced_file_source IF NOT EXISTS FOR (f:SyncedFile) ON (f.sourceId)").execute();
+            driver.executableQuery("CREATE INDEX synced_file_path IF NOT EXISTS FOR (f:SyncedFile) ON (f.sourceId, f.path)").execute();
             driver.executableQuery("CREATE CONSTRAINT sync_source_id IF NOT EXISTS FOR (s:SyncSource) REQUIRE s.id IS UNIQUE").execute();
             indexed = true;
         }

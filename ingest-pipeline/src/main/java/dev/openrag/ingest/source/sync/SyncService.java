@@ -237,8 +237,12 @@ public class SyncService {
         if (shuttingDown) {
             return;
         }
-        if (running.putIfAbsent(id, false) != null) {
-            running.put(id, true);
+        boolean[] first = {false};
+        running.compute(id, (key, asked) -> {
+            first[0] = asked == null;
+            return !first[0]; // false: running, nothing more asked; true: run once more after this one
+        });
+        if (!first[0]) {
             return;
         }
         runs.submit(() -> {
@@ -251,11 +255,10 @@ public class SyncService {
                 } catch (RuntimeException e) {
                     LOG.warnf(e, "sync of source %s failed", id);
                 }
-                again = Boolean.TRUE.equals(running.get(id)) && !shuttingDown;
-                running.put(id, false);
+                // atomically: another run was asked for meanwhile (make it), or this source is no longer running here
+                again = running.compute(id, (key, asked) -> Boolean.TRUE.equals(asked) && !shuttingDown ? false : null) != null;
                 next = Ids.newEventId();
             } while (again);
-            running.remove(id);
         });
     }
 
@@ -313,6 +316,14 @@ public class SyncService {
             store.run(id, run.ended(SyncRun.FAILED, e.getMessage()), null);
         } catch (IOException e) {
             store.run(id, run.ended(SyncRun.FAILED, "the source could not be read: " + e.getMessage()), null);
+        } catch (RuntimeException e) { // an engine away (Kafka, Neo4j): what was published is recorded, the next run goes on
+            LOG.warnf("sync of source %s stopped: %s", id, e.getMessage());
+            try {
+                store.run(id, run.ended(SyncRun.FAILED, "stopped: " + e.getMessage()
+                        + " (what was published is kept; run again when the engines are back)"), null);
+            } catch (RuntimeException unreachable) {
+                LOG.warnf("the failed run of source %s could not be recorded either: %s", id, unreachable.getMessage());
+            }
         } finally {
             if (head != null) {
                 head.close();
