@@ -83,7 +83,10 @@ function route() {
     if (link.dataset.area === area) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
-  if (area === 'ingest') loadSettings().catch((e) => showMessage(`settings: ${e.message}`));
+  if (area === 'ingest') {
+    loadSettings().catch((e) => showMessage(`settings: ${e.message}`));
+    refreshLag();
+  }
   if (area === 'documents') loadDocuments().catch((e) => showMessage(e.message));
   if (area === 'memory') loadMemories().catch((e) => showMessage(e.message));
 }
@@ -123,6 +126,21 @@ function watchJob(jobId, label) {
         .catch((e) => showMessage(`job ${jobId}: ${e.message}`));
     }
   };
+}
+
+/** The consumer lag of each stage (ingest pipeline: /api/stages/lag), shown above the jobs while the ingest area is open. */
+async function refreshLag() {
+  if ($('#ingest').hidden || document.hidden) return;
+  try {
+    const { stages } = await api(`${ingestUrl}/api/stages/lag`);
+    const entries = Object.entries(stages);
+    $('#lag').textContent = entries.length
+      ? `Consumer lag per stage: ${entries.map(([stage, records]) => `${stage} ${records}`).join(' · ')}`
+      : 'Consumer lag per stage: not read yet';
+    $('#lag').dataset.busy = entries.some(([, records]) => records > 0) ? 'true' : 'false';
+  } catch (e) {
+    $('#lag').textContent = `Consumer lag per stage: unavailable (${e.message})`;
+  }
 }
 
 function pollJob(card, label, jobId) {
@@ -632,6 +650,7 @@ async function start() {
   $('#collection').addEventListener('change', () => route());
   $('#collection').addEventListener('focus', () => loadCollections(false).catch((e) => showMessage(e.message)));
   window.addEventListener('hashchange', route);
+  setInterval(refreshLag, 5000);
   await loadCollections(true).catch((e) => showMessage(e.message));
   route();
   document.body.dataset.ready = 'true';

@@ -110,6 +110,10 @@ class IngestionEndToEndTest {
         assertThat(metrics.lines().filter(line -> line.startsWith("openrag_stage_lag_records{")).count())
                 .as(() -> "lag series, from: " + scraped.lines().filter(line -> line.contains("openrag_")).toList())
                 .isGreaterThanOrEqualTo(5);
+        Map<String, Integer> lagNow = given().get("/api/stages/lag").then().statusCode(200).extract().jsonPath().getMap("stages");
+        assertThat(lagNow).as("the lag per stage, as the UI's jobs view reads it, in flow order")
+                .containsKeys("parse", "chunk", "embed", "sink-opensearch");
+        assertThat(List.copyOf(lagNow.keySet()).indexOf("parse")).isLessThan(List.copyOf(lagNow.keySet()).indexOf("sink-opensearch"));
         for (String series : List.of("openrag_stage_chunks_total", "openrag_stage_documents_total", "openrag_stage_duration_seconds_count")) {
             assertThat(metrics).as(series).contains(series + "{");
         }

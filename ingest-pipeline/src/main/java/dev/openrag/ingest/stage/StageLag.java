@@ -74,7 +74,7 @@ public class StageLag implements MeterBinder {
         channels.put(Stages.SINK_NEO4J, "embedded-neo4j");
         channels.put(Stages.SINK_GRAPH, "graph-neo4j");
         channels.put(Stages.SINK_QDRANT, "embedded-qdrant");
-        return Map.copyOf(channels);
+        return java.util.Collections.unmodifiableMap(channels); // flow order, for listings
     }
 
     @Override
@@ -86,6 +86,18 @@ public class StageLag implements MeterBinder {
                 .strongReference(true)
                 .register(registry)));
         LOG.debugf("stage lag gauges registered for %s", groups.keySet());
+    }
+
+    /** The stages' lag as last read (stage → records), in flow order; empty before the first refresh. */
+    public Map<String, Long> lag() {
+        Map<String, Long> ordered = new LinkedHashMap<>();
+        groups.keySet().forEach(stage -> {
+            Long records = lag.get(stage);
+            if (records != null) {
+                ordered.put(stage, records);
+            }
+        });
+        return ordered;
     }
 
     @Scheduled(every = "${openrag.ingest.lag-refresh:5s}", delay = 2, delayUnit = TimeUnit.SECONDS,

@@ -51,6 +51,7 @@ class WebUiEndToEndIT {
     private static final Path SCREENSHOTS = Path.of("target/ui-screenshots");
     private static final Path CHROMIUM = Path.of(System.getProperty("openrag.chromium", "/usr/bin/chromium"));
     private static final LocatorAssertions.IsVisibleOptions LONG = new LocatorAssertions.IsVisibleOptions().setTimeout(120_000);
+    private static final LocatorAssertions.ContainsTextOptions LAG_WAIT = new LocatorAssertions.ContainsTextOptions().setTimeout(20_000);
 
     private static ProcessSupervisor supervisor;
     private static Playwright playwright;
@@ -137,6 +138,9 @@ class WebUiEndToEndIT {
         PlaywrightAssertions.assertThat(job).isVisible(LONG);
         assertThat(job.innerText()).contains("lighthouse.md").contains("1 of 1 documents done, 0 failed").contains("sink-neo4j")
                 .doesNotContain("null").doesNotContain("undefined");
+        // issue 63: the consumer lag of each stage, read from the ingest pipeline, above the jobs
+        PlaywrightAssertions.assertThat(page.locator("#lag")).containsText("Consumer lag per stage: parse ", LAG_WAIT);
+        assertThat(page.locator("#lag").innerText()).contains("sink-opensearch").doesNotContain("unavailable");
         // the collection picker lists the new collection with its document count once the field gets the focus
         page.focus("#collection");
         PlaywrightAssertions.assertThat(page.locator("#collections option[value=" + COLLECTION + "]")).hasText("1 document");
