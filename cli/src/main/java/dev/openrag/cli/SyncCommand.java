@@ -55,6 +55,9 @@ class SyncCommand implements Callable<Integer> {
     @Option(names = "--allow-mass-delete", description = "let this run delete more than half of the source's documents")
     boolean allowMassDelete;
 
+    @Option(names = "--dry-run", description = "show what a sync would add, change and delete, changing nothing")
+    boolean dryRun;
+
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
 
@@ -66,6 +69,9 @@ class SyncCommand implements Callable<Integer> {
         String id = created.path("id").asText();
         System.out.printf("syncing %s %s into collection '%s' (source %s)%n", created.path("type").asText(),
                 created.path("location").asText(), created.path("collection").asText(), id);
+        if (dryRun) {
+            return report(id, ingest.postJson("/api/sources/" + id + "/run?dryRun=true", "{}"));
+        }
         String runId = ingest.postJson("/api/sources/" + id + "/run" + (allowMassDelete ? "?allowMassDelete=true" : ""), "{}")
                 .path("runId").asText();
         JsonNode run = follow(ingest, id, runId);
@@ -137,9 +143,11 @@ class SyncCommand implements Callable<Integer> {
         String state = run.path("state").asText();
         if (run.hasNonNull("error")) {
             System.out.println(state + ": " + run.path("error").asText());
+        } else if ("dry-run".equals(state)) {
+            System.out.println("dry run: nothing was changed; a sync now would do this");
         }
         System.out.printf("sync source=%s added=%d changed=%d deleted=%d unchanged=%d%n", id, run.path("added").asInt(),
                 run.path("changed").asInt(), run.path("deleted").asInt(), run.path("unchanged").asInt());
-        return "completed".equals(state) && run.path("refused").isEmpty() ? 0 : 1;
+        return ("completed".equals(state) || "dry-run".equals(state)) && run.path("refused").isEmpty() ? 0 : 1;
     }
 }

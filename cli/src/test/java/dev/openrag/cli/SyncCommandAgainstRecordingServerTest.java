@@ -24,13 +24,15 @@ class SyncCommandAgainstRecordingServerTest {
     private volatile RecordingServer.Answer created = new RecordingServer.Answer(201,
             "{\"id\":\"s1\",\"type\":\"folder\",\"location\":\"/docs\",\"collection\":\"notes\"}");
 
+    private volatile RecordingServer.Answer runAnswer = new RecordingServer.Answer(202, "{\"sourceId\":\"s1\",\"runId\":\"r1\"}");
+
     @TempDir
     Path folder;
 
     @BeforeEach
     void start() throws Exception {
         server = new RecordingServer()
-                .answer("/api/sources/s1/run", () -> new RecordingServer.Answer(202, "{\"sourceId\":\"s1\",\"runId\":\"r1\"}"))
+                .answer("/api/sources/s1/run", () -> runAnswer)
                 .answer("/api/sources/s1", () -> new RecordingServer.Answer(200, "{\"id\":\"s1\",\"lastRun\":" + run + "}"))
                 .answer("/api/sources", () -> created)
                 .answer("/api/jobs/j1", () -> new RecordingServer.Answer(200,
@@ -69,6 +71,16 @@ class SyncCommandAgainstRecordingServerTest {
         assertThat(server.requests.get(1)).startsWith("POST /api/sources/s1/run?allowMassDelete=true");
         assertThat(result[1]).contains("blocked: this run would delete 2").endsWith("sync source=s1 added=0 changed=0 deleted=0 unchanged=1\n");
         assertThat(result[0]).isEqualTo("1");
+    }
+
+    @Test
+    void aDryRunShowsWhatASyncWouldDo() {
+        runAnswer = new RecordingServer.Answer(200,
+                "{\"runId\":\"d1\",\"state\":\"dry-run\",\"added\":1,\"changed\":0,\"deleted\":5,\"unchanged\":2,\"refused\":[]}");
+        String[] result = RecordingServer.runWithErrors("sync", folder.toString(), "--dry-run", "--url", server.url());
+        assertThat(server.requests.get(1)).startsWith("POST /api/sources/s1/run?dryRun=true");
+        assertThat(result[1]).contains("dry run: nothing was changed").endsWith("sync source=s1 added=1 changed=0 deleted=5 unchanged=2\n");
+        assertThat(result[0]).isEqualTo("0");
     }
 
     @Test

@@ -98,6 +98,10 @@ class SourceSyncTest {
         Files.delete(folder.resolve("notes/old.md"));
         Files.move(folder.resolve("notes/moved.md"), folder.resolve("renamed.md"));
         write("added.md", "# Added\nThe fossaadded word arrives.");
+        JsonPath dry = given().queryParam("dryRun", true).post("/api/sources/" + id + "/run").then().statusCode(200).extract().jsonPath();
+        assertThat(dry.getString("state")).isEqualTo("dry-run");
+        assertThat(counts(dry)).as("what the run will do").containsExactly(2, 1, 2, 1);
+        assertThat(documentsWith(collection, "bongoold")).as("a dry run changes nothing").hasSize(1);
         JsonPath second = runAndWait(id, false);
         assertThat(counts(second)).as("added (the new file and the rename's new path), changed, deleted, unchanged")
                 .containsExactly(2, 1, 2, 1);

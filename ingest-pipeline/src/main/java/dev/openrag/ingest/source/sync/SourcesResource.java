@@ -68,10 +68,15 @@ public class SourcesResource {
 
     @POST
     @Path("/{id}/run")
-    @Operation(summary = "Sync a source now (202 {sourceId, runId}); allowMassDelete lets a run delete more than half of its documents")
+    @Operation(summary = "Sync a source now (202 {sourceId, runId}); allowMassDelete lets a run delete more than half of its "
+            + "documents; dryRun answers (200) what a run would do, changing nothing")
     @RolesAllowed(Role.WRITER)
-    public Response run(@PathParam("id") String id, @QueryParam("allowMassDelete") Boolean allowMassDelete) {
+    public Response run(@PathParam("id") String id, @QueryParam("allowMassDelete") Boolean allowMassDelete,
+                        @QueryParam("dryRun") Boolean dryRun) {
         visible(id);
+        if (Boolean.TRUE.equals(dryRun)) {
+            return Response.ok(sync.dryRun(id)).build();
+        }
         boolean allow = Boolean.TRUE.equals(allowMassDelete);
         Map<String, Object> accepted = new HashMap<>();
         accepted.put("sourceId", id);

@@ -8,9 +8,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 /**
  * One run of a source: what it found against the last synced state, and how it ended.
  *
- * @param state    {@code running}, {@code completed} (its documents went through the pipeline), {@code failed} (nothing
- *                 changed: the source could not be read) or {@code blocked} (it would delete more than half of the
- *                 source's documents; nothing changed)
+ * @param state    {@code running}, {@code completed} (its documents went through the pipeline), {@code failed} (the
+ *                 source could not be read: nothing changed), {@code blocked} (it would delete more than half of the
+ *                 source's documents; nothing changed), or {@code dry-run} (what a run would do; nothing changed)
  * @param jobId    the ingest job of the added, changed and deleted documents; null when nothing changed
  * @param refused  files left out, each with its reason (unreadable, too large, unrecognised binary, ...)
  * @param commit   git only: the commit synced
@@ -23,6 +23,8 @@ public record SyncRun(String runId, String state, int added, int changed, int de
     public static final String COMPLETED = "completed";
     public static final String FAILED = "failed";
     public static final String BLOCKED = "blocked";
+    /** A run asked with {@code dryRun}: what a run would do now; nothing was changed. */
+    public static final String DRY_RUN = "dry-run";
 
     /** A file the run left out, and why. */
     public record Refused(String path, String reason) {

@@ -262,32 +262,70 @@ public class SyncService {
         });
     }
 
+    /** A source's files now (and, for git, the commit and the open clone they are read from). */
+    private record Scanned(List<SourceFile> files, String commit, GitScanner.Head head) implements AutoCloseable {
+        @Override
+        public void close() {
+            if (head != null) {
+                head.close();
+            }
+        }
+    }
+
+    private final Map<String, Object> fetchLocks = new ConcurrentHashMap<>();
+
+    private Scanned scan(SourceStore.Stored source) {
+        SourceRequest request = source.request();
+        PathFilter filter = new PathFilter(request.includeOrNone(), request.excludeOrNone());
+        if (SourceRequest.GIT.equals(request.type())) {
+            synchronized (fetchLocks.computeIfAbsent(source.id(), key -> new Object())) { // one fetch of a clone at a time
+                GitScanner.Head head = GitScanner.read(gitLocation(request.location()), request.branch(), clone(source.id()), filter,
+                        settings.maxFiles(), (int) settings.gitTimeout().toSeconds());
+                return new Scanned(head.files(), head.commit(), head);
+            }
+        }
+        return new Scanned(FolderScanner.scan(Path.of(request.location()), filter, forbidden, settings.maxFiles()), null, null);
+    }
+
+    /**
+     * What a run would do now, changing nothing (no document, no record): {@code state} is {@code dry-run}, or
+     * {@code failed} with the reason, or {@code blocked} when the run would be.
+     */
+    public SyncRun dryRun(String id) {
+        SourceStore.Stored source = store.get(id).orElseThrow(() -> ApiException.notFound("no source '" + id + "'"));
+        SyncRun run = SyncRun.started(Ids.newEventId());
+        try (Scanned now = scan(source)) {
+            Map<String, SourceStore.SyncedFile> synced = store.files(id);
+            SyncPlan plan = SyncPlan.of(synced, now.files());
+            run = run.counted(plan.added().size(), plan.changed().size(), plan.deleted().size(), plan.unchanged(), plan.refused(),
+                    null, now.commit());
+            return plan.massDelete(synced.size()) ? run.ended(SyncRun.BLOCKED, massDeleteReason(plan, synced.size()))
+                    : run.ended(SyncRun.DRY_RUN, null);
+        } catch (SourceException e) {
+            return run.ended(SyncRun.FAILED, e.getMessage());
+        }
+    }
+
+    private static String massDeleteReason(SyncPlan plan, int documents) {
+        return "this run would delete " + plan.gone() + " of the source's " + documents + " documents (more than half; "
+                + "an unmounted or emptied folder looks like this): nothing was changed. If the files are really "
+                + "gone, run again with --allow-mass-delete (REST: allowMassDelete=true)";
+    }
+
     /** One run: read, compare, publish, delete, wait for the job. */
     void sync(SourceStore.Stored source, String runId, boolean allowMassDelete) {
         String id = source.id();
         SourceRequest request = source.request();
         SyncRun run = SyncRun.started(runId);
         store.run(id, run, null);
-        PathFilter filter = new PathFilter(request.includeOrNone(), request.excludeOrNone());
-        GitScanner.Head head = null;
-        try {
-            List<SourceFile> files;
-            String commit = null;
-            if (SourceRequest.GIT.equals(request.type())) {
-                head = GitScanner.read(gitLocation(request.location()), request.branch(), clone(id), filter, settings.maxFiles(),
-                        (int) settings.gitTimeout().toSeconds());
-                files = head.files();
-                commit = head.commit();
-            } else {
-                files = FolderScanner.scan(Path.of(request.location()), filter, forbidden, settings.maxFiles());
-            }
+        try (Scanned now = scan(source)) {
+            List<SourceFile> files = now.files();
+            String commit = now.commit();
             Map<String, SourceStore.SyncedFile> synced = store.files(id);
             SyncPlan plan = SyncPlan.of(synced, files);
             if (plan.massDelete(synced.size()) && !allowMassDelete) {
                 store.run(id, run.counted(0, 0, 0, plan.unchanged(), plan.refused(), null, null).ended(SyncRun.BLOCKED,
-                        "this run would delete " + plan.gone() + " of the source's " + synced.size() + " documents (more than half; "
-                                + "an unmounted or emptied folder looks like this): nothing was changed. If the files are really "
-                                + "gone, run again with --allow-mass-delete (REST: allowMassDelete=true)"), null);
+                        massDeleteReason(plan, synced.size())), null);
                 return;
             }
             String jobId = plan.changesNothing() ? null : DocumentPublisher.newJobId();
@@ -323,10 +361,6 @@ public class SyncService {
                         + " (what was published is kept; run again when the engines are back)"), null);
             } catch (RuntimeException unreachable) {
                 LOG.warnf("the failed run of source %s could not be recorded either: %s", id, unreachable.getMessage());
-            }
-        } finally {
-            if (head != null) {
-                head.close();
             }
         }
     }
