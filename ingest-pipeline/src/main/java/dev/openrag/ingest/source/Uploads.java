@@ -60,27 +60,35 @@ public class Uploads {
         this.parser = parser;
     }
 
-    /**
-     * One file as a document: empty, oversized and unrecognised binary files are refused with their reason; the rest
-     * become {@code document(detected)}. Shared by uploads and synced sources.
-     */
-    public FileRead read(String name, long size, Bytes content, java.util.function.Function<Detected, DocumentArrived> document)
-            throws IOException {
+    /** A file checked: its content detected, or the reason it is refused and the HTTP status that reason answers alone. */
+    public record Checked(Detected detected, DocumentPublisher.Rejection rejection, int status) {
+    }
+
+    /** Empty, oversized and unrecognised binary files are refused with their reason; the bytes are read only past the size checks. */
+    public Checked check(String name, long size, Bytes content) throws IOException {
         if (size == 0) {
-            return new FileRead(null, new DocumentPublisher.Rejection(name, "empty file (0 bytes)", ""), 400);
+            return new Checked(null, new DocumentPublisher.Rejection(name, "empty file (0 bytes)", ""), 400);
         }
         if (size > parser.maxBytes()) {
-            return new FileRead(null, new DocumentPublisher.Rejection(name, "file too large: " + size + " bytes, the limit is "
+            return new Checked(null, new DocumentPublisher.Rejection(name, "file too large: " + size + " bytes, the limit is "
                     + parser.maxBytes() + " (openrag.ingest.max-document-bytes)", ""), 413);
         }
         byte[] bytes = content.read();
         String mediaType = tika.detect(new ByteArrayInputStream(bytes), name);
         String base64 = Base64.getEncoder().encodeToString(bytes);
         if (mediaType.equals("application/octet-stream")) {
-            return new FileRead(null, new DocumentPublisher.Rejection(name, "unsupported document type (unrecognised binary content)",
+            return new Checked(null, new DocumentPublisher.Rejection(name, "unsupported document type (unrecognised binary content)",
                     base64), 415);
         }
-        return new FileRead(document.apply(new Detected(mediaType, base64)), null, 0);
+        return new Checked(new Detected(mediaType, base64), null, 0);
+    }
+
+    /** One file as a document ({@code document(detected)}), or refused ({@link #check}). Shared by uploads and synced sources. */
+    public FileRead read(String name, long size, Bytes content, java.util.function.Function<Detected, DocumentArrived> document)
+            throws IOException {
+        Checked checked = check(name, size, content);
+        return checked.rejection() != null ? new FileRead(null, checked.rejection(), checked.status())
+                : new FileRead(document.apply(checked.detected()), null, 0);
     }
 
     public Read read(List<FileUpload> files, String collection, String jobId) throws IOException {

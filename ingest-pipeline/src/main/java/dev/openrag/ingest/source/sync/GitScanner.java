@@ -110,10 +110,9 @@ final class GitScanner {
             if (!RepositoryCache.FileKey.isGitRepository(clone.toFile(), FS.DETECTED)) {
                 Files.createDirectories(clone.getParent());
                 deleteQuietly(clone);
-                try (Git git = Git.cloneRepository().setURI(location).setGitDir(clone.toFile()).setBare(true)
-                        .setCloneAllBranches(true).setTimeout(timeoutSeconds).call()) {
-                    return git.getRepository();
-                }
+                // the repository outlives this Git: the run's Head closes it
+                return Git.cloneRepository().setURI(location).setGitDir(clone.toFile()).setBare(true)
+                        .setCloneAllBranches(true).setTimeout(timeoutSeconds).call().getRepository();
             }
             Git git = Git.open(clone.toFile());
             git.fetch().setRemote(Constants.DEFAULT_REMOTE_NAME).setRemoveDeletedRefs(true).setTimeout(timeoutSeconds)

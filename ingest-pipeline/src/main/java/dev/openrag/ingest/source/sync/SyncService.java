@@ -297,13 +297,37 @@ public class SyncService {
         try (Scanned now = scan(source)) {
             Map<String, SourceStore.SyncedFile> synced = store.files(id);
             SyncPlan plan = SyncPlan.of(synced, now.files());
-            run = run.counted(plan.added().size(), plan.changed().size(), plan.deleted().size(), plan.unchanged(), plan.refused(),
-                    null, now.commit());
+            List<SyncRun.Refused> refused = new ArrayList<>(plan.refused());
+            int added = acceptable(plan.added(), refused); // files a run would refuse count as refused, as in the run
+            int changed = acceptable(plan.changed(), refused);
+            run = run.counted(added, changed, plan.deleted().size(), plan.unchanged(), refused, null, now.commit());
             return plan.massDelete(synced.size()) ? run.ended(SyncRun.BLOCKED, massDeleteReason(plan, synced.size()))
                     : run.ended(SyncRun.DRY_RUN, null);
         } catch (SourceException e) {
             return run.ended(SyncRun.FAILED, e.getMessage());
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ApiException(503, "unavailable", "the source store is unavailable: " + e.getMessage());
         }
+    }
+
+    /** How many of these files a run would publish; the others join {@code refused} with the reason. */
+    private int acceptable(List<SourceFile> files, List<SyncRun.Refused> refused) {
+        int count = 0;
+        for (SourceFile file : files) {
+            try {
+                Uploads.Checked checked = uploads.check(file.path(), file.size(), file.content()::read);
+                if (checked.rejection() == null) {
+                    count++;
+                } else {
+                    refused.add(new SyncRun.Refused(file.path(), checked.rejection().reason()));
+                }
+            } catch (IOException e) {
+                refused.add(new SyncRun.Refused(file.path(), "unreadable: " + e.getMessage()));
+            }
+        }
+        return count;
     }
 
     private static String massDeleteReason(SyncPlan plan, int documents) {
