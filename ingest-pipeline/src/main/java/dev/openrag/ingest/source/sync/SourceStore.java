@@ -197,11 +197,12 @@ public class SourceStore {
                 .records().stream().map(row -> row.get("id").asString()).collect(Collectors.toSet());
     }
 
-    /** Claims the watched or scheduled sources nobody holds (their instance stopped or died). */
+    /** Claims the watched or scheduled sources, and those with a run asked for, that nobody holds (their instance stopped or died). */
     public List<Stored> claimOrphans(String owner) {
         index();
         return driver.executableQuery("""
-                        MATCH (s:SyncSource) WHERE (s.watch OR s.schedule IS NOT NULL) AND coalesce(s.leaseUntil, 0) < timestamp()
+                        MATCH (s:SyncSource) WHERE (s.watch OR s.schedule IS NOT NULL OR s.runRequested IS NOT NULL)
+                          AND coalesce(s.leaseUntil, 0) < timestamp()
                         SET s.claiming = true REMOVE s.claiming
                         WITH s WHERE coalesce(s.leaseUntil, 0) < timestamp()
                         SET s.owner = $owner, s.leaseUntil = timestamp() + $lease

@@ -127,10 +127,11 @@ public class SyncService {
             checkSchedule(request.schedule().strip());
         }
         store.save(id, request, instance);
+        SourceStore.Stored saved = store.get(id).orElseThrow();
         if (store.claim(id, instance)) {
-            keep(store.get(id).orElseThrow());
+            keepIfChanged(saved);
         }
-        return view(store.get(id).orElseThrow());
+        return view(saved);
     }
 
     public Optional<SourceView> get(String id) {
@@ -146,7 +147,7 @@ public class SyncService {
         SourceStore.Stored source = store.get(id).orElseThrow(() -> ApiException.notFound("no source '" + id + "'"));
         String runId = Ids.newEventId();
         if (store.claim(id, instance)) {
-            keep(source);
+            keepIfChanged(source);
             start(id, runId, allowMassDelete);
         } else {
             store.requestRun(id, runId, allowMassDelete); // its owner makes it within a renewal
@@ -186,8 +187,8 @@ public class SyncService {
                 if (now.isEmpty()) {
                     LOG.infof("source %s was deleted or taken over: no longer kept here", id);
                     unkeep(id);
-                } else if (!now.get().request().equals(keptAs.get(id))) {
-                    keep(now.get()); // changed through another instance (a watch stopped, a new schedule)
+                } else {
+                    keepIfChanged(now.get()); // changed through another instance (a watch stopped, a new schedule)
                 }
             }
             for (SourceStore.Stored orphan : store.claimOrphans(instance)) {
@@ -199,6 +200,13 @@ public class SyncService {
             }
         } catch (RuntimeException e) {
             LOG.warnf("cannot reach the source store (%s); trying again in 10 s", e.getMessage());
+        }
+    }
+
+    /** Keeps the source here as its request says, unless it is kept so already (a watch is not restarted for nothing). */
+    private void keepIfChanged(SourceStore.Stored source) {
+        if (!source.request().equals(keptAs.get(source.id()))) {
+            keep(source);
         }
     }
 
