@@ -43,8 +43,4 @@ public record SyncRun(String runId, String state, int added, int changed, int de
         return new SyncRun(runId, state, addedFiles, changedFiles, deletedFiles, unchangedFiles, List.copyOf(refusedFiles), job,
                 syncedCommit, error, startedAt, finishedAt);
     }
-
-    boolean finished() {
-        return !RUNNING.equals(state);
-    }
 }
