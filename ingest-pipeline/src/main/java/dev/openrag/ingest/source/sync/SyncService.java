@@ -316,7 +316,8 @@ public class SyncService {
         } catch (ApiException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new ApiException(503, "unavailable", "the source store is unavailable: " + e.getMessage());
+            LOG.warnf("dry run of source %s: %s", id, e.getMessage());
+            throw new ApiException(503, "unavailable", "the source store (Neo4j) is unavailable: try again when it is back");
         }
     }
 
