@@ -21,6 +21,10 @@ import dev.openrag.knowledge.neo4j.Neo4jDocumentTexts;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.schemas.Topics;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -38,6 +42,9 @@ class IngestionEndToEndTest {
 
     @Inject
     LexicalIndex lexical;
+
+    @Inject
+    InMemorySpanExporter spans;
 
     @Test
     void aMarkdownDocumentReachesBothStoresWithContextsVectorsAndGraph() {
@@ -96,6 +103,7 @@ class IngestionEndToEndTest {
         assertThat(timeline.getList("stages.outcome")).containsOnly("completed");
         assertThat(timeline.getInt("stages[1].attempts")).isEqualTo(1);
         assertThat(timeline.getString("stages[1].instance")).contains("/");
+        assertThatOneTraceCrossesEveryHop(jobId, accepted.getString("documentIds[0]"), timeline.getString("traceId"));
         given().queryParam("collection", "e2e-md").get("/api/documents/no-such-document/timeline").then().statusCode(404);
         given().queryParam("collection", "Bad Name!").get("/api/documents/x/timeline").then().statusCode(400);
 
@@ -120,6 +128,59 @@ class IngestionEndToEndTest {
         String exported = metrics;
         assertThat(DashboardSeries.referenced()).as("every pipeline series the dashboard plots is one this app exports")
                 .filteredOn(name -> name.startsWith("openrag_stage_")).isNotEmpty().allSatisfy(name -> assertThat(exported).contains(name));
+    }
+
+    /**
+     * Issue 63: the spans the SDK's in-memory exporter recorded. Each stage and store write of the document is a span of
+     * the timeline's trace, and each leads back through the Kafka hops (the connector's publish spans, whose context
+     * the records' traceparent headers carried) to the upload's HTTP request.
+     */
+    private void assertThatOneTraceCrossesEveryHop(String jobId, String documentId, String traceId) {
+        List<String> expected = List.of("parse", "chunk", "contextualize", "embed", "extract-graph", "sink-text", "sink-opensearch",
+                "sink-neo4j", "sink-graph");
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        List<SpanData> stageSpans;
+        while (true) { // a stage's span ends just after its status event, which may have completed the job
+            stageSpans = spans.getFinishedSpanItems().stream()
+                    .filter(span -> jobId.equals(span.getAttributes().get(AttributeKey.stringKey("openrag.job.id"))))
+                    .filter(span -> documentId.equals(span.getAttributes().get(AttributeKey.stringKey("openrag.document.id"))))
+                    .toList();
+            if (stageSpans.stream().map(SpanData::getName).toList().containsAll(expected) || System.nanoTime() > deadline) {
+                break;
+            }
+            IngestTestSupport.sleep(200);
+        }
+        assertThat(stageSpans).extracting(SpanData::getName).containsAll(expected);
+        assertThat(stageSpans).extracting(SpanData::getTraceId).as("one trace, the one the timeline names").containsOnly(traceId);
+
+        Map<String, SpanData> trace = spans.getFinishedSpanItems().stream().filter(span -> span.getTraceId().equals(traceId))
+                .collect(java.util.stream.Collectors.toMap(SpanData::getSpanId, span -> span, (a, b) -> a));
+        SpanData upload = trace.values().stream().filter(span -> span.getKind() == SpanKind.SERVER).findFirst().orElseThrow(
+                () -> new AssertionError("no server span in the trace: " + trace.values().stream().map(SpanData::getName).toList()));
+        assertThat(upload.getName()).contains("/api/documents");
+        for (SpanData stage : stageSpans) {
+            List<String> path = new java.util.ArrayList<>();
+            SpanData at = stage;
+            while (at != null && at != upload) {
+                path.add(at.getName());
+                at = trace.get(at.getParentSpanId());
+            }
+            assertThat(at).as("%s leads back to the upload through %s", stage.getName(), path).isSameAs(upload);
+            // the connector's publish span of each record: "openrag.documents.arrived publish", then one per later hop
+            long hops = path.stream().filter(name -> name.startsWith("openrag.") && name.endsWith(" publish")).count();
+            assertThat(hops).as("Kafka hops on %s's way back: %s", stage.getName(), path).isEqualTo(expectedHops(stage.getName()));
+        }
+    }
+
+    /** Records between the upload and a stage: arrived → parse → chunk → contextualize → embed → the stores. */
+    private static long expectedHops(String stage) {
+        return switch (stage) {
+            case "parse" -> 1;
+            case "chunk" -> 2;
+            case "contextualize", "sink-text" -> 3;
+            case "embed", "extract-graph" -> 4;
+            default -> 5; // the sinks of the embedded and graph events
+        };
     }
 
     @Test

@@ -37,9 +37,14 @@ public record StageCompleted(
 
     /** What every source (REST, CLI, MCP, crawler) publishes for a document before the document itself. */
     public static StageCompleted accepted(DocumentArrived document) {
+        return accepted(document, null);
+    }
+
+    /** {@link #accepted(DocumentArrived)} within a recorded trace ({@code traceId}; null: none, a derived id). */
+    public static StageCompleted accepted(DocumentArrived document, String traceId) {
         return new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), document.documentId(),
                 document.jobId(), document.collection(), ACCEPTED, STATUS, 0, null, null, null,
                 new StageTiming(null, java.time.Instant.now().toString(), java.time.Instant.now().toString(), 0, 0,
-                        StageTiming.traceId(document.jobId(), document.documentId())));
+                        traceId != null ? traceId : StageTiming.traceId(document.jobId(), document.documentId())));
     }
 }

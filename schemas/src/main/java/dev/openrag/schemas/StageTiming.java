@@ -13,8 +13,10 @@ import java.util.HexFormat;
 public record StageTiming(String instance, String startedAt, String finishedAt, int attempts, long waitedMs, String traceId) {
 
     /**
-     * The trace id of a document's journey through one job: 32 lowercase hex digits (W3C trace-context's
-     * format), derived from the job and the document so that every stage on every instance names the same.
+     * The trace id of a document's journey through one job when no trace is recorded (OpenTelemetry's SDK is off):
+     * 32 lowercase hex digits (W3C trace-context's format), derived from the job and the document so that every
+     * stage on every instance names the same. With the SDK on, the stages name the recorded trace's id instead,
+     * which the Kafka records' {@code traceparent} headers carry from stage to stage.
      */
     public static String traceId(String jobId, String documentId) {
         try {

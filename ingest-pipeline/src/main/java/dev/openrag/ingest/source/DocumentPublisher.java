@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 
 import dev.openrag.ingest.job.JobTracker;
+import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.EventEnvelope;
@@ -15,6 +16,8 @@ import dev.openrag.schemas.Ids;
 import dev.openrag.schemas.Source;
 import dev.openrag.schemas.StageCompleted;
 import dev.openrag.schemas.Topics;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.Tracer;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 
 /**
@@ -36,10 +39,13 @@ public class DocumentPublisher {
     private final JobTracker jobs;
     private final MutinyEmitter<String> arrived;
 
-    public DocumentPublisher(StageRunner runner, JobTracker jobs, @Channel("arrived-out") MutinyEmitter<String> arrived) {
+    private final Tracer tracer;
+
+    public DocumentPublisher(StageRunner runner, JobTracker jobs, @Channel("arrived-out") MutinyEmitter<String> arrived, Tracer tracer) {
         this.runner = runner;
         this.jobs = jobs;
         this.arrived = arrived;
+        this.tracer = tracer;
     }
 
     public static String newJobId() {
@@ -51,12 +57,18 @@ public class DocumentPublisher {
         List<String> ids = new ArrayList<>();
         documents.forEach(document -> ids.add(document.documentId()));
         jobs.register(jobId, collection, ids);
-        runner.emitAllStatuses(documents.stream().map(StageCompleted::accepted).toList());
-        runner.emitAll(arrived, documents);
-        for (Rejection rejection : rejections) {
-            reject(jobId, collection, rejection);
-        }
-        return ids;
+        // the job's trace: a child of the upload's request span, or the root of a crawl's or a sync's
+        return Tracing.inSpan(tracer, "publish-documents", () -> {
+            Span.current().setAttribute("openrag.job.id", jobId).setAttribute("openrag.collection", collection)
+                    .setAttribute("openrag.documents", documents.size());
+            String traceId = Tracing.currentTraceId();
+            runner.emitAllStatuses(documents.stream().map(document -> StageCompleted.accepted(document, traceId)).toList());
+            runner.emitAll(arrived, documents);
+            for (Rejection rejection : rejections) {
+                reject(jobId, collection, rejection);
+            }
+            return ids;
+        });
     }
 
     private void reject(String jobId, String collection, Rejection rejection) {

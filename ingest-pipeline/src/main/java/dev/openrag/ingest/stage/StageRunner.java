@@ -18,6 +18,7 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
+import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.schemas.DeadLetter;
 import dev.openrag.schemas.EventCodec;
 import dev.openrag.schemas.EventEnvelope;
@@ -30,6 +31,13 @@ import dev.openrag.schemas.StageFailed;
 import dev.openrag.schemas.StageTiming;
 import dev.openrag.schemas.TokenUsage;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -58,7 +66,10 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
  * topic at once; an unexpected error is retried a few times first (it may be a passing one), then
  * dead-lettered with its reason.</li>
  * </ul>
- * The connector's own stall detection ({@code throttled.unprocessed-record-max-age.ms}) is off,
+ * Each run is a span of the document's trace ({@link Tracing}): the record's {@code traceparent} header names its
+ * parent, and what the stage publishes carries the span on; the timeline's trace id is that trace's.
+ *
+ * <p>The connector's own stall detection ({@code throttled.unprocessed-record-max-age.ms}) is off,
  * since a stage waiting for an engine is not stalled; {@link StageWaits} reports a stage busy on
  * one event for too long instead.
  */
@@ -96,11 +107,13 @@ public class StageRunner {
     private final StageWaits waits;
     private final RetrySettings retry;
     private final EngineLiveness liveness;
+    private final OpenTelemetry openTelemetry;
+    private final Tracer tracer;
     private volatile boolean shuttingDown;
 
     public StageRunner(EventCodec codec, @Channel("status-out") MutinyEmitter<String> status,
                        @Channel("dlq-out") MutinyEmitter<String> deadLetters, MeterRegistry metrics, StageWaits waits,
-                       RetrySettings retry, EngineLiveness liveness) {
+                       RetrySettings retry, EngineLiveness liveness, OpenTelemetry openTelemetry, Tracer tracer) {
         this.codec = codec;
         this.status = status;
         this.deadLetters = deadLetters;
@@ -108,6 +121,8 @@ public class StageRunner {
         this.waits = waits;
         this.retry = retry;
         this.liveness = liveness;
+        this.openTelemetry = openTelemetry;
+        this.tracer = tracer;
     }
 
     /** {@code openrag_llm_tokens_total{stage, collection, model, kind}}: input, output and cached input tokens. */
@@ -140,7 +155,11 @@ public class StageRunner {
         Instant startedAt = Instant.now();
         AtomicInteger attempts = new AtomicInteger();
         AtomicReference<Instant> lastAttempt = new AtomicReference<>(startedAt);
-        try {
+        // this stage's span: a child of the publish span whose context the record's traceparent header carries
+        Context parent = Tracing.parentOf(openTelemetry, record.headers());
+        Span span = tracer.spanBuilder(stage).setParent(parent).setSpanKind(SpanKind.CONSUMER)
+                .setAttribute("messaging.destination.name", record.topic()).startSpan();
+        try (Scope ignored = parent.with(span).makeCurrent()) {
             I event;
             try {
                 event = codec.fromJson(record.value(), type);
@@ -148,8 +167,13 @@ public class StageRunner {
                 reject(stage, record, null, e.getMessage(), null, null);
                 return;
             }
+            span.setAttribute("openrag.document.id", event.documentId()).setAttribute("openrag.job.id", String.valueOf(event.jobId()))
+                    .setAttribute("openrag.collection", String.valueOf(event.collection()));
+            // the recorded trace's id; without one (the SDK off), an id every instance derives alike
+            String traceId = span.getSpanContext().isValid() ? span.getSpanContext().getTraceId()
+                    : StageTiming.traceId(event.jobId(), event.documentId());
             Supplier<StageTiming> timing = () -> new StageTiming(INSTANCE, startedAt.toString(), Instant.now().toString(), attempts.get(),
-                    Duration.between(startedAt, lastAttempt.get()).toMillis(), StageTiming.traceId(event.jobId(), event.documentId()));
+                    Duration.between(startedAt, lastAttempt.get()).toMillis(), traceId);
             try {
                 Outcome outcome = attempt(stage, () -> {
                     attempts.incrementAndGet();
@@ -189,6 +213,8 @@ public class StageRunner {
                 reject(stage, record, event, reason, sourceOf(event), timing.get());
             }
         } finally {
+            span.setAttribute("openrag.attempts", attempts.get());
+            span.end();
             waits.finished(stage);
         }
     }
@@ -198,8 +224,9 @@ public class StageRunner {
      * the engine answers (or the configured give-up deadline passes), other failures a few times.
      * Throws the last failure, unwrapped.
      */
-    private <T> T attempt(String stage, Callable<T> call) {
+    private <T> T attempt(String stage, Callable<T> work) {
         AtomicInteger refusedWhileUp = new AtomicInteger();
+        Callable<T> call = Context.current().wrap(work); // the stage's span goes along to the worker thread
         Uni<T> once = Uni.createFrom().<T>emitter(emitter -> {
             try {
                 emitter.complete(call.call());
@@ -294,8 +321,8 @@ public class StageRunner {
                          java.util.function.Function<EventEnvelope, String> key) {
         for (int from = 0; from < events.size(); from += IN_FLIGHT) {
             List<io.smallrye.mutiny.Uni<Void>> sends = events.subList(from, Math.min(events.size(), from + IN_FLIGHT)).stream()
-                    .map(event -> emitter.sendMessage(Message.of(codec.toJson(event))
-                            .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key.apply(event)).build())))
+                    .map(event -> emitter.sendMessage(Tracing.carryingContext(Message.of(codec.toJson(event))
+                            .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key.apply(event)).build()))))
                     .toList();
             io.smallrye.mutiny.Uni.join().all(sends).andFailFast().await().indefinitely();
         }
@@ -306,12 +333,13 @@ public class StageRunner {
      * for the broker and runs again as a whole; a REST source answers 503.
      */
     private void send(MutinyEmitter<String> emitter, String key, EventEnvelope event) {
-        emitter.sendMessageAndAwait(Message.of(codec.toJson(event))
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build()));
+        emitter.sendMessageAndAwait(Tracing.carryingContext(Message.of(codec.toJson(event))
+                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build())));
     }
 
     private void reject(String stage, ConsumerRecord<String, String> record, EventEnvelope event, String reason, Source source,
                         StageTiming timing) {
+        Span.current().setStatus(StatusCode.ERROR, reason);
         LOG.warnf("%s rejected %s from %s: %s", stage, event == null ? "an event (key " + record.key() + ")" : "document " + event.documentId(),
                 record.topic(), reason);
         String documentId = event == null ? record.key() : event.documentId();

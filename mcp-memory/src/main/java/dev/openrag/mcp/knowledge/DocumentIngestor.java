@@ -13,6 +13,7 @@ import org.eclipse.microprofile.reactive.messaging.Message;
 
 import dev.openrag.knowledge.fetch.AddressPolicy;
 import dev.openrag.knowledge.fetch.SafeFetcher;
+import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.EventCodec;
@@ -108,7 +109,7 @@ public class DocumentIngestor {
                 Ids.documentIdFromUri(uri), jobId, collection, new Source("mcp", uri), title, mediaType, content, encoding,
                 null, Map.of());
         try {
-            send(status, jobId, StageCompleted.accepted(document));
+            send(status, jobId, StageCompleted.accepted(document, Tracing.currentTraceId()));
             send(arrived, document.documentId(), document);
         } catch (RuntimeException e) {
             throw new ToolCallException("could not publish the document to Kafka: " + e.getMessage());
@@ -117,7 +118,7 @@ public class DocumentIngestor {
     }
 
     private void send(MutinyEmitter<String> emitter, String key, EventEnvelope event) {
-        emitter.sendMessageAndAwait(Message.of(codec.toJson(event))
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build()));
+        emitter.sendMessageAndAwait(Tracing.carryingContext(Message.of(codec.toJson(event))
+                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build())));
     }
 }

@@ -19,11 +19,13 @@ import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.ReadDeadline;
 import dev.openrag.knowledge.runtime.auth.Access;
+import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.query.cite.Span;
 import dev.openrag.query.search.SearchRequest;
 import dev.openrag.query.search.SearchResponse;
 import dev.openrag.query.search.SearchService;
 import dev.openrag.schemas.TokenUsage;
+import io.opentelemetry.api.trace.Tracer;
 
 /**
  * Ask: hybrid retrieval, then an answer written by the configured chat model from numbered
@@ -43,7 +45,11 @@ public class AskService {
     private final DocumentTexts texts;
     private final ReadDeadline deadline;
 
-    public AskService(SearchService search, Instance<ChatModel> chat, Access access, DocumentTexts texts, ReadDeadline deadline) {
+    private final Tracer tracer;
+
+    public AskService(SearchService search, Instance<ChatModel> chat, Access access, DocumentTexts texts, ReadDeadline deadline,
+                      Tracer tracer) {
+        this.tracer = tracer;
         this.search = search;
         this.chat = chat;
         this.access = access;
@@ -86,6 +92,11 @@ public class AskService {
      * @param onToken receives the answer as it is written (null: not streamed)
      */
     public AskResponse answer(Question q, Consumer<String> onToken) {
+        // a span with the search's steps, then the writing (ask.generate) or the extractive answer (ask.extractive)
+        return Tracing.inSpan(tracer, "ask", () -> answerTraced(q, onToken));
+    }
+
+    private AskResponse answerTraced(Question q, Consumer<String> onToken) {
         long started = System.nanoTime();
         String question = q.text();
         SearchResponse found = search.search(new SearchRequest(question, q.k(), q.collection(), "hybrid", null, null, null,
@@ -100,11 +111,11 @@ public class AskService {
             String prompt = AnswerPrompt.build(question, found.results(), found.memories(), found.corrections());
             AtomicBoolean streamed = new AtomicBoolean();
             try {
-                ChatModel.Reply reply = onToken == null ? llm.chat(ChatModel.Prompt.of(prompt))
+                ChatModel.Reply reply = Tracing.inSpan(tracer, "ask.generate", () -> onToken == null ? llm.chat(ChatModel.Prompt.of(prompt))
                         : llm.stream(ChatModel.Prompt.of(prompt), token -> {
                             streamed.set(true);
                             tokens.accept(token);
-                        });
+                        }));
                 answer = reply.text();
                 usage = reply.usage();
                 model = llm.name();
@@ -120,7 +131,8 @@ public class AskService {
         }
         String mode = answer != null ? GENERATIVE : EXTRACTIVE;
         if (answer == null) {
-            List<String> sentences = ExtractiveAnswer.sentences(question, found.results(), found.corrections());
+            List<String> sentences = Tracing.inSpan(tracer, "ask.extractive",
+                    () -> ExtractiveAnswer.sentences(question, found.results(), found.corrections()));
             sentences.forEach(sentence -> tokens.accept(sentence + "\n"));
             answer = String.join("\n", sentences);
         }

@@ -33,10 +33,13 @@ import dev.openrag.knowledge.port.SearchState;
 import dev.openrag.knowledge.port.SummaryIndex;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
+import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.RelatedKnowledge;
 import dev.openrag.query.cite.Spans;
 import dev.openrag.schemas.CollectionNames;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
 
 /**
  * Hybrid retrieval: vector top-N and BM25 top-N run in parallel and are fused by reciprocal rank
@@ -84,7 +87,9 @@ public class SearchService {
     private final double expandRatio;
     private final ChunkLookup chunks;
     private final double graphNodeSeeds;
-    private final ExecutorService retrievers = Executors.newVirtualThreadPerTaskExecutor();
+    /** Retrievers and lookups run here, each in its own span of the search's trace (the context goes along with each task). */
+    private final ExecutorService retrievers = Context.taskWrapping(Executors.newVirtualThreadPerTaskExecutor());
+    private final Tracer tracer;
     /**
      * How long a search waits for its engines in all ({@code openrag.search.read-timeout}, 2 s): a frozen engine (a long GC
      * pause, a stalled VM) accepts connections and answers nothing, and Neo4j's driver has no read timeout of its own. Past
@@ -114,8 +119,9 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double graphNodeSeeds,
                          @ConfigProperty(name = "openrag.search.read-timeout", defaultValue = "PT2S") java.time.Duration readTimeout,
                          GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker, ChunkLookup chunks,
-                         DocumentTexts texts) {
+                         DocumentTexts texts, Tracer tracer) {
         this.texts = texts;
+        this.tracer = tracer;
         this.expandDocuments = expandDocuments;
         this.expandRatio = expandRatio;
         this.chunks = chunks;
@@ -150,7 +156,12 @@ public class SearchService {
         retrievers.shutdown();
     }
 
+    /** A search, as one span ({@code search}) with one child per retriever and step ({@code search.vector}, {@code search.rerank}, …). */
     public SearchResponse search(SearchRequest request) {
+        return Tracing.inSpan(tracer, "search", () -> searchTraced(request));
+    }
+
+    private SearchResponse searchTraced(SearchRequest request) {
         long started = System.nanoTime();
         String query = request.query() == null ? "" : request.query().strip();
         if (query.isEmpty()) {
@@ -447,10 +458,11 @@ public class SearchService {
     }
 
     /** Runs a step and records its milliseconds (explain shows where a search's time went). */
-    private static <T> T timed(Map<String, Double> timings, String step, Supplier<T> work) {
+    /** A step of the search: its time goes into the explanation's timings, and it is a span of the search's trace. */
+    private <T> T timed(Map<String, Double> timings, String step, Supplier<T> work) {
         long started = System.nanoTime();
         try {
-            return work.get();
+            return Tracing.inSpan(tracer, "search." + step, work);
         } finally {
             timings.put(step, Math.round((System.nanoTime() - started) / 1e4) / 100.0);
         }
