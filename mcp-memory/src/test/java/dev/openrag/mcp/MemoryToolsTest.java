@@ -35,6 +35,9 @@ import dev.openrag.mcp.memory.MemorySweeper;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import io.modelcontextprotocol.spec.McpSchema;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -92,6 +95,32 @@ class MemoryToolsTest {
             ids.add(hit.path("memory").path("id").asText(hit.path("message").path("id").asText()));
         }
         return ids;
+    }
+
+    @Inject
+    InMemorySpanExporter spans;
+
+    /** Issue 63: each tool call is a trace of its own, named after the tool; a refused call is a span with an error status. */
+    @Test
+    void eachToolCallIsASpanNamedAfterItsTool() {
+        spans.reset();
+        String scope = scope();
+        add("The staging database is restored every Sunday", scope);
+        assertThat(searchIds("when is staging restored", scope)).hasSize(1);
+        mcp.callError("search_memory", Map.of("scope", scope, "query", " "));
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        List<SpanData> calls;
+        do {
+            calls = spans.getFinishedSpanItems().stream().filter(span -> span.getName().startsWith("tools/call")).toList();
+            java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
+        } while (calls.size() < 3 && System.nanoTime() < deadline);
+        List<SpanData> recorded = calls;
+        assertThat(recorded).as(() -> "spans: " + spans.getFinishedSpanItems().stream().map(SpanData::getName).toList())
+                .extracting(SpanData::getName).containsExactly("tools/call add_memory", "tools/call search_memory", "tools/call search_memory");
+        assertThat(recorded).extracting(SpanData::getTraceId).as("a trace per call").doesNotHaveDuplicates();
+        assertThat(recorded.get(1).getStatus().getStatusCode()).isNotEqualTo(StatusCode.ERROR);
+        assertThat(recorded.get(2).getStatus().getStatusCode()).as("the blank query's call").isEqualTo(StatusCode.ERROR);
     }
 
     /**

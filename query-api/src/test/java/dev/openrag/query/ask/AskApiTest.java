@@ -7,8 +7,12 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.nullValue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
+
+import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +21,9 @@ import dev.openrag.memory.Correction;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -66,6 +73,60 @@ class AskApiTest extends FixtureTest {
         assertThat(done).isGreaterThan(sources);
         assertThat(stream).contains("Tomatoes need six hours of sun").contains("\"mode\":\"extractive\"")
                 .contains("\"chunkId\":\"" + SearchFixture.COLLECTION + "/doc-2#0\"");
+    }
+
+    @Inject
+    InMemorySpanExporter spans;
+
+    /** Issue 63: an ask and a search are traces, continued from the caller's traceparent, with a span per retriever and step. */
+    @Test
+    void askAndSearchAreTracesWithASpanPerRetrieverAndStep() {
+        String askTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        given().contentType(ContentType.JSON).header("traceparent", "00-" + askTrace + "-00f067aa0ba902b7-01")
+                .body(Map.of("question", "How much sun do tomatoes need?", "collection", SearchFixture.COLLECTION, "k", 3))
+                .post("/api/ask").then().statusCode(200);
+        Map<String, SpanData> ask = trace(askTrace, "ask.extractive");
+        assertThat(ask).containsKeys("ask", "search", "search.embedQuery", "search.vector", "search.bm25", "search.rerank", "ask.extractive");
+        assertThat(parentOf(ask, "search.vector")).isEqualTo("search");
+        assertThat(parentOf(ask, "search.bm25")).isEqualTo("search");
+        assertThat(parentOf(ask, "search")).isEqualTo("ask");
+        assertThat(parentOf(ask, "ask.extractive")).isEqualTo("ask");
+        assertThat(ask.get(parentOf(ask, "ask")).getKind()).as("the ask hangs under the request's server span").isEqualTo(SpanKind.SERVER);
+
+        String searchTrace = "0af7651916cd43dd8448eb211c80319c";
+        given().contentType(ContentType.JSON).header("traceparent", "00-" + searchTrace + "-b7ad6b7169203331-01")
+                .body(Map.of("query", "tomatoes sun", "collection", SearchFixture.COLLECTION, "mode", "bm25"))
+                .post("/api/search").then().statusCode(200);
+        Map<String, SpanData> search = trace(searchTrace, "search");
+        assertThat(search).containsKeys("search", "search.bm25").doesNotContainKey("search.vector");
+        assertThat(search.get(parentOf(search, "search")).getKind()).isEqualTo(SpanKind.SERVER);
+    }
+
+    /** The spans of one trace by name, once the one named {@code last} has ended (spans end as the answer is written). */
+    private Map<String, SpanData> trace(String traceId, String last) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        Map<String, SpanData> byName;
+        do {
+            byName = spans.getFinishedSpanItems().stream().filter(span -> span.getTraceId().equals(traceId))
+                    .collect(Collectors.toMap(SpanData::getName, span -> span, (a, b) -> a));
+        } while (!byName.containsKey(last) && System.nanoTime() < deadline && pause());
+        return byName;
+    }
+
+    private static String parentOf(Map<String, SpanData> trace, String name) {
+        String parentId = trace.get(name).getParentSpanId();
+        return trace.values().stream().filter(span -> span.getSpanId().equals(parentId)).map(SpanData::getName).findFirst()
+                .orElse("(none: " + parentId + ")");
+    }
+
+    private static boolean pause() {
+        try {
+            Thread.sleep(100);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     @Test
