@@ -38,7 +38,7 @@ import picocli.CommandLine.Parameters;
         + "'memory-scenarios': what ordinary agents store and ask, checked through the MCP tools (last line 'memory scenarios passed=N/M'); "
         + "'locomo': LoCoMo evidence recall@5/10/20 of search_memory over the conversations in --data; "
         + "'soak': --documents generated documents at --rate a second onto openrag.documents.arrived while 4 clients search; "
-        + "'sync': a folder of --files generated files kept in a collection: first, unchanged and 1%-edited syncs.")
+        + "'sync': a folder of --files generated files kept in a collection: first, unchanged and 1%%-edited syncs.")
 class BenchCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory, memory-scenarios, faults, locomo, soak or sync")

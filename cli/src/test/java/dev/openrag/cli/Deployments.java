@@ -49,12 +49,18 @@ final class Deployments {
         variables.add("OPENRAG_SECRETS_KEY"); // read by ingest-pipeline's SecretBox, none by default (a key file instead)
         variables.add("QUARKUS_NEO4J_AUTHENTICATION_PASSWORD"); // read by the shared Neo4j driver, never set in a file
         variables.add("JAVA_TOOL_OPTIONS"); // read by the JVM
-        for (String app : apps) {
+        List<Path> files = new ArrayList<>();
+        apps.forEach(app -> files.add(root.resolve(app).resolve("src/main/resources/application.properties")));
+        files.add(root.resolve("knowledge-store/src/main/resources/META-INF/microprofile-config.properties")); // the apps' shared defaults
+        for (Path file : files) {
             Properties properties = new Properties();
-            try (Reader reader = Files.newBufferedReader(root.resolve(app).resolve("src/main/resources/application.properties"))) {
+            try (Reader reader = Files.newBufferedReader(file)) {
                 properties.load(reader);
             }
             properties.stringPropertyNames().stream().filter(key -> !key.startsWith("%")).map(Deployments::envVar).forEach(variables::add);
+            // and the variables named in values, e.g. ${OTEL_SDK_DISABLED:true}
+            properties.stringPropertyNames().forEach(key -> java.util.regex.Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*)[:}]")
+                    .matcher(properties.getProperty(key)).results().forEach(match -> variables.add(match.group(1))));
         }
         return variables;
     }

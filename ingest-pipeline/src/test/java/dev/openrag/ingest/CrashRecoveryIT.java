@@ -3,11 +3,18 @@ package dev.openrag.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.openrag.localstack.ComponentStatus;
 import dev.openrag.localstack.test.PackagedIngestApp;
@@ -17,7 +24,8 @@ import dev.openrag.localstack.test.TestStack;
 /**
  * The packaged ingest app is killed with SIGKILL in the middle of the shared corpus's first
  * documents, then restarted: the job (rebuilt from the status topic) completes and every store
- * holds each of their chunks exactly once. A scheduled crawl and its job survive a restart too.
+ * holds each of their chunks exactly once, and the documents' timelines come through it (a second instance answers the
+ * same). A scheduled crawl and its job survive a restart too.
  */
 class CrashRecoveryIT {
 
@@ -55,6 +63,50 @@ class CrashRecoveryIT {
         assertThat(stats.path("documents").asLong()).isEqualTo(CORPUS.documents());
         assertThat(stats.path("chunks").path("opensearch").asLong()).isEqualTo(CORPUS.chunks());
         assertThat(stats.path("chunks").path("neo4j").asLong()).isEqualTo(CORPUS.chunks());
+
+        assertTimelinesSurviveTheRestartAndEveryInstanceAnswersTheSame(pid);
+    }
+
+    /**
+     * Issue 63: each document's timeline, rebuilt from the status topic after the SIGKILL, lists the pipeline's stages in
+     * order with one trace id, and names both processes (the killed one did some of the work); a second instance, started
+     * now, answers the same timelines.
+     */
+    private void assertTimelinesSurviveTheRestartAndEveryInstanceAnswersTheSame(long killedPid) throws Exception {
+        List<String> documentIds = new ArrayList<>();
+        new ObjectMapper().readTree(CORPUS.json()).forEach(document -> documentIds.add(document.path("original_uuid").asText()));
+        Map<String, JsonNode> timelines = new LinkedHashMap<>();
+        Set<String> instances = new HashSet<>();
+        for (String documentId : documentIds) {
+            JsonNode timeline = app.get("/api/documents/" + documentId + "/timeline?collection=crash");
+            List<String> stages = new ArrayList<>();
+            timeline.path("stages").forEach(step -> {
+                stages.add(step.path("stage").asText());
+                if (step.hasNonNull("instance")) {
+                    instances.add(step.path("instance").asText());
+                }
+            });
+            assertThat(timeline.path("traceId").asText()).as(documentId).matches("[0-9a-f]{32}");
+            assertThat(stages).as(documentId).startsWith("accepted", "parse", "chunk").contains("sink-neo4j", "sink-opensearch");
+            assertThat(stages.indexOf("embed")).as(documentId).isGreaterThan(stages.indexOf("contextualize"));
+            timelines.put(documentId, timeline);
+        }
+        assertThat(instances).as("the stages' instances, before and after the kill")
+                .anySatisfy(instance -> assertThat(instance).endsWith("/" + killedPid))
+                .anySatisfy(instance -> assertThat(instance).endsWith("/" + app.pid()));
+
+        try (PackagedIngestApp second = new PackagedIngestApp("ingest-it-second", TestStack.ensureAll())) {
+            second.start();
+            for (String documentId : documentIds.subList(0, 5)) {
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                JsonNode there = second.get("/api/documents/" + documentId + "/timeline?collection=crash");
+                while (!there.equals(timelines.get(documentId)) && System.nanoTime() < deadline) { // while it replays the topic
+                    Thread.sleep(500);
+                    there = second.get("/api/documents/" + documentId + "/timeline?collection=crash");
+                }
+                assertThat(there).as("the second instance's timeline of " + documentId).isEqualTo(timelines.get(documentId));
+            }
+        }
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.neo4j.driver.Driver;
 import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.neo4j.Neo4jDocumentTexts;
 import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.localstack.test.DashboardSeries;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.schemas.Topics;
 import io.opentelemetry.api.common.AttributeKey;

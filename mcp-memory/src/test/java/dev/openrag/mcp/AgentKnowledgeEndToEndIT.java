@@ -2,6 +2,12 @@ package dev.openrag.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,14 +15,20 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.openrag.localstack.Ports;
 import dev.openrag.localstack.ProcessSupervisor;
 import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.DashboardSeries;
 import dev.openrag.localstack.test.PackagedApp;
 import dev.openrag.localstack.test.TestStack;
 
@@ -24,13 +36,18 @@ import dev.openrag.localstack.test.TestStack;
  * The knowledge tools end to end: the three packaged apps on real engines, an agent connected
  * over SSE ingests a document, follows its job, finds it with search_knowledge, submits a
  * correction, and sees the correction in a later related search and at the head of the answer.
+ * Then a real Prometheus scrapes the three apps for the dashboard's series.
  * Needs the ingest-pipeline and query-api packages of the same build (the reactor builds them first).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentKnowledgeEndToEndIT {
 
     private static final List<String> APPS = List.of("ingest-e2e", "query-e2e", "mcp-e2e");
     private static ProcessSupervisor supervisor;
     private static McpTestClient agent;
+    private static int ingest;
+    private static int query;
+    private static int mcp;
 
     @BeforeAll
     static void startApps() throws Exception {
@@ -40,9 +57,9 @@ class AgentKnowledgeEndToEndIT {
         assertThat(queryJar).as("build query-api first").exists();
         StackConfig stack = TestStack.ensureAll();
         supervisor = new ProcessSupervisor(Files.createTempDirectory("agent-e2e"), false);
-        int ingest = Ports.free();
-        int query = Ports.free();
-        int mcp = Ports.free();
+        ingest = Ports.free();
+        query = Ports.free();
+        mcp = Ports.free();
         supervisor.start(PackagedApp.spec("ingest-e2e", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true")));
         supervisor.start(PackagedApp.spec("query-e2e", queryJar, query, stack, Map.of()));
         supervisor.start(PackagedApp.spec("mcp-e2e", Path.of("target/quarkus-app/quarkus-run.jar"), mcp, stack, Map.of(
@@ -62,6 +79,7 @@ class AgentKnowledgeEndToEndIT {
     }
 
     @Test
+    @Order(1)
     void anAgentIngestsSearchesCorrectsAndAsks() throws InterruptedException {
         JsonNode ingesting = agent.call("ingest_document", Map.of("collection", "agent-e2e", "title", "Zephyr gateway",
                 "text", "The Zephyr gateway retries failed webhooks three times with exponential backoff.\n\n"
@@ -105,5 +123,71 @@ class AgentKnowledgeEndToEndIT {
         assertThat(agent.callError("get_job_status", Map.of("jobId", "no-such-job"))).contains("ingest-pipeline answered 404");
         assertThat(agent.callError("search_knowledge", Map.of("query", "x", "collection", "never-ingested-here")))
                 .contains("query-api answered 400").contains("unknown collection 'never-ingested-here'");
+    }
+
+    /**
+     * Issue 63: Debian's Prometheus, with deploy/prometheus/prometheus.yml pointed at the three apps, scrapes them all and
+     * holds the lag of at least five stages and every series deploy/grafana's dashboard plots, after the agent's work
+     * above. Not the LLM's token counter: no LLM runs here, and the counter appears with the first call to one.
+     * Skipped where Prometheus is not installed (./mvnw installs it when it may: .mvn/ensure-prometheus.sh).
+     */
+    @Test
+    @Order(2)
+    void aRealPrometheusScrapesTheThreeAppsForTheDashboardsSeries() throws Exception {
+        Path prometheus = Path.of("/usr/bin/prometheus");
+        Assumptions.assumeTrue(Files.isExecutable(prometheus), "Debian's prometheus is not installed: apt-get install prometheus");
+        Path dir = Files.createTempDirectory("prometheus-it");
+        String config = Files.readString(Path.of("../deploy/prometheus/prometheus.yml"))
+                .replace("scrape_interval: 15s", "scrape_interval: 1s")
+                .replace("query-api:8080", "127.0.0.1:" + query)
+                .replace("ingest-pipeline:8081", "127.0.0.1:" + ingest)
+                .replace("mcp-memory:8082", "127.0.0.1:" + mcp);
+        assertThat(config).as("every shipped target pointed at this test's apps").doesNotContain("query-api:", "ingest-pipeline:", "mcp-memory:");
+        Files.writeString(dir.resolve("prometheus.yml"), config);
+        int port = Ports.free();
+        Process process = new ProcessBuilder(prometheus.toString(), "--config.file=" + dir.resolve("prometheus.yml"),
+                "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + port)
+                .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+        try {
+            String api = "http://127.0.0.1:" + port + "/api/v1/query?query=";
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            while (value(api, "count(up{job=\"openrag\"} == 1)") < 3 || value(api, "count(count by (stage) (openrag_stage_lag_records))") < 5) {
+                assertThat(System.nanoTime()).as(() -> "Prometheus scrapes the three apps and the lag of five stages; its log: "
+                        + read(dir.resolve("prometheus.log"))).isLessThan(deadline);
+                Thread.sleep(1000);
+            }
+            for (String series : DashboardSeries.referenced()) {
+                if (!series.equals("openrag_llm_tokens_total")) {
+                    assertThat(value(api, "count({__name__=\"" + series + "\"})")).as(series + " in Prometheus").isPositive();
+                }
+            }
+            for (String uri : List.of("/api/search", "/api/ask")) {
+                assertThat(value(api, "count(http_server_requests_seconds_count{uri=\"" + uri + "\"})")).as(uri + "'s latency").isPositive();
+            }
+        } finally {
+            process.destroy();
+            process.waitFor(20, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
+    /** An instant query's single value; 0 when it has no result (yet), or Prometheus does not answer (yet). */
+    private static double value(String api, String promql) throws InterruptedException {
+        try {
+            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(api
+                    + URLEncoder.encode(promql, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString()).body();
+            JsonNode result = new ObjectMapper().readTree(body).path("data").path("result");
+            return result.isEmpty() ? 0 : result.get(0).path("value").get(1).asDouble();
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
     }
 }

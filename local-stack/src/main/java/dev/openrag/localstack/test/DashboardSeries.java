@@ -1,4 +1,4 @@
-package dev.openrag.ingest;
+package dev.openrag.localstack.test;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -13,15 +13,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** The series deploy/grafana/openrag-dashboard.json plots: every metric name in its panels' queries. */
-final class DashboardSeries {
+public final class DashboardSeries {
 
-    static final Path DASHBOARD = Path.of("../deploy/grafana/openrag-dashboard.json");
+    /** From a module's folder, as tests run. */
+    public static final Path DASHBOARD = Path.of("../deploy/grafana/openrag-dashboard.json");
     private static final Pattern METRIC = Pattern.compile("\\b(openrag_[a-z_]+|http_server_requests_seconds_[a-z]+)\\b");
 
     private DashboardSeries() {
     }
 
-    static Set<String> referenced() {
+    public static Set<String> referenced() {
         try {
             JsonNode dashboard = new ObjectMapper().readTree(Files.readString(DASHBOARD));
             Set<String> names = new TreeSet<>();
