@@ -267,6 +267,15 @@ class SourceSyncTest {
         bad(with(with(base, "type", "git"), "location", "ssh://example.org/repo.git"), 400, "https://");
         bad(with(with(base, "type", "git"), "location", "https://user:pw@example.org/repo.git"), 400, "credentials");
         bad(with(with(base, "type", "git"), "location", "https://no-such-host.invalid/repo.git"), 400, "unreachable");
+        // a repository in an allowed folder whose objects/info/alternates borrows objects from outside the allowed roots
+        Path borrowing = Files.createTempDirectory("sync-borrowing").resolve("repo.git");
+        try (Git ignored = Git.init().setBare(true).setDirectory(borrowing.toFile()).call()) {
+            Files.writeString(borrowing.resolve("objects/info/alternates"), Path.of("target").toAbsolutePath() + "\n");
+        } catch (org.eclipse.jgit.api.errors.GitAPIException e) {
+            throw new IllegalStateException(e);
+        }
+        bad(Map.of("type", "git", "location", borrowing.toString(), "collection", "sync-bad"), 403,
+                "outside the folders this server may sync");
         given().contentType(ContentType.JSON).body("{").post("/api/sources").then().statusCode(400);
         assertThat(given().get("/api/sources").then().statusCode(200).extract().jsonPath().getList("collection"))
                 .doesNotContain("sync-bad");

@@ -100,27 +100,43 @@ class MemoryToolsTest {
     @Inject
     InMemorySpanExporter spans;
 
-    /** Issue 63: each tool call is a trace of its own, named after the tool; a refused call is a span with an error status. */
+    /**
+     * Issue 63: each tool call is a span named after its tool, continuing the trace its caller names in the request's
+     * {@code _meta.traceparent}; a refused call is a span with an error status. (Spans are matched by trace: calls of
+     * other tests may still be finishing.)
+     */
     @Test
     void eachToolCallIsASpanNamedAfterItsTool() {
-        spans.reset();
         String scope = scope();
-        add("The staging database is restored every Sunday", scope);
-        assertThat(searchIds("when is staging restored", scope)).hasSize(1);
-        mcp.callError("search_memory", Map.of("scope", scope, "query", " "));
+        Map<String, String> calls = new java.util.LinkedHashMap<>(); // trace id → the span name expected
+        String addTrace = traced("add_memory", Map.of("text", "The staging database is restored every Sunday", "scope", scope));
+        calls.put(addTrace, "tools/call add_memory");
+        String searchTrace = traced("search_memory", Map.of("query", "when is staging restored", "scope", scope));
+        calls.put(searchTrace, "tools/call search_memory");
+        String refusedTrace = traced("search_memory", Map.of("query", " ", "scope", scope));
+        calls.put(refusedTrace, "tools/call search_memory");
 
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        List<SpanData> calls;
+        Map<String, SpanData> byTrace;
         do {
-            calls = spans.getFinishedSpanItems().stream().filter(span -> span.getName().startsWith("tools/call")).toList();
+            byTrace = spans.getFinishedSpanItems().stream().filter(span -> calls.containsKey(span.getTraceId()))
+                    .filter(span -> span.getName().startsWith("tools/call"))
+                    .collect(java.util.stream.Collectors.toMap(SpanData::getTraceId, span -> span, (a, b) -> a));
             java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L);
-        } while (calls.size() < 3 && System.nanoTime() < deadline);
-        List<SpanData> recorded = calls;
+        } while (byTrace.size() < calls.size() && System.nanoTime() < deadline);
+        Map<String, SpanData> recorded = byTrace;
         assertThat(recorded).as(() -> "spans: " + spans.getFinishedSpanItems().stream().map(SpanData::getName).toList())
-                .extracting(SpanData::getName).containsExactly("tools/call add_memory", "tools/call search_memory", "tools/call search_memory");
-        assertThat(recorded).extracting(SpanData::getTraceId).as("a trace per call").doesNotHaveDuplicates();
-        assertThat(recorded.get(1).getStatus().getStatusCode()).isNotEqualTo(StatusCode.ERROR);
-        assertThat(recorded.get(2).getStatus().getStatusCode()).as("the blank query's call").isEqualTo(StatusCode.ERROR);
+                .containsOnlyKeys(calls.keySet());
+        calls.forEach((trace, name) -> assertThat(recorded.get(trace).getName()).isEqualTo(name));
+        assertThat(recorded.get(searchTrace).getStatus().getStatusCode()).isNotEqualTo(StatusCode.ERROR);
+        assertThat(recorded.get(refusedTrace).getStatus().getStatusCode()).as("the blank query's call").isEqualTo(StatusCode.ERROR);
+    }
+
+    /** Calls a tool within a new trace, named in {@code _meta.traceparent} as MCP clients do; returns the trace id. */
+    private String traced(String tool, Map<String, Object> arguments) {
+        String traceId = UUID.randomUUID().toString().replace("-", "");
+        mcp.client.callTool(new McpSchema.CallToolRequest(tool, arguments, Map.of("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01")));
+        return traceId;
     }
 
     /**

@@ -7,7 +7,9 @@ import java.net.Proxy;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -29,6 +31,7 @@ import org.eclipse.jgit.transport.HttpTransport;
 import org.eclipse.jgit.transport.RefSpec;
 import org.eclipse.jgit.transport.http.HttpConnection;
 import org.eclipse.jgit.transport.http.JDKHttpConnectionFactory;
+import org.eclipse.jgit.storage.file.FileRepositoryBuilder;
 import org.eclipse.jgit.treewalk.TreeWalk;
 import org.eclipse.jgit.util.FS;
 
@@ -156,6 +159,38 @@ final class GitScanner {
         }
         return ref.getObjectId();
     }
+
+    /**
+     * The folders JGit reads a local repository from: its git folder (a {@code .git} file may name one anywhere), its
+     * objects, and every object folder it borrows from through {@code objects/info/alternates}, transitively (at most
+     * {@value #MAX_FOLDERS_READ}). A repository in an allowed folder could otherwise read objects from outside it.
+     */
+    static List<Path> foldersRead(Path folder) throws IOException {
+        File gitDir = RepositoryCache.FileKey.isGitRepository(folder.toFile(), FS.DETECTED) ? folder.toFile()
+                : new FileRepositoryBuilder().setWorkTree(folder.toFile()).setup().getGitDir();
+        List<Path> read = new ArrayList<>(List.of(gitDir.toPath(), gitDir.toPath().resolve("objects")));
+        Deque<Path> objectFolders = new ArrayDeque<>(List.of(gitDir.toPath().resolve("objects")));
+        while (!objectFolders.isEmpty() && read.size() < MAX_FOLDERS_READ) {
+            Path objects = objectFolders.pop();
+            Path alternates = objects.resolve("info/alternates");
+            if (!Files.isRegularFile(alternates)) {
+                continue;
+            }
+            for (String line : Files.readAllLines(alternates)) {
+                if (line.isBlank() || line.startsWith("#")) {
+                    continue;
+                }
+                Path borrowed = objects.resolve(line.strip()).normalize(); // a relative line is relative to the objects folder
+                if (!read.contains(borrowed)) {
+                    read.add(borrowed);
+                    objectFolders.push(borrowed);
+                }
+            }
+        }
+        return read;
+    }
+
+    private static final int MAX_FOLDERS_READ = 16;
 
     static boolean isRepository(File folder) {
         return RepositoryCache.FileKey.isGitRepository(new File(folder, ".git"), FS.DETECTED)

@@ -286,6 +286,11 @@ public class SyncService {
         SourceRequest request = source.request();
         PathFilter filter = new PathFilter(request.includeOrNone(), request.excludeOrNone());
         if (SourceRequest.GIT.equals(request.type())) {
+            if (!request.location().contains("://")) {
+                outsideFolderRead(Path.of(request.location())).ifPresent(outside -> {
+                    throw new SourceException(outside);
+                });
+            }
             synchronized (fetchLocks.computeIfAbsent(source.id(), key -> new Object())) { // one fetch of a clone at a time
                 GitScanner.Head head = GitScanner.read(gitLocation(request.location()), request.branch(), clone(source.id()), filter,
                         settings.maxFiles(), (int) settings.gitTimeout().toSeconds());
@@ -506,6 +511,11 @@ public class SyncService {
             if (SourceRequest.GIT.equals(type) && !GitScanner.isRepository(folder.toFile())) {
                 throw ApiException.badRequest("'" + location + "' is not a git repository");
             }
+            if (SourceRequest.GIT.equals(type)) {
+                outsideFolderRead(folder).ifPresent(outside -> {
+                    throw new ApiException(403, "forbidden", outside);
+                });
+            }
             location = folder.toString();
         }
         return new SourceRequest(type, location, collection, request.includeOrNone(), request.excludeOrNone(),
@@ -536,6 +546,33 @@ public class SyncService {
         return uri.toString();
     }
 
+    /**
+     * Why a local repository may not be read, when JGit would read a folder of it outside the allowed roots or inside the
+     * data folder (a {@code .git} file naming another repository, {@code objects/info/alternates}); checked when the
+     * source is saved and again before each run, since the repository can change in between.
+     */
+    private Optional<String> outsideFolderRead(Path repository) {
+        List<Path> read;
+        try {
+            read = GitScanner.foldersRead(repository);
+        } catch (IOException | RuntimeException e) {
+            return Optional.of("repository '" + repository + "' could not be opened: " + e.getMessage());
+        }
+        for (Path folder : read) {
+            Path real = real(folder);
+            if (allowedRoots().stream().noneMatch(real::startsWith) || forbidden.stream().map(SyncService::real).anyMatch(real::startsWith)) {
+                return Optional.of("repository '" + repository + "' reads '" + folder + "', outside the folders this server "
+                        + "may sync (openrag.sources.allowed-roots): a .git file or objects/info/alternates points there");
+            }
+        }
+        return Optional.empty();
+    }
+
+    private List<Path> allowedRoots() {
+        return settings.allowedRoots().orElse(List.of()).stream().filter(root -> !root.isBlank())
+                .map(root -> real(Path.of(root.strip()))).toList();
+    }
+
     /** A folder that exists under an allowed root and outside the server's data folder, as its real path. */
     private Path allowedFolder(String location) {
         Path given;
@@ -547,8 +584,7 @@ public class SyncService {
         if (!given.isAbsolute()) {
             throw ApiException.badRequest("field 'location' must be an absolute path, got '" + location + "'");
         }
-        List<Path> roots = settings.allowedRoots().orElse(List.of()).stream().filter(root -> !root.isBlank())
-                .map(root -> real(Path.of(root.strip()))).toList();
+        List<Path> roots = allowedRoots();
         if (roots.isEmpty()) {
             throw new ApiException(403, "forbidden", "this server syncs no folders: its operator has not set openrag.sources.allowed-roots "
                     + "(env OPENRAG_SOURCES_ALLOWED_ROOTS)");
