@@ -8,8 +8,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 
 import dev.openrag.ingest.job.JobTracker;
-import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.ingest.stage.StageRunner;
+import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;
