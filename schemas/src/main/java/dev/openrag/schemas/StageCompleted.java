@@ -35,12 +35,10 @@ public record StageCompleted(
         this(schemaVersion, eventId, documentId, jobId, collection, stage, status, chunks, warnings, null, null, null);
     }
 
-    /** What every source (REST, CLI, MCP, crawler) publishes for a document before the document itself. */
-    public static StageCompleted accepted(DocumentArrived document) {
-        return accepted(document, null);
-    }
-
-    /** {@link #accepted(DocumentArrived)} within a recorded trace ({@code traceId}; null: none, a derived id). */
+    /**
+     * What every source (REST, CLI, MCP, crawler) publishes for a document before the document itself, naming the
+     * recorded trace it is published in ({@code traceId}; null when none is recorded: the id derived from job and document).
+     */
     public static StageCompleted accepted(DocumentArrived document, String traceId) {
         return new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), document.documentId(),
                 document.jobId(), document.collection(), ACCEPTED, STATUS, 0, null, null, null,

@@ -558,9 +558,11 @@ public class SyncService {
         } catch (IOException | RuntimeException e) {
             return Optional.of("repository '" + repository + "' could not be opened: " + e.getMessage());
         }
+        List<Path> roots = allowedRoots();
+        List<Path> never = forbidden.stream().map(SyncService::real).toList();
         for (Path folder : read) {
             Path real = real(folder);
-            if (allowedRoots().stream().noneMatch(real::startsWith) || forbidden.stream().map(SyncService::real).anyMatch(real::startsWith)) {
+            if (roots.stream().noneMatch(real::startsWith) || never.stream().anyMatch(real::startsWith)) {
                 return Optional.of("repository '" + repository + "' reads '" + folder + "', outside the folders this server "
                         + "may sync (openrag.sources.allowed-roots): a .git file or objects/info/alternates points there");
             }
