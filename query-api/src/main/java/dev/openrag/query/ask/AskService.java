@@ -37,6 +37,9 @@ public class AskService {
 
     static final String GENERATIVE = "generative";
     static final String EXTRACTIVE = "extractive";
+    /** How many more hits than k the search is asked for, to choose k sources across documents; at most the search's 100. */
+    static final int SOURCE_POOL_FACTOR = 4;
+    static final int SOURCE_POOL_MAX = 100;
     private static final Logger LOG = Logger.getLogger(AskService.class);
 
     private final SearchService search;
@@ -99,8 +102,10 @@ public class AskService {
     private AskResponse answerTraced(Question q, Consumer<String> onToken) {
         long started = System.nanoTime();
         String question = q.text();
-        SearchResponse found = search.search(new SearchRequest(question, q.k(), q.collection(), "hybrid", null, null, null,
-                q.scopes()));
+        // a deeper list than k, so that the k sources can come from several documents rather than one long one
+        SearchResponse found = search.search(new SearchRequest(question, Math.min(SOURCE_POOL_MAX, q.k() * SOURCE_POOL_FACTOR),
+                q.collection(), "hybrid", null, null, null, q.scopes()));
+        List<SearchResponse.Result> results = ExtractiveAnswer.diverse(found.results(), q.k());
         Consumer<String> tokens = onToken == null ? token -> { } : onToken;
         String answer = null;
         String model = null;
@@ -108,7 +113,7 @@ public class AskService {
         TokenUsage usage = null;
         if (chat.isResolvable()) {
             ChatModel llm = chat.get();
-            String prompt = AnswerPrompt.build(question, found.results(), found.memories(), found.corrections());
+            String prompt = AnswerPrompt.build(question, results, found.memories(), found.corrections());
             AtomicBoolean streamed = new AtomicBoolean();
             try {
                 ChatModel.Reply reply = Tracing.inSpan(tracer, "ask.generate", () -> onToken == null ? llm.chat(ChatModel.Prompt.of(prompt))
@@ -132,15 +137,15 @@ public class AskService {
         String mode = answer != null ? GENERATIVE : EXTRACTIVE;
         if (answer == null) {
             List<String> sentences = Tracing.inSpan(tracer, "ask.extractive",
-                    () -> ExtractiveAnswer.sentences(question, found.results(), found.corrections()));
+                    () -> ExtractiveAnswer.sentences(question, results, found.corrections()));
             sentences.forEach(sentence -> tokens.accept(sentence + "\n"));
             answer = String.join("\n", sentences);
         }
-        Map<String, DocumentText> documentTexts = textsOf(q.collection(), found.results());
-        List<List<Span>> cited = mode.equals(GENERATIVE) ? SourceSpans.generative(answer, found.results(), documentTexts)
-                : SourceSpans.extractive(ExtractiveAnswer.quotes(question, found.results()), found.results(), documentTexts);
-        List<AskResponse.Source> sources = IntStream.range(0, found.results().size()).mapToObj(i -> {
-            SearchResponse.Result result = found.results().get(i);
+        Map<String, DocumentText> documentTexts = textsOf(q.collection(), results);
+        List<List<Span>> cited = mode.equals(GENERATIVE) ? SourceSpans.generative(answer, results, documentTexts)
+                : SourceSpans.extractive(ExtractiveAnswer.quotes(question, results), results, documentTexts);
+        List<AskResponse.Source> sources = IntStream.range(0, results.size()).mapToObj(i -> {
+            SearchResponse.Result result = results.get(i);
             return new AskResponse.Source(i + 1, result.chunkId(), result.documentId(), result.chunkIndex(), result.title(),
                     result.sourceUri(), result.text(), cited.get(i));
         }).toList();
