@@ -30,6 +30,8 @@ final class CrawlTestSite implements AutoCloseable {
     /** Where the attack pages try to reach (an address the fetch rules refuse), e.g. http://127.0.0.2:PORT. */
     volatile String internalBase = "http://127.0.0.2:9";
     private final HttpServer server;
+    /** Made once: rendering a PDF on a busy machine can take longer than the crawler's test timeout. */
+    private final byte[] pdf = Fixtures.pdf("Quarterly report about axolotls.");
 
     CrawlTestSite(long slowMillis) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -116,7 +118,7 @@ final class CrawlTestSite implements AutoCloseable {
                     exchange.sendResponseHeaders(302, -1);
                 }
             }
-            case "/doc.pdf" -> send(exchange, 200, "application/pdf", Fixtures.pdf("Quarterly report about axolotls."));
+            case "/doc.pdf" -> send(exchange, 200, "application/pdf", pdf);
             case "/slow" -> {
                 Thread.sleep(slowMillis);
                 html(exchange, "Slow", "<main><p>Too late.</p></main>");
