@@ -252,6 +252,45 @@ function setUpIngest() {
       maxPages: Number($('#crawl-pages').value) || 50 }));
     watchJob(started.jobId, `crawl of ${url}`);
   }));
+  $('#credentials-form').addEventListener('submit', guarded(saveCredential));
+  loadCredentials().catch(() => {}); // an admin key lists them; others see the form only
+}
+
+// ---------------------------------------------------------------- crawl credentials
+
+function listOf(text) {
+  return text.split(/[\s,]+/).map((item) => item.trim()).filter(Boolean);
+}
+
+async function loadCredentials() {
+  const { credentials } = await api(`${ingestUrl}/api/credentials`);
+  $('#credentials-list').replaceChildren(...credentials.map((c) => h('li', { class: c.state === 'usable' ? '' : 'unusable' },
+    h('strong', {}, c.name), ` sites: ${c.sites.join(', ') || 'none'}; collections: ${c.collections.join(', ')};`
+      + ` fields: ${c.fields.join(', ')}; ${c.state}`, c.reason ? h('p', { class: 'hint' }, c.reason) : null)));
+}
+
+/** Creates a credential (values given) or replaces the sites and collections of an existing one (no values). */
+async function saveCredential() {
+  const name = $('#credential-name').value.trim();
+  const sites = listOf($('#credential-sites').value);
+  const collections = listOf($('#credential-collections').value);
+  const values = {};
+  for (const line of $('#credential-values').value.split('\n').filter((l) => l.trim())) {
+    const equals = line.indexOf('=');
+    if (equals <= 0) throw new Error(`values are FIELD=VALUE lines; '${line.slice(0, Math.max(equals, 0))}...' is not`);
+    values[line.slice(0, equals)] = line.slice(equals + 1);
+  }
+  if (Object.keys(values).length) {
+    await api(`${ingestUrl}/api/credentials`, json({ name, sites, values,
+      collections: collections.length ? collections : [collection()] }));
+    showMessage(`credential ${name} saved; its values are not shown again`, 'info');
+  } else {
+    await api(`${ingestUrl}/api/credentials/${encodeURIComponent(name)}`,
+      json(collections.length ? { sites, collections } : { sites }, 'PATCH'));
+    showMessage(`credential ${name}: sites replaced`, 'info');
+  }
+  $('#credential-values').value = '';
+  await loadCredentials();
 }
 
 // ---------------------------------------------------------------- documents

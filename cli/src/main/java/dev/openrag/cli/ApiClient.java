@@ -71,6 +71,11 @@ final class ApiClient {
                 .PUT(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
+    JsonNode patchJson(String path, String json) {
+        return send(request(path).header("Content-Type", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(json)).build());
+    }
+
     JsonNode delete(String path) {
         return send(request(path).DELETE().build());
     }

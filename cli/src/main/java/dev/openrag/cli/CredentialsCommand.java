@@ -16,12 +16,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code openrag credentials create|list|delete}: named login values for crawls, kept sealed by
- * ingest-pipeline (an admin key in {@code OPENRAG_API_KEY} when auth is on). A crawl's login names one
- * ({@code {"credential": "NAME", "field": "password"}}); no command ever prints a value.
+ * {@code openrag credentials create|list|update|delete}: named login values for crawls, kept sealed by
+ * ingest-pipeline (an admin key in {@code OPENRAG_API_KEY} when auth is on), each bound to the sites
+ * (origins) it may be typed into. A crawl's login names one ({@code {"credential": "NAME", "field":
+ * "password"}}); no command ever prints a value.
  */
-@Command(name = "credentials", description = "Login values for crawls: create, list (never a value), delete. Needs an admin key in OPENRAG_API_KEY.",
-        subcommands = {CredentialsCommand.Create.class, CredentialsCommand.List.class, CredentialsCommand.Delete.class})
+@Command(name = "credentials", description = "Login values for crawls, bound to their sites: create, list (never a value), update, delete."
+        + " Needs an admin key in OPENRAG_API_KEY.",
+        subcommands = {CredentialsCommand.Create.class, CredentialsCommand.List.class, CredentialsCommand.Update.class,
+                CredentialsCommand.Delete.class})
 class CredentialsCommand implements Runnable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,8 +36,9 @@ class CredentialsCommand implements Runnable {
 
     @Override
     public void run() {
-        System.out.println("usage: openrag credentials create --name N --collections a,b|* (--value FIELD=VALUE | --value-env FIELD=VAR)..."
-                + " | credentials list | credentials delete NAME");
+        System.out.println("usage: openrag credentials create --name N --collections a,b|* --sites https://host[:port],..."
+                + " (--value FIELD=VALUE | --value-env FIELD=VAR)... | credentials list"
+                + " | credentials update NAME [--sites ...] [--collections ...] | credentials delete NAME");
     }
 
     @Command(name = "create", description = "Store a credential; its values are sealed by the server and never shown again.")
@@ -47,6 +51,10 @@ class CredentialsCommand implements Runnable {
 
         @Option(names = "--collections", required = true, split = ",", description = "collections whose crawls may use it ('*': all)")
         java.util.List<String> collections;
+
+        @Option(names = "--sites", required = true, split = ",",
+                description = "the origins its values may be typed into, e.g. https://intranet.example.com,http://wiki.local:8080")
+        java.util.List<String> sites;
 
         @Option(names = "--value", description = "FIELD=VALUE (note: a shell keeps command lines in its history)")
         java.util.List<String> values = new ArrayList<>();
@@ -73,7 +81,7 @@ class CredentialsCommand implements Runnable {
                 throw new IllegalArgumentException("give at least one --value FIELD=VALUE or --value-env FIELD=VAR");
             }
             JsonNode created = new ApiClient(target.url).postJson("/api/credentials",
-                    JSON.writeValueAsString(Map.of("name", name, "collections", collections, "values", fields)));
+                    JSON.writeValueAsString(Map.of("name", name, "collections", collections, "sites", sites, "values", fields)));
             System.out.println("credential " + describe(created));
             return 0;
         }
@@ -87,7 +95,7 @@ class CredentialsCommand implements Runnable {
         }
     }
 
-    @Command(name = "list", description = "Every credential: name, collections, field names (never a value).")
+    @Command(name = "list", description = "Every credential: name, collections, sites, field names, state (never a value).")
     static class List implements Callable<Integer> {
         @Mixin
         Target target;
@@ -97,6 +105,40 @@ class CredentialsCommand implements Runnable {
             JsonNode credentials = new ApiClient(target.url).get("/api/credentials").path("credentials");
             credentials.forEach(credential -> System.out.println("credential " + describe(credential)));
             System.out.println("credentials=" + credentials.size());
+            return 0;
+        }
+    }
+
+    @Command(name = "update", description = "Replace a credential's sites and/or collections (its values stay); a credential"
+            + " without sites is unusable until it has some.")
+    static class Update implements Callable<Integer> {
+        @Mixin
+        Target target;
+
+        @Parameters(index = "0", description = "the credential's name")
+        String name;
+
+        @Option(names = "--sites", split = ",", description = "the origins its values may be typed into (replaces the list)")
+        java.util.List<String> sites;
+
+        @Option(names = "--collections", split = ",", description = "collections whose crawls may use it (replaces the list)")
+        java.util.List<String> collections;
+
+        @Override
+        public Integer call() throws Exception {
+            Map<String, Object> update = new LinkedHashMap<>();
+            if (sites != null) {
+                update.put("sites", sites);
+            }
+            if (collections != null) {
+                update.put("collections", collections);
+            }
+            if (update.isEmpty()) {
+                throw new IllegalArgumentException("give --sites and/or --collections");
+            }
+            JsonNode updated = new ApiClient(target.url).patchJson("/api/credentials/" + URLEncoder.encode(name, StandardCharsets.UTF_8),
+                    JSON.writeValueAsString(update));
+            System.out.println("credential " + describe(updated));
             return 0;
         }
     }
@@ -117,9 +159,12 @@ class CredentialsCommand implements Runnable {
         }
     }
 
+    /** One line per credential; an unusable one says why on the next line. */
     static String describe(JsonNode credential) {
-        return "name=" + credential.path("name").asText() + " collections=" + join(credential.path("collections"))
-                + " fields=" + join(credential.path("fields"));
+        String line = "name=" + credential.path("name").asText() + " collections=" + join(credential.path("collections"))
+                + " sites=" + join(credential.path("sites")) + " fields=" + join(credential.path("fields"))
+                + " state=" + credential.path("state").asText("-");
+        return credential.hasNonNull("reason") ? line + System.lineSeparator() + "  " + credential.path("reason").asText() : line;
     }
 
     private static String join(JsonNode values) {

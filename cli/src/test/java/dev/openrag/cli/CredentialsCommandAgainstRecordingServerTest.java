@@ -22,7 +22,8 @@ class CredentialsCommandAgainstRecordingServerTest {
     @BeforeEach
     void start() throws Exception {
         server = new RecordingServer().answer("/api/credentials", () -> new RecordingServer.Answer(201,
-                "{\"name\":\"intranet\",\"collections\":[\"wiki\"],\"fields\":[\"password\",\"user\"],\"createdAt\":\"2026-11-28T00:00:00Z\"}"));
+                "{\"name\":\"intranet\",\"collections\":[\"wiki\"],\"sites\":[\"https://wiki.example\"],\"fields\":[\"password\",\"user\"],"
+                        + "\"state\":\"usable\",\"createdAt\":\"2026-11-28T00:00:00Z\"}"));
     }
 
     @AfterEach
@@ -33,22 +34,56 @@ class CredentialsCommandAgainstRecordingServerTest {
     @Test
     void createSendsTheValuesOnceAndPrintsOnlyTheFieldNames() {
         String printed = RecordingServer.run("credentials", "create", "--name", "intranet", "--collections", "wiki",
-                "--value", "user=crawler", "--value", "password=pa=ss", "--url", server.url());
+                "--sites", "https://wiki.example,http://wiki.local:8080", "--value", "user=crawler", "--value", "password=pa=ss",
+                "--url", server.url());
         assertThat(server.requests).singleElement().asString().startsWith("POST /api/credentials")
                 .contains("\"name\":\"intranet\"").contains("\"collections\":[\"wiki\"]")
+                .contains("\"sites\":[\"https://wiki.example\",\"http://wiki.local:8080\"]")
                 .contains("\"user\":\"crawler\"").contains("\"password\":\"pa=ss\"");
-        assertThat(printed).contains("credential name=intranet collections=wiki fields=password,user").doesNotContain("pa=ss");
+        assertThat(printed).contains("credential name=intranet collections=wiki sites=https://wiki.example fields=password,user state=usable")
+                .doesNotContain("pa=ss");
+    }
+
+    @Test
+    void updateReplacesOnlyWhatItNames() {
+        String printed = RecordingServer.run("credentials", "update", "intranet", "--sites", "https://wiki.example", "--url", server.url());
+        assertThat(server.requests).singleElement().asString().startsWith("PATCH /api/credentials/intranet ")
+                .endsWith("{\"sites\":[\"https://wiki.example\"]}");
+        assertThat(printed).contains("credential name=intranet collections=wiki sites=https://wiki.example");
+        assertThat(errorOf("credentials", "update", "intranet", "--url", server.url())).contains("give --sites and/or --collections");
+        assertThat(server.requests).as("an update naming nothing sends nothing").hasSize(1);
+    }
+
+    @Test
+    void listShowsAnUnusableCredentialAndWhy() throws Exception {
+        try (RecordingServer listing = new RecordingServer().answer("/api/credentials", () -> new RecordingServer.Answer(200,
+                "{\"credentials\":[{\"name\":\"old\",\"collections\":[\"*\"],\"sites\":[],\"fields\":[\"password\"],"
+                        + "\"state\":\"unusable\",\"reason\":\"credential 'old' names no sites, so it is typed nowhere\"},"
+                        + "{\"name\":\"wiki\",\"collections\":[\"wiki\"],\"sites\":[\"https://wiki.example\"],\"fields\":[\"password\"],"
+                        + "\"state\":\"usable\"}]}"))) {
+            String printed = RecordingServer.run("credentials", "list", "--url", listing.url());
+            assertThat(printed).contains("credential name=old collections=* sites=- fields=password state=unusable")
+                    .contains("  credential 'old' names no sites")
+                    .contains("credential name=wiki collections=wiki sites=https://wiki.example fields=password state=usable")
+                    .contains("credentials=2");
+        }
     }
 
     @Test
     void badValuesAreClearErrorsThatSendNothing() {
-        String missing = errorOf("credentials", "create", "--name", "n", "--collections", "wiki", "--value-env", "password=OPENRAG_NO_SUCH_VAR_X",
+        String missing = errorOf("credentials", "create", "--name", "n", "--collections", "wiki", "--sites", "https://wiki.example",
+                "--value-env", "password=OPENRAG_NO_SUCH_VAR_X",
                 "--url", server.url());
         assertThat(missing).contains("variable OPENRAG_NO_SUCH_VAR_X is not set");
-        assertThat(errorOf("credentials", "create", "--name", "n", "--collections", "wiki", "--value", "novalue", "--url", server.url()))
+        assertThat(errorOf("credentials", "create", "--name", "n", "--collections", "wiki", "--sites", "https://wiki.example",
+                "--value", "novalue", "--url", server.url()))
                 .contains("--value takes FIELD=...");
-        assertThat(errorOf("credentials", "create", "--name", "n", "--collections", "wiki", "--url", server.url()))
-                .contains("at least one --value");
+        assertThat(errorOf("credentials", "create", "--name", "n", "--collections", "wiki", "--sites", "https://wiki.example",
+                "--url", server.url())).contains("at least one --value");
+        String[] noSites = RecordingServer.runWithErrors("credentials", "create", "--name", "n", "--collections", "wiki", "--value", "p=v",
+                "--url", server.url());
+        assertThat(noSites[0]).as("a credential names its sites").isNotEqualTo("0");
+        assertThat(noSites[2]).contains("--sites");
         assertThat(server.requests).isEmpty();
     }
 

@@ -17,8 +17,11 @@ final class Deployments {
 
     /** Read in code with a 127.0.0.1 default rather than in application.properties. */
     private static final Set<String> CODE_DEFAULTS = Set.of("openrag.qdrant.host");
-    /** Loopback values that are right in a container: the address the app binds (the images set 0.0.0.0), the UI's CORS rule. */
-    private static final Set<String> NOT_ADDRESSES = Set.of("quarkus.http.host", "quarkus.http.cors.origins");
+    /**
+     * Loopback values that are right in a container: the address the app binds (the images set 0.0.0.0), the UI's origins
+     * (where a browser finds the UI, not an address the app calls).
+     */
+    private static final Set<String> NOT_ADDRESSES = Set.of("quarkus.http.host", "quarkus.http.cors.origins", "openrag.ui.origins");
 
     private Deployments() {
     }

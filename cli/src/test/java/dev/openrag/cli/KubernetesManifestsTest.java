@@ -132,7 +132,10 @@ class KubernetesManifestsTest {
 
     @Test
     void everyVariableSetIsOneAnAppReads() throws IOException {
-        Set<String> read = Deployments.variablesTheAppsRead(ROOT, APPS);
+        Set<String> read = new java.util.TreeSet<>(Deployments.variablesTheAppsRead(ROOT, APPS));
+        // and those that a value the apps read names, e.g. ${POD_IP} in OPENRAG_HTTP_ALLOWED_HOSTS
+        endpoints().values().forEach(value -> java.util.regex.Pattern.compile("\\$\\{([A-Z][A-Z0-9_]*)[:}]").matcher(value).results()
+                .forEach(match -> read.add(match.group(1))));
         assertThat(endpoints().keySet()).allSatisfy(variable -> assertThat(read).as("does an app read " + variable + "?").contains(variable));
         for (String app : APPS) {
             for (Map<String, Object> env : (List<Map<String, Object>>) container(app).get("env")) {
@@ -158,8 +161,13 @@ class KubernetesManifestsTest {
             String env = String.valueOf(container.get("env"));
             assertThat(env).as(app + ": Neo4j's password from a Secret")
                     .contains("name=QUARKUS_NEO4J_AUTHENTICATION_PASSWORD, valueFrom={secretKeyRef={name=openrag-neo4j, key=password}}");
-            assertThat(env).as(app + ": one secrets key for every instance")
-                    .contains("name=OPENRAG_SECRETS_KEY, valueFrom={secretKeyRef={name=openrag-secrets, key=key}}");
+            if (app.equals("ingest-pipeline")) {
+                assertThat(env).as(app + ": one secrets key for every instance")
+                        .contains("name=OPENRAG_SECRETS_KEY, valueFrom={secretKeyRef={name=openrag-secrets, key=key}}");
+            } else {
+                assertThat(env).as(app + " never seals or opens a secret: it is not given the key").doesNotContain("OPENRAG_SECRETS_KEY")
+                        .doesNotContain("openrag-secrets");
+            }
             Map<String, Object> template = (Map<String, Object>) ((Map<String, Object>) resource("Deployment", app).get("spec")).get("template");
             assertThat(String.valueOf(((Map<String, Object>) template.get("metadata")).get("labels")))
                     .contains("app.kubernetes.io/component=app");
@@ -178,5 +186,42 @@ class KubernetesManifestsTest {
         Map<String, Object> apps = (Map<String, Object>) resource("NetworkPolicy", "apps-on-their-http-ports").get("spec");
         List<Map<String, Object>> ports = (List<Map<String, Object>>) ((List<Map<String, Object>>) apps.get("ingress")).get(0).get("ports");
         assertThat(ports).extracting(port -> port.get("port")).containsExactlyInAnyOrder(8080, 8081, 8082);
+        assertThat(RESOURCES).as("only ingest-pipeline's manifest names the secrets key").allSatisfy(resource -> {
+            String name = String.valueOf(((Map<String, Object>) resource.get("metadata")).get("name"));
+            if (!name.equals("ingest-pipeline")) {
+                assertThat(String.valueOf(resource)).as(resource.get("kind") + " " + name).doesNotContain("OPENRAG_SECRETS_KEY");
+            }
+        });
+    }
+
+    /**
+     * Issue 68: Prometheus finds the apps' pods through the Kubernetes API and scrapes each on its own (a Service would
+     * sample one replica per scrape, and counters would look reset), keeping only OpenRAG's app pods on their http port;
+     * each pod answers to its own address as a Host (POD_IP, from the Downward API, in the allowed hosts).
+     */
+    @Test
+    void prometheusDiscoversAndScrapesEachAppPod() throws IOException {
+        Map<String, Object> config = new Yaml().load(Files.readString(ROOT.resolve("deploy/prometheus/kubernetes.yml")));
+        List<Map<String, Object>> jobs = (List<Map<String, Object>>) config.get("scrape_configs");
+        assertThat(jobs).isNotEmpty().allSatisfy(job -> {
+            assertThat(job).as("no fixed targets (a Service)").doesNotContainKey("static_configs");
+            assertThat(job).containsEntry("metrics_path", "/q/metrics");
+            List<Map<String, Object>> discovery = (List<Map<String, Object>>) job.get("kubernetes_sd_configs");
+            assertThat(discovery).singleElement().satisfies(sd -> assertThat(sd.get("role")).isIn("pod", "endpoints"));
+            List<Map<String, Object>> relabel = (List<Map<String, Object>>) job.get("relabel_configs");
+            assertThat(relabel).as("keeps OpenRAG's app pods on their http port").anySatisfy(rule -> {
+                assertThat(rule).containsEntry("action", "keep").containsEntry("regex", "app");
+                assertThat(String.valueOf(rule.get("source_labels"))).contains("app_kubernetes_io_component");
+            }).anySatisfy(rule -> {
+                assertThat(rule).containsEntry("action", "keep").containsEntry("regex", "http");
+                assertThat(String.valueOf(rule.get("source_labels"))).contains("port_name");
+            }).anySatisfy(rule -> assertThat(rule).containsEntry("target_label", "pod"));
+        });
+        assertThat(endpoints().get("OPENRAG_HTTP_ALLOWED_HOSTS").split(",")).contains("${POD_IP}");
+        for (String app : APPS) {
+            assertThat(String.valueOf(container(app).get("env"))).as(app + " knows its pod's address")
+                    .contains("name=POD_IP, valueFrom={fieldRef={fieldPath=status.podIP}}");
+            assertThat((List<Map<String, Object>>) container(app).get("ports")).extracting(port -> port.get("name")).containsExactly("http");
+        }
     }
 }

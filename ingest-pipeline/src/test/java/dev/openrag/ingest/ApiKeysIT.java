@@ -134,7 +134,8 @@ class ApiKeysIT {
         // and so are credentials: a write key can neither read their names nor store one
         assertStatus(send("GET", "/api/credentials", alphaWriter, null), 403, "forbidden");
         assertStatus(send("POST", "/api/credentials", alphaWriter,
-                "{\"name\":\"mine\",\"collections\":[\"keys-alpha\"],\"values\":{\"p\":\"v\"}}"), 403, "forbidden");
+                "{\"name\":\"mine\",\"collections\":[\"keys-alpha\"],\"sites\":[\"https://example.org\"],\"values\":{\"p\":\"v\"}}"), 403,
+                "forbidden");
         assertThat(send("GET", "/api/credentials", ADMIN, null).statusCode()).isEqualTo(200);
 
         // and the document the write key sent is ingested in full

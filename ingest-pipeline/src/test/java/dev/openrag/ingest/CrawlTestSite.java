@@ -14,8 +14,10 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * A small site for crawler tests on 127.0.0.1: robots.txt disallowing /secret/, a link cycle, a
- * JavaScript-rendered page, a login-protected area (alice / s3cret, session cookie), a PDF, a slow
- * page, a 500 page, and two pages a test can change or remove. Logs every request with its time.
+ * JavaScript-rendered page, a login-protected area (alice / s3cret, session cookie) whose login page
+ * records every value typed into it, a PDF, a slow page, a 500 page, two pages a test can change or
+ * remove, and two login pages that send the browser on to {@link #otherOrigin} (a 302, a script).
+ * Logs every request with its time.
  */
 final class CrawlTestSite implements AutoCloseable {
 
@@ -28,6 +30,8 @@ final class CrawlTestSite implements AutoCloseable {
     /** Where the attack pages try to reach (an address the fetch rules refuse), e.g. http://127.0.0.2:PORT. */
     volatile String internalBase = "http://127.0.0.2:9";
     private final HttpServer server;
+    /** Made once: rendering a PDF on a busy machine can take longer than the crawler's test timeout. */
+    private final byte[] pdf = Fixtures.pdf("Quarterly report about axolotls.");
 
     CrawlTestSite(long slowMillis) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -47,6 +51,10 @@ final class CrawlTestSite implements AutoCloseable {
 
     /** Every login form posted to the site, decoded ("user=alice&pass=..."), in order. */
     final List<String> postedLogins = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Every value the login page's script saw typed into a field (its input events), in order. */
+    final List<String> keystrokes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Where /login-moved and /login-scripted send the browser: another site's base URL, e.g. http://127.0.0.1:PORT. */
+    volatile String otherOrigin = "http://127.0.0.2:9";
 
     String url(String path) {
         return "http://127.0.0.1:" + server.getAddress().getPort() + path;
@@ -90,9 +98,17 @@ final class CrawlTestSite implements AutoCloseable {
                 } else {
                     html(exchange, "Login", """
                             <main><form method="post" action="/login"><input id="user" name="user"><input id="pass" name="pass" type="password">
-                            <button id="go" type="submit">Sign in</button></form></main>""");
+                            <button id="go" type="submit">Sign in</button></form></main>
+                            <script>document.addEventListener('input', e => fetch('/keys', {method: 'POST', body: e.target.value}));</script>""");
                 }
             }
+            case "/keys" -> {
+                keystrokes.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+                send(exchange, 200, "text/plain", "recorded");
+            }
+            case "/login-moved" -> redirect(exchange, otherOrigin + "/login");
+            case "/login-scripted" -> html(exchange, "Moving", "<main><p>Moving to the new login page.</p></main><script>"
+                    + "addEventListener('load', () => setTimeout(() => { location = '" + otherOrigin + "/login'; }, 100));</script>");
             case "/private/area" -> {
                 String cookies = String.join(";", exchange.getRequestHeaders().getOrDefault("Cookie", List.of()));
                 if (cookies.contains("session=ok")) {
@@ -102,7 +118,7 @@ final class CrawlTestSite implements AutoCloseable {
                     exchange.sendResponseHeaders(302, -1);
                 }
             }
-            case "/doc.pdf" -> send(exchange, 200, "application/pdf", Fixtures.pdf("Quarterly report about axolotls."));
+            case "/doc.pdf" -> send(exchange, 200, "application/pdf", pdf);
             case "/slow" -> {
                 Thread.sleep(slowMillis);
                 html(exchange, "Slow", "<main><p>Too late.</p></main>");

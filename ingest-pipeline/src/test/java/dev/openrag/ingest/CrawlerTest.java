@@ -42,6 +42,9 @@ class CrawlerTest {
     @Inject
     OpenSearchClient openSearch;
 
+    @Inject
+    org.neo4j.driver.Driver neo4j;
+
     private CrawlTestSite site;
 
     @BeforeAll
@@ -77,7 +80,7 @@ class CrawlerTest {
     void crawlsPolitelyWithLoginAndStreamsPagesIntoThePipeline() {
         String collection = "crawl-site";
         given().contentType(ContentType.JSON).body(Map.of("name", "crawl-test-site", "collections", List.of(collection),
-                "values", Map.of("password", "s3cret"))).post("/api/credentials").then().statusCode(201);
+                "sites", List.of(site.url("")), "values", Map.of("password", "s3cret"))).post("/api/credentials").then().statusCode(201);
         JsonPath started = given().contentType(ContentType.JSON).body(Map.of(
                 "seedUrls", List.of(site.url("/")), "collection", collection, "maxDepth", 2, "maxPages", 50,
                 "login", Map.of("url", site.url("/login"),
@@ -114,7 +117,8 @@ class CrawlerTest {
         // from the end of one request to the start of the next, so the site sees them at least that
         // far apart, however late a request arrives (unlimited would be ~0 ms)
         List<CrawlTestSite.Request> pages = site.pageRequests().stream()
-                .filter(r -> !r.path().equals("/login") && !r.path().equals("/favicon.ico") && !r.path().startsWith("/changing")
+                .filter(r -> !r.path().equals("/login") && !r.path().equals("/keys") && !r.path().equals("/favicon.ico")
+                        && !r.path().startsWith("/changing")
                         && !r.path().startsWith("/vanishing"))
                 .toList();
         for (int i = 1; i < pages.size(); i++) {
@@ -191,23 +195,44 @@ class CrawlerTest {
     @Test
     void credentialsAreAdminManagedNeverShownAndServeOnlyTheirCollections() {
         given().contentType(ContentType.JSON).body(Map.of("name", "intranet", "collections", List.of("crawl-intranet"),
-                "values", Map.of("password", "canary-value-7"))).post("/api/credentials").then().statusCode(201)
+                "sites", List.of(site.url("/").toUpperCase(java.util.Locale.ROOT)), "values", Map.of("password", "canary-value-7")))
+                .post("/api/credentials").then().statusCode(201)
                 .body("name", org.hamcrest.Matchers.equalTo("intranet"))
+                .body("sites", org.hamcrest.Matchers.contains(site.url("")))
+                .body("state", org.hamcrest.Matchers.equalTo("usable"))
                 .body("fields", org.hamcrest.Matchers.contains("password"));
         String listed = given().get("/api/credentials").then().statusCode(200).extract().asString();
         assertThat(listed).contains("intranet").doesNotContain("canary-value-7");
         assertThat(given().get("/api/credentials/intranet").then().statusCode(200).extract().asString()).doesNotContain("canary-value-7");
 
         // bad credentials
-        postCredential(Map.of("collections", List.of("x"), "values", Map.of("p", "v"))).statusCode(400).body("message", containsString("'name'"));
-        postCredential(Map.of("name", "../etc", "collections", List.of("x"), "values", Map.of("p", "v"))).statusCode(400);
-        postCredential(Map.of("name", "n1", "values", Map.of("p", "v"))).statusCode(400).body("message", containsString("'collections'"));
-        postCredential(Map.of("name", "n1", "collections", List.of("Bad Name!"), "values", Map.of("p", "v"))).statusCode(400);
-        postCredential(Map.of("name", "n1", "collections", List.of("x"), "values", Map.of())).statusCode(400)
+        List<String> sites = List.of("https://intranet.example");
+        postCredential(Map.of("collections", List.of("x"), "sites", sites, "values", Map.of("p", "v"))).statusCode(400)
+                .body("message", containsString("'name'"));
+        postCredential(Map.of("name", "../etc", "collections", List.of("x"), "sites", sites, "values", Map.of("p", "v"))).statusCode(400);
+        postCredential(Map.of("name", "n1", "sites", sites, "values", Map.of("p", "v"))).statusCode(400)
+                .body("message", containsString("'collections'"));
+        postCredential(Map.of("name", "n1", "collections", List.of("Bad Name!"), "sites", sites, "values", Map.of("p", "v"))).statusCode(400);
+        postCredential(Map.of("name", "n1", "collections", List.of("x"), "sites", sites, "values", Map.of())).statusCode(400)
                 .body("message", containsString("'values'"));
-        postCredential(Map.of("name", "n1", "collections", List.of("x"), "values", Map.of("p", "v".repeat(5000)))).statusCode(400);
-        postCredential(Map.of("name", "intranet", "collections", List.of("x"), "values", Map.of("p", "v"))).statusCode(409)
+        postCredential(Map.of("name", "n1", "collections", List.of("x"), "sites", sites, "values", Map.of("p", "v".repeat(5000))))
+                .statusCode(400);
+        postCredential(Map.of("name", "intranet", "collections", List.of("x"), "sites", sites, "values", Map.of("p", "v"))).statusCode(409)
                 .body("message", containsString("exists"));
+        // a credential must name the origins it may be typed into, exactly
+        postCredential(Map.of("name", "n1", "collections", List.of("x"), "values", Map.of("p", "v"))).statusCode(400)
+                .body("error", org.hamcrest.Matchers.equalTo("bad_request")).body("message", containsString("'sites'"));
+        postCredential(Map.of("name", "n1", "collections", List.of("x"), "sites", List.of(), "values", Map.of("p", "v"))).statusCode(400)
+                .body("message", containsString("'sites'"));
+        for (String bad : List.of("https://intranet.example/login", "https://*.example", "https://intranet.example@evil.example",
+                "intranet.example", "ftp://intranet.example", "https://intranet.example.", "https://intranet.example:99999")) {
+            postCredential(Map.of("name", "n1", "collections", List.of("x"), "sites", List.of(bad), "values", Map.of("p", "v")))
+                    .statusCode(400).body("message", containsString("'sites'"));
+        }
+        postCredential(Map.of("name", "n1", "collections", List.of("x"), "sites", java.util.stream.IntStream.range(0, 21)
+                .mapToObj(i -> "https://site" + i + ".example").toList(), "values", Map.of("p", "v"))).statusCode(400);
+        assertThat(given().get("/api/credentials").then().statusCode(200).extract().asString()).as("nothing refused was stored")
+                .doesNotContain("\"n1\"");
         given().delete("/api/credentials/nope").then().statusCode(404);
         given().get("/api/credentials/nope").then().statusCode(404);
 
@@ -228,6 +253,102 @@ class CrawlerTest {
 
         given().delete("/api/credentials/intranet").then().statusCode(204);
         assertThat(given().get("/api/credentials").then().statusCode(200).extract().asString()).doesNotContain("intranet");
+    }
+
+    /**
+     * A credential stored before credentials named their sites is listed as unusable, refused for a crawl, and usable once
+     * an admin adds its sites.
+     */
+    @Test
+    void aCredentialWithoutSitesIsUnusableUntilAnAdminAddsThem() {
+        neo4j.executableQuery("""
+                        CREATE (c:Credential {name: 'legacy', collections: ['crawl-legacy'], fields: ['password'], sealed: 'v1:unopened',
+                                              createdAt: '2025-01-01T00:00:00Z'})""").execute();
+        given().get("/api/credentials/legacy").then().statusCode(200).body("state", org.hamcrest.Matchers.equalTo("unusable"))
+                .body("sites", org.hamcrest.Matchers.empty()).body("reason", containsString("names no sites"));
+        Map<String, Object> login = Map.of("url", site.url("/login"), "submit", "#go", "successSelector", "#welcome",
+                "fields", CrawlTestSite.login(Map.of("credential", "legacy", "field", "password")));
+        post(Map.of("seedUrls", List.of(site.url("/a")), "collection", "crawl-legacy", "login", login)).statusCode(400)
+                .body("message", containsString("names no sites"));
+
+        patch("legacy", Map.of()).statusCode(400).body("message", containsString("'sites'"));
+        patch("legacy", Map.of("sites", List.of())).statusCode(400).body("message", containsString("'sites'"));
+        patch("legacy", Map.of("sites", List.of(site.url("/login")))).statusCode(400).body("message", containsString("path"));
+        patch("nope", Map.of("sites", List.of(site.url("")))).statusCode(404);
+        given().get("/api/credentials/legacy").then().body("state", org.hamcrest.Matchers.equalTo("unusable"));
+
+        patch("legacy", Map.of("sites", List.of(site.url("")))).statusCode(200).body("state", org.hamcrest.Matchers.equalTo("usable"))
+                .body("sites", org.hamcrest.Matchers.contains(site.url(""))).body("collections", org.hamcrest.Matchers.contains("crawl-legacy"))
+                .body("$", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("reason")));
+        given().get("/api/credentials").then().statusCode(200).body("credentials.find { it.name == 'legacy' }.state",
+                org.hamcrest.Matchers.equalTo("usable"));
+        given().delete("/api/credentials/legacy").then().statusCode(204);
+    }
+
+    private static io.restassured.response.ValidatableResponse patch(String name, Map<String, Object> body) {
+        return given().contentType(ContentType.JSON).body(body).patch("/api/credentials/" + name).then();
+    }
+
+    /**
+     * Issue 68's attack: a writer names a collection's credential in a crawl whose login page is another site, directly or
+     * through a page of the credential's own site that sends the browser there (a 302, a script's navigation). The other site
+     * records every value typed into its login page and every form posted to it: nothing of the credential arrives. The
+     * same credential still logs in on its own site, whose page records the value (so the recorder would have seen it).
+     */
+    @Test
+    void aCredentialIsNeverTypedIntoAnotherOriginDirectlyOrAfterARedirectAndStillLogsInOnItsOwnSite() throws Exception {
+        String collection = "crawl-bound";
+        given().contentType(ContentType.JSON).body(Map.of("name", "bound", "collections", List.of(collection), "sites", List.of(site.url("")),
+                "values", Map.of("password", "s3cret"))).post("/api/credentials").then().statusCode(201);
+        try (CrawlTestSite attacker = new CrawlTestSite(SLOW_MILLIS)) {
+            site.otherOrigin = attacker.url("");
+            String sitePort = site.url("").substring(site.url("").lastIndexOf(':') + 1);
+
+            // directly, and the neighbours of the site: refused when asked, with the reason
+            for (String loginUrl : List.of(attacker.url("/login"), "https://127.0.0.1:" + sitePort + "/login",
+                    "http://localhost:" + sitePort + "/login", site.url("") + "@" + attacker.url("/login").substring("http://".length()))) {
+                post(Map.of("seedUrls", List.of(site.url("/a")), "collection", collection, "login", bound(loginUrl))).statusCode(400)
+                        .body("error", org.hamcrest.Matchers.equalTo("bad_request"))
+                        .body("message", containsString("is not a site of credential 'bound'"));
+            }
+            assertThat(attacker.requests).as("a login refused when asked reaches no site").isEmpty();
+
+            // through the credential's own site: the browser lands on the other site and types nothing there
+            for (String path : List.of("/login-moved", "/login-scripted")) {
+                String crawlId = post(Map.of("seedUrls", List.of(site.url("/private/area")), "collection", collection, "maxDepth", 0,
+                        "login", bound(site.url(path)))).statusCode(202).extract().path("crawlId");
+                JsonPath crawl = awaitCrawl(crawlId, Duration.ofSeconds(60));
+                assertThat(crawl.getString("state")).as(path).isEqualTo("failed");
+                assertThat(crawl.getString("failures[0].reason")).as(path).startsWith("login refused before typing: " + attacker.url(""))
+                        .contains("is not a site of credential 'bound'").doesNotContain("s3cret");
+                assertThat(crawl.getInt("pages.fetched")).as(path + ": a refused login reads no page").isZero();
+            }
+            assertThat(attacker.requests.stream().map(CrawlTestSite.Request::path)).as("the browser did reach the other site's login page")
+                    .contains("/login");
+            assertThat(attacker.keystrokes).as("values typed on the other site").isEmpty();
+            assertThat(attacker.postedLogins).as("forms posted to the other site").isEmpty();
+            assertThat(attacker.requests).noneMatch(request -> request.path().contains("s3cret"));
+
+            // the control: the same credential on its own site logs in (and the site's recorder sees the value)
+            String crawlId = post(Map.of("seedUrls", List.of(site.url("/private/area")), "collection", collection, "maxDepth", 0,
+                    "login", bound(site.url("/login")))).statusCode(202).extract().path("crawlId");
+            JsonPath crawl = awaitCrawl(crawlId, Duration.ofSeconds(60));
+            assertThat(crawl.getString("state")).isEqualTo("completed");
+            assertThat(crawl.getList("failures.reason", String.class)).noneMatch(reason -> reason.startsWith("login"));
+            assertThat(crawl.getInt("pages.fetched")).as("the members area").isEqualTo(1);
+            assertThat(site.keystrokes).contains("s3cret");
+            assertThat(site.postedLogins).contains("user=alice&pass=s3cret");
+            assertThat(IngestTestSupport.readUntil(Topics.DOCUMENTS_ARRIVED, crawlId, 1, Duration.ofSeconds(30)))
+                    .anyMatch(event -> event.contains("platypus"));
+        } finally {
+            site.otherOrigin = "http://127.0.0.2:9";
+            given().delete("/api/credentials/bound");
+        }
+    }
+
+    private static Map<String, Object> bound(String loginUrl) {
+        return Map.of("url", loginUrl, "submit", "#go", "successSelector", "#welcome",
+                "fields", CrawlTestSite.login(Map.of("credential", "bound", "field", "password")));
     }
 
     private static io.restassured.response.ValidatableResponse postCredential(Map<String, Object> body) {

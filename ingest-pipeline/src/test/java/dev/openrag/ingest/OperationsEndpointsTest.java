@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +36,35 @@ class OperationsEndpointsTest {
     void refusesAForeignHostOnEveryKindOfPath() {
         AppOperationsAssertions.assertForeignHostRefused("GET /api/jobs", "GET /q/health/ready", "POST /api/documents");
         AppOperationsAssertions.assertCrossSiteWriteRefused("POST /api/documents", "DELETE /api/documents/x?collection=c");
+    }
+
+    /**
+     * Issue 68: CORS grants only the web UI's own origins (query-api's page), not any local port: a page of another
+     * origin gets no grant to read and its write is refused before it does anything; the UI's origin reads and writes.
+     */
+    @Test
+    void corsGrantsOnlyTheUiOriginsNotAnyLocalPort() {
+        for (String foreign : List.of("http://localhost:3000", "http://127.0.0.1:5173", "https://localhost:8080", "http://localhost:80801",
+                "http://localhost:8080.evil.example", "http://[::1]:9090", "null")) {
+            Response preflight = given().header("Origin", foreign).header("Access-Control-Request-Method", "POST")
+                    .header("Access-Control-Request-Headers", "content-type").options("/api/documents");
+            assertThat(preflight.header("Access-Control-Allow-Origin")).as("preflight from " + foreign).isNull();
+            Response read = given().header("Origin", foreign).get("/api/jobs/no-such-job");
+            assertThat(read.header("Access-Control-Allow-Origin")).as("read from " + foreign).isNull();
+            Response write = given().header("Origin", foreign).contentType("application/json")
+                    .body(Map.of("title", "cors", "text", "written from " + foreign, "collection", "ops-cors")).post("/api/documents");
+            assertThat(write.statusCode()).as("write from " + foreign).isEqualTo(403);
+            assertThat(write.header("Access-Control-Allow-Origin")).isNull();
+        }
+        for (String ui : List.of("http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080")) {
+            Response preflight = given().header("Origin", ui).header("Access-Control-Request-Method", "POST")
+                    .header("Access-Control-Request-Headers", "content-type").options("/api/documents");
+            assertThat(preflight.header("Access-Control-Allow-Origin")).as("preflight from the UI at " + ui).isEqualTo(ui);
+            Response write = given().header("Origin", ui).contentType("application/json")
+                    .body(Map.of("title", "cors", "text", "written from the UI", "collection", "ops-cors")).post("/api/documents");
+            assertThat(write.statusCode()).as("write from the UI at " + ui).isEqualTo(202);
+            assertThat(write.header("Access-Control-Allow-Origin")).isEqualTo(ui);
+        }
     }
 
     /**

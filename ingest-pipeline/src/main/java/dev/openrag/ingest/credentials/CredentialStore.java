@@ -18,9 +18,10 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
- * Credentials in Neo4j: {@code (:Credential {name, collections, fields, sealed, createdAt})}, the values
- * sealed by {@link SecretBox} (bound to the name) as one JSON object. Neo4j never holds a value in the
- * clear, and nothing here answers one except {@link #value}, which the crawler calls at login.
+ * Credentials in Neo4j: {@code (:Credential {name, collections, sites, fields, sealed, createdAt})}, the
+ * values sealed by {@link SecretBox} (bound to the name) as one JSON object. Neo4j never holds a value in
+ * the clear, and nothing here answers one except {@link #value}, which the crawler calls at login, with
+ * the sites the value may be typed into.
  */
 @ApplicationScoped
 public class CredentialStore {
@@ -37,8 +38,17 @@ public class CredentialStore {
         this.box = box;
     }
 
-    /** Stores a new credential; false when one of that name exists already. */
-    public boolean create(String name, List<String> collections, Map<String, String> values) {
+    /** A credential's value and the origins it may be typed into (never empty). */
+    public record BoundValue(String value, List<String> sites) {
+
+        @Override
+        public String toString() {
+            return "BoundValue[sites=" + sites + "]"; // never the value, wherever it is logged
+        }
+    }
+
+    /** Stores a new credential ({@code sites} normalised origins); false when one of that name exists already. */
+    public boolean create(String name, List<String> collections, List<String> sites, Map<String, String> values) {
         String sealed;
         try {
             sealed = box.seal(json.writeValueAsString(new TreeMap<>(values)), context(name));
@@ -47,10 +57,10 @@ public class CredentialStore {
         }
         try {
             driver.executableQuery("""
-                            CREATE (c:Credential {name: $name, collections: $collections, fields: $fields, sealed: $sealed,
-                                                  createdAt: $createdAt})""")
-                    .withParameters(Map.of("name", name, "collections", collections, "fields", List.copyOf(new TreeMap<>(values).keySet()),
-                            "sealed", sealed, "createdAt", Instant.now().toString()))
+                            CREATE (c:Credential {name: $name, collections: $collections, sites: $sites, fields: $fields,
+                                                  sealed: $sealed, createdAt: $createdAt})""")
+                    .withParameters(Map.of("name", name, "collections", collections, "sites", sites,
+                            "fields", List.copyOf(new TreeMap<>(values).keySet()), "sealed", sealed, "createdAt", Instant.now().toString()))
                     .execute();
             return true;
         } catch (ClientException e) {
@@ -71,6 +81,18 @@ public class CredentialStore {
                 .records().stream().findFirst().map(CredentialStore::credential);
     }
 
+    /** Replaces a credential's sites and/or collections (null: kept); empty when there is no such credential. */
+    public Optional<Credential> update(String name, List<String> sites, List<String> collections) {
+        Map<String, Object> parameters = new java.util.HashMap<>();
+        parameters.put("name", name);
+        parameters.put("sites", sites);
+        parameters.put("collections", collections);
+        return driver.executableQuery("""
+                        MATCH (c:Credential {name: $name})
+                        SET c.sites = coalesce($sites, c.sites), c.collections = coalesce($collections, c.collections)
+                        RETURN c""").withParameters(parameters).execute().records().stream().findFirst().map(CredentialStore::credential);
+    }
+
     /** Whether there was one to delete. */
     public boolean delete(String name) {
         return driver.executableQuery("MATCH (c:Credential {name: $name}) DELETE c RETURN count(*) AS deleted")
@@ -78,16 +100,20 @@ public class CredentialStore {
     }
 
     /**
-     * The value of {@code field} of credential {@code name} for a crawl into {@code collection}; an error
-     * that says what is missing or refused (never a value) otherwise.
+     * The value of {@code field} of credential {@code name} for a crawl into {@code collection}, with its
+     * sites; an error that says what is missing or refused (never a value) otherwise, also for a
+     * credential that names no sites.
      */
-    public String value(String name, String field, String collection) {
+    public BoundValue value(String name, String field, String collection) {
         Record row = driver.executableQuery("MATCH (c:Credential {name: $name}) RETURN c").withParameters(Map.of("name", name))
                 .execute().records().stream().findFirst()
                 .orElseThrow(() -> new IllegalStateException("credential '" + name + "' does not exist"));
         Credential credential = credential(row);
         if (!credential.serves(collection)) {
             throw new IllegalStateException("credential '" + name + "' does not serve collection '" + collection + "'");
+        }
+        if (!credential.usable()) {
+            throw new IllegalStateException(Credential.noSites(name));
         }
         Map<String, String> values;
         try {
@@ -99,7 +125,7 @@ public class CredentialStore {
         if (value == null) {
             throw new IllegalStateException("credential '" + name + "' has no field '" + field + "'");
         }
-        return value;
+        return new BoundValue(value, credential.sites());
     }
 
     private static String context(String name) {
@@ -108,7 +134,9 @@ public class CredentialStore {
 
     private static Credential credential(Record row) {
         Value c = row.get("c");
-        return new Credential(c.get("name").asString(), c.get("collections").asList(Value::asString), c.get("fields").asList(Value::asString),
-                c.get("createdAt").asString(null));
+        // a credential stored before sites existed has none: unusable until an admin adds them
+        List<String> sites = c.get("sites").isNull() ? List.of() : c.get("sites").asList(Value::asString);
+        return Credential.of(c.get("name").asString(), c.get("collections").asList(Value::asString), sites,
+                c.get("fields").asList(Value::asString), c.get("createdAt").asString(null));
     }
 }

@@ -71,7 +71,9 @@ class WebUiEndToEndIT {
         supervisor = new ProcessSupervisor(Files.createTempDirectory("ui-e2e"), false);
         int ingest = Ports.free();
         int query = Ports.free();
-        supervisor.start(PackagedApp.spec("ingest-ui", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true")));
+        // the ingest app grants CORS to the UI's origin only: here query-api's free port
+        supervisor.start(PackagedApp.spec("ingest-ui", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
+                "OPENRAG_UI_ORIGINS", "http://127.0.0.1:" + query)));
         supervisor.start(PackagedApp.spec("query-ui", queryJar, query, stack,
                 Map.of("OPENRAG_UI_INGEST_URL", "http://127.0.0.1:" + ingest)));
         base = "http://127.0.0.1:" + query + "/";

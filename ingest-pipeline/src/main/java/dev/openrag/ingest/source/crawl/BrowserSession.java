@@ -12,6 +12,8 @@ import java.util.Set;
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
 import com.microsoft.playwright.BrowserType;
+import com.microsoft.playwright.ElementHandle;
+import com.microsoft.playwright.Frame;
 import com.microsoft.playwright.Page;
 import com.microsoft.playwright.Playwright;
 import com.microsoft.playwright.PlaywrightException;
@@ -183,16 +185,39 @@ final class BrowserSession implements AutoCloseable {
         return Optional.empty();
     }
 
-    /** Fills and submits the login form; true when the success selector appears. */
-    boolean login(CrawlRequest.Login login, Map<String, String> values) {
+    /**
+     * Fills and submits the login form; true when the success selector appears. Before each value is
+     * typed, and before the form is submitted, the element's frame and every frame above it must show
+     * a site of the login's credentials, as the browser reports the frame's URL (after redirects and
+     * scripts' navigations; a page's script cannot change it). The value then goes into that very
+     * element: a navigation in between detaches it, and the typing fails instead of going elsewhere.
+     *
+     * @throws LoginRefusedException before anything is typed into a page of another origin
+     */
+    boolean login(CrawlRequest.Login login, LoginTyping typing) {
         page.navigate(login.url());
-        values.forEach(page::fill);
-        page.click(login.submit());
+        for (Map.Entry<String, String> field : typing.values().entrySet()) {
+            ElementHandle element = page.waitForSelector(field.getKey());
+            requireSite(element, typing);
+            element.fill(field.getValue());
+        }
+        ElementHandle submit = page.waitForSelector(login.submit());
+        requireSite(submit, typing);
+        submit.click();
         try {
             page.waitForSelector(login.successSelector(), new Page.WaitForSelectorOptions().setTimeout(settings.pageTimeout().toMillis()));
             return true;
         } catch (TimeoutError e) {
             return false;
+        }
+    }
+
+    private static void requireSite(ElementHandle element, LoginTyping typing) {
+        for (Frame frame = element.ownerFrame(); frame != null; frame = frame.parentFrame()) {
+            Optional<String> refusal = typing.refusal(frame.url());
+            if (refusal.isPresent()) {
+                throw new LoginRefusedException("login refused before typing: " + refusal.get() + "; nothing was typed there");
+            }
         }
     }
 
@@ -209,6 +234,13 @@ final class BrowserSession implements AutoCloseable {
     static final class DownloadInsteadException extends RuntimeException {
         DownloadInsteadException() {
             super("download", null, false, false);
+        }
+    }
+
+    /** A login would have typed a credential's value into a page that is not one of its sites. */
+    static final class LoginRefusedException extends RuntimeException {
+        LoginRefusedException(String reason) {
+            super(reason, null, false, false);
         }
     }
 

@@ -61,7 +61,7 @@ final class Crawl {
     private final SafeFetcher fetcher;
     private final CrawlerSettings settings;
     /** What each login field is to be typed with: literals as they are, credentials read at login. */
-    private final java.util.function.Function<CrawlRequest.Login, Map<String, String>> loginValues;
+    private final java.util.function.Function<CrawlRequest.Login, LoginTyping> loginValues;
     private final Sink sink;
 
     private volatile String state = "running";
@@ -81,7 +81,7 @@ final class Crawl {
     private final Map<String, String> publishedHashes = new HashMap<>();
 
     Crawl(String id, CrawlRequest request, String collection, int maxDepth, int maxPages, UrlRules rules,
-          CrawlerSettings settings, SafeFetcher fetcher, java.util.function.Function<CrawlRequest.Login, Map<String, String>> loginValues,
+          CrawlerSettings settings, SafeFetcher fetcher, java.util.function.Function<CrawlRequest.Login, LoginTyping> loginValues,
           Sink sink, int runsBefore) {
         this.id = id;
         this.runs = new AtomicInteger(runsBefore);
@@ -140,6 +140,9 @@ final class Crawl {
             state = stopped ? "stopped" : "completed";
         } catch (CrawlerUnavailableException e) {
             fail(String.join(",", request.seedUrls()), e.getMessage());
+            state = "failed";
+        } catch (BrowserSession.LoginRefusedException e) {
+            fail(request.login().url(), e.getMessage()); // a credential's value about to go to another site: no page is read
             state = "failed";
         } catch (RuntimeException e) {
             LOG.errorf(e, "crawl %s failed", id);

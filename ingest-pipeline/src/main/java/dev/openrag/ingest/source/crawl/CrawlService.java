@@ -22,6 +22,7 @@ import org.jboss.logging.Logger;
 
 import dev.openrag.ingest.credentials.Credential;
 import dev.openrag.ingest.credentials.CredentialStore;
+import dev.openrag.ingest.credentials.SiteOrigin;
 import dev.openrag.ingest.source.Collections;
 import dev.openrag.ingest.source.DocumentPublisher;
 import dev.openrag.ingest.stage.StageRunner;
@@ -324,9 +325,10 @@ public class CrawlService {
     }
 
     /**
-     * A login's fields: each a literal or a credential that exists, has the field and serves the crawl's collection (the
-     * caller's grant of that collection is checked by the resource). A resumed crawl is not checked again: a credential
-     * deleted since makes its login fail, with the reason, on its report.
+     * A login's fields: each a literal or a credential that exists, has the field, serves the crawl's collection (the
+     * caller's grant of that collection is checked by the resource) and lists the login page's origin among its sites. A
+     * resumed crawl is not checked again here: the browser checks every page's origin before it types
+     * ({@link BrowserSession#login}), and a credential deleted or changed since makes the login fail with the reason.
      */
     private void validateLogin(CrawlRequest.Login login, String collection, boolean restored) {
         if (login == null) {
@@ -335,6 +337,8 @@ public class CrawlService {
         if (login.url() == null || UrlRules.normalize(login.url()).isEmpty()) {
             throw ApiException.badRequest("field 'login.url' must be an http(s) URL");
         }
+        // where the browser goes for this URL; a URL read differently by a browser fails the check in the browser
+        String loginOrigin = SiteOrigin.ofUrl(login.url()).map(SiteOrigin::toString).orElse("the login page " + login.url());
         if (login.fields() == null || login.fields().isEmpty()) {
             throw ApiException.badRequest("field 'login.fields' must map at least one CSS selector to a value");
         }
@@ -357,20 +361,37 @@ public class CrawlService {
                 if (!credential.fields().contains(value.field())) {
                     throw ApiException.badRequest("credential '" + value.credential() + "' has no field '" + value.field() + "'");
                 }
+                if (!credential.usable()) {
+                    throw ApiException.badRequest(credential.reason());
+                }
+                if (SiteOrigin.ofUrl(login.url()).filter(credential::belongsTo).isEmpty()) {
+                    throw ApiException.badRequest("field 'login.url': " + Credential.notASite(loginOrigin, credential.name(), credential.sites())
+                            + ": its values are typed only into pages of its sites");
+                }
             }
         }
     }
 
-    /** What the login types into each field: literals as given, credential fields read now (an error names what is wrong). */
-    private Map<String, String> loginValues(CrawlRequest.Login login, String collection) {
+    /**
+     * What the login types into each field: literals as given, credential fields read now with their sites (an error names
+     * what is wrong).
+     */
+    private LoginTyping loginValues(CrawlRequest.Login login, String collection) {
         Map<String, String> typed = new java.util.LinkedHashMap<>();
+        Map<String, List<String>> sites = new java.util.TreeMap<>();
         login.fields().forEach((selector, value) -> {
+            if (!value.isCredential()) {
+                typed.put(selector, value.literal());
+                return;
+            }
             try {
-                typed.put(selector, value.isCredential() ? credentials.value(value.credential(), value.field(), collection) : value.literal());
+                CredentialStore.BoundValue bound = credentials.value(value.credential(), value.field(), collection);
+                typed.put(selector, bound.value());
+                sites.put(value.credential(), bound.sites());
             } catch (org.neo4j.driver.exceptions.Neo4jException e) {
                 throw new IllegalStateException("credential '" + value.credential() + "' could not be read: Neo4j is unavailable");
             }
         });
-        return typed;
+        return new LoginTyping(typed, sites);
     }
 }
