@@ -152,7 +152,7 @@ class SourceReadsTest {
         List<Path> configured = new ArrayList<>(List.of(allowed));
         SourceRoots roots = roots(configured, data.resolve("secrets.key"));
 
-        for (String hidden : List.of(".ssh", ".git", "..double", ".données", "notes/.private/deeper", ".config/app")) {
+        for (String hidden : List.of(".ssh", ".git", "..double", "notes/.private/deeper", ".config/app", ".Trash-1000")) {
             Path folder = Files.createDirectories(allowed.resolve(hidden));
             Optional<SourceRoots.Refusal> refusal = roots.refusal(folder.toRealPath(), folder.toString());
             assertThat(refusal).as(hidden).hasValueSatisfying(r -> {
