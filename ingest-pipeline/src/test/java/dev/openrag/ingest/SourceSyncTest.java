@@ -259,7 +259,8 @@ class SourceSyncTest {
         bad(with(base, "location", "/etc"), 403, "outside the folders this server may sync");
         // the tests' data folder (their key file's folder) is an allowed root too: refused as the data folder, wherever the checkout is
         bad(with(base, "location", Path.of("target").toAbsolutePath().toString()), 400, "data folder");
-        bad(with(base, "location", Path.of("target").toAbsolutePath().resolve("sources").toString()), 400, "data folder");
+        bad(with(base, "location", Files.createDirectories(Path.of("target", "sources", "inside")).toAbsolutePath().toString()), 400,
+                "data folder");
         for (String hidden : List.of(".ssh", ".git", "notes/.private/keys", ".Trash-1000")) {
             Files.createDirectories(folder.resolve(hidden));
             bad(with(base, "location", folder.resolve(hidden).toString()), 400, "hidden");

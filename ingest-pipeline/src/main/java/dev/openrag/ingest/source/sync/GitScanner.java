@@ -152,18 +152,36 @@ final class GitScanner {
                     .setDepth(1).setProgressMonitor(bound).setRefSpecs(new RefSpec("+" + heads + ":" + heads)).call();
             return bound.checked(git.getRepository());
         } catch (GitAPIException | IOException | RuntimeException e) {
+            if (named && String.valueOf(e.getMessage()).contains(branch)) { // the remote has no such branch
+                removeLeftOver(clone);
+                throw new SourceException(noSuchBranch(location, branch, remoteBranches(location, bounds.timeoutSeconds())), e);
+            }
             if (!bound.exceeded()) {
                 throw fetchFailure(location, e);
             }
-            try {
-                deleteQuietly(clone);
-            } catch (IOException ignored) {
-                // the next run clones afresh anyway
-            }
+            removeLeftOver(clone);
             throw new SourceException("the clone of repository '" + location + "' grew past " + bounds.maxCloneBytes()
                     + " bytes (openrag.sources.max-clone-bytes): it was stopped and removed; narrow the source to a smaller "
                     + "repository or raise the limit", e);
         }
+    }
+
+    /** The remote's branches, asked of it (a single-branch clone holds only one); none when it cannot say. */
+    private static TreeSet<String> remoteBranches(String location, int timeoutSeconds) {
+        TreeSet<String> branches = new TreeSet<>();
+        try {
+            for (Ref head : Git.lsRemoteRepository().setRemote(location).setHeads(true).setTimeout(timeoutSeconds).call()) {
+                branches.add(head.getName().substring(Constants.R_HEADS.length()));
+            }
+        } catch (GitAPIException | RuntimeException e) {
+            // the reason stays "no such branch"; the list is a courtesy
+        }
+        return branches;
+    }
+
+    private static String noSuchBranch(String location, String branch, TreeSet<String> branches) {
+        return "repository '" + location + "' has no branch '" + branch + "'"
+                + (branches.isEmpty() ? " (it has no branches)" : "; its branches: " + String.join(", ", branches));
     }
 
     private static SourceException fetchFailure(String location, Exception e) {
@@ -251,8 +269,8 @@ final class GitScanner {
                 throw new SourceException("repository '" + location + "' has no commit on its default branch"
                         + (branches.isEmpty() ? "" : "; its branches: " + String.join(", ", branches)));
             }
-            throw new SourceException("repository '" + location + "' has no branch '" + branch + "'"
-                    + (branches.isEmpty() ? " (it has no branches)" : "; its branches: " + String.join(", ", branches)));
+            TreeSet<String> remote = remoteBranches(location, 30); // a single-branch clone knows only its own
+            throw new SourceException(noSuchBranch(location, branch, remote.isEmpty() ? branches : remote));
         }
         return ref.getObjectId();
     }
@@ -292,6 +310,15 @@ final class GitScanner {
     static boolean isRepository(File folder) {
         return RepositoryCache.FileKey.isGitRepository(new File(folder, ".git"), FS.DETECTED)
                 || RepositoryCache.FileKey.isGitRepository(folder, FS.DETECTED);
+    }
+
+    /** A clone that failed half-way goes; one that cannot be removed is cloned over on the next run anyway. */
+    private static void removeLeftOver(Path clone) {
+        try {
+            deleteQuietly(clone);
+        } catch (IOException | RuntimeException e) {
+            // deleteQuietly runs again before the next clone
+        }
     }
 
     private static void deleteQuietly(Path folder) throws IOException {

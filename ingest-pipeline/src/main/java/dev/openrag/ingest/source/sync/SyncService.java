@@ -83,6 +83,8 @@ public class SyncService {
     private final Map<String, Deque<Queued>> running = new ConcurrentHashMap<>();
     /** Sources being deleted: their run stops at its next file. */
     private final Set<String> stopping = ConcurrentHashMap.newKeySet();
+    /** Each source's last job here: a delete waits for it, so that no document of it is written after its deletion. */
+    private final Map<String, String> lastJobs = new ConcurrentHashMap<>();
     /** Sources this instance keeps (watch or schedule) → their watch, if any; and the request each was kept with. */
     private final Map<String, Optional<FolderWatch>> kept = new ConcurrentHashMap<>();
     private final Map<String, SourceRequest> keptAs = new ConcurrentHashMap<>();
@@ -178,6 +180,10 @@ public class SyncService {
         source.ifPresent(stored -> {
             unkeep(id);
             stopRun(id);
+            String lastJob = lastJobs.remove(id);
+            if (deleteDocuments && lastJob != null) {
+                awaitJobEnd(lastJob);
+            }
             if (deleteDocuments) {
                 List<SourceStore.SyncedFile> files = List.copyOf(store.files(id).values());
                 String jobId = DocumentPublisher.newJobId();
@@ -205,6 +211,18 @@ public class SyncService {
         while (running.containsKey(id) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void awaitJobEnd(String jobId) {
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        while (System.nanoTime() < deadline && jobs.status(jobId).map(status -> !status.finished()).orElse(false)) {
+            try {
+                Thread.sleep(100);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -463,16 +481,20 @@ public class SyncService {
                 return;
             }
             String jobId = plan.changesNothing() ? null : DocumentPublisher.newJobId();
+            if (jobId != null) {
+                lastJobs.put(id, jobId);
+            }
             List<SyncRun.Refused> refused = new ArrayList<>(plan.refused());
             Map<String, String> pathsByDocument = new HashMap<>();
-            int published = publish(source, synced, jobId, plan.added(), refused, pathsByDocument);
-            int republished = publish(source, synced, jobId, plan.changed(), refused, pathsByDocument);
+            List<String> superseded = new ArrayList<>();
+            int published = publish(source, synced, jobId, plan.added(), refused, pathsByDocument, superseded);
+            int republished = publish(source, synced, jobId, plan.changed(), refused, pathsByDocument, superseded);
             stopIfDeleted(id);
-            if (!plan.deleted().isEmpty()) {
-                jobs.deleting(jobId, request.collection(), plan.deleted().stream().map(SourceStore.SyncedFile::documentId).toList());
-                for (SourceStore.SyncedFile gone : plan.deleted()) {
-                    deleteDocument(jobId, request.collection(), gone.documentId());
-                }
+            List<String> deletedIds = new ArrayList<>(plan.deleted().stream().map(SourceStore.SyncedFile::documentId).toList());
+            deletedIds.addAll(superseded);
+            if (!deletedIds.isEmpty()) {
+                jobs.deleting(jobId, request.collection(), deletedIds);
+                deletedIds.forEach(documentId -> deleteDocument(jobId, request.collection(), documentId));
                 store.forgotten(id, plan.deleted().stream().map(SourceStore.SyncedFile::path).toList());
             }
             run = run.counted(published, republished, plan.deleted().size(), plan.unchanged(), refused,
@@ -504,23 +526,18 @@ public class SyncService {
 
     /** Publishes files as documents, in batches of at most 32 MB, recording each batch as synced once it is out; returns how many. */
     private int publish(SourceStore.Stored source, Map<String, SourceStore.SyncedFile> synced, String jobId, List<SourceFile> files,
-                        List<SyncRun.Refused> refused, Map<String, String> pathsByDocument) throws IOException {
+                        List<SyncRun.Refused> refused, Map<String, String> pathsByDocument, List<String> superseded) throws IOException {
         String collection = source.request().collection();
         int count = 0;
         List<DocumentArrived> batch = new ArrayList<>();
         List<SourceStore.SyncedFile> recorded = new ArrayList<>();
         long bytes = 0;
         for (SourceFile file : files) {
-            if (stopping.contains(source.id())) {
-                break; // the source is being deleted: what is published so far is recorded, and deleted with it
+            if (stopping.contains(source.id())) { // the source is being deleted: publish no more (what went out is recorded)
+                throw new SourceException("the source was deleted during this run: it stopped");
             }
             String documentId = documentId(source.request(), file.path());
             String uri = source.request().location() + "/" + file.path();
-            SourceStore.SyncedFile before = synced.get(file.path());
-            if (before != null && !before.documentId().equals(documentId)) {
-                // synced under an id of an older scheme: its document goes, and the file's comes back under its stable id
-                deleteDocument(jobId, collection, before.documentId());
-            }
             SourceReader.Content[] content = {null};
             Uploads.FileRead read;
             try {
@@ -542,6 +559,10 @@ public class SyncService {
                 continue;
             }
             batch.add(read.document());
+            SourceStore.SyncedFile before = synced.get(file.path());
+            if (before != null && !before.documentId().equals(documentId)) {
+                superseded.add(before.documentId()); // synced under an id of an older scheme: that document goes in this job
+            }
             recorded.add(new SourceStore.SyncedFile(file.path(), content[0].hash(), documentId));
             pathsByDocument.put(documentId, file.path());
             bytes += content[0].bytes().length;
