@@ -92,7 +92,8 @@ class SyncCommand implements Callable<Integer> {
         while (true) {
             Thread.sleep(1000);
             JsonNode now = ingest.get("/api/sources/" + id).path("lastRun");
-            if (!now.path("runId").asText().equals(last) && !"running".equals(now.path("state").asText())) {
+            String state = now.path("state").asText();
+            if (!now.path("runId").asText().equals(last) && !"running".equals(state) && !"queued".equals(state)) {
                 last = now.path("runId").asText();
                 report(id, now);
             }
@@ -124,13 +125,15 @@ class SyncCommand implements Callable<Integer> {
     private static JsonNode follow(ApiClient ingest, String id, String runId) throws InterruptedException {
         boolean followed = false;
         while (true) {
-            JsonNode run = ingest.get("/api/sources/" + id).path("lastRun");
-            boolean ours = runId.isEmpty() || runId.equals(run.path("runId").asText());
-            if (ours && !followed && run.hasNonNull("jobId")) {
+            // the run by its own id: runs asked for meanwhile wait in order, so the source's last run may be another one
+            JsonNode run = runId.isEmpty() ? ingest.get("/api/sources/" + id).path("lastRun")
+                    : ingest.get("/api/sources/" + id + "/runs/" + runId);
+            if (!followed && run.hasNonNull("jobId")) {
                 JobProgress.follow(ingest, run.path("jobId").asText(), System.out);
                 followed = true;
             }
-            if (ours && run.has("state") && !"running".equals(run.path("state").asText())) {
+            String state = run.path("state").asText();
+            if (run.has("state") && !"running".equals(state) && !"queued".equals(state)) {
                 return run;
             }
             Thread.sleep(300);

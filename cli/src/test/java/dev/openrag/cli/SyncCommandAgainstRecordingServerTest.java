@@ -24,6 +24,11 @@ class SyncCommandAgainstRecordingServerTest {
     private volatile RecordingServer.Answer created = new RecordingServer.Answer(201,
             "{\"id\":\"s1\",\"type\":\"folder\",\"location\":\"/docs\",\"collection\":\"notes\"}");
 
+    /** The source's last run: another run than the one asked for (runs wait in order), or the same. */
+    private volatile String lastRun = run;
+    private final java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile int queuedPolls;
+
     private volatile RecordingServer.Answer runAnswer = new RecordingServer.Answer(202, "{\"sourceId\":\"s1\",\"runId\":\"r1\"}");
 
     @TempDir
@@ -33,7 +38,9 @@ class SyncCommandAgainstRecordingServerTest {
     void start() throws Exception {
         server = new RecordingServer()
                 .answer("/api/sources/s1/run", () -> runAnswer)
-                .answer("/api/sources/s1", () -> new RecordingServer.Answer(200, "{\"id\":\"s1\",\"lastRun\":" + run + "}"))
+                .answer("/api/sources/s1/runs/r1", () -> new RecordingServer.Answer(200, polls.getAndIncrement() < queuedPolls
+                        ? "{\"runId\":\"r1\",\"state\":\"queued\",\"added\":0,\"changed\":0,\"deleted\":0,\"unchanged\":0}" : run))
+                .answer("/api/sources/s1", () -> new RecordingServer.Answer(200, "{\"id\":\"s1\",\"lastRun\":" + lastRun + "}"))
                 .answer("/api/sources", () -> created)
                 .answer("/api/jobs/j1", () -> new RecordingServer.Answer(200,
                         "{\"jobId\":\"j1\",\"state\":\"completed\",\"documents\":{\"total\":3,\"done\":3,\"failed\":0},\"stages\":{}}"));
@@ -57,6 +64,18 @@ class SyncCommandAgainstRecordingServerTest {
         assertThat(result[1].strip().lines().reduce((first, last) -> last).orElseThrow())
                 .isEqualTo("sync source=s1 added=2 changed=1 deleted=1 unchanged=3");
         assertThat(result[0]).as("a refused file makes the exit code 1, as ingest's failures do").isEqualTo("1");
+    }
+
+    @Test
+    void theCommandFollowsItsOwnRunWhileItWaitsBehindAnother() {
+        lastRun = """
+                {"runId":"r0","state":"completed","added":9,"changed":9,"deleted":9,"unchanged":9,"refused":[]}""";
+        queuedPolls = 2;
+        String[] result = RecordingServer.runWithErrors("sync", folder.toString(), "--url", server.url());
+        assertThat(server.requests.stream().filter(request -> request.startsWith("GET /api/sources/s1/runs/r1")).count())
+                .as("polled while queued, then once ended").isEqualTo(3);
+        assertThat(result[1].strip().lines().reduce((first, last) -> last).orElseThrow())
+                .as("its own run's counts, not the last run's").isEqualTo("sync source=s1 added=2 changed=1 deleted=1 unchanged=3");
     }
 
     @Test

@@ -6,8 +6,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -45,15 +48,19 @@ class ApiKeysIT {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private PackagedIngestApp app;
+    /** The one folder the app may sync from: made by the test, wherever the checkout and the temp folder are. */
+    private Path roots;
     private Driver driver;
     private Neo4jKeyStore keys;
 
     @BeforeAll
-    void start() {
+    void start() throws Exception {
+        roots = Files.createTempDirectory("keys-it-roots").toRealPath();
         StackConfig stack = TestStack.ensureAll();
         driver = GraphDatabase.driver(stack.neo4jUri(), AuthTokens.none());
         keys = new Neo4jKeyStore(driver);
-        app = new PackagedIngestApp("ingest-keys-it", stack, Map.of("OPENRAG_AUTH_ADMIN_KEY", ADMIN));
+        app = new PackagedIngestApp("ingest-keys-it", stack, Map.of("OPENRAG_AUTH_ADMIN_KEY", ADMIN,
+                "OPENRAG_SOURCES_ALLOWED_ROOTS", roots.toString()));
         app.start();
     }
 
@@ -154,13 +161,50 @@ class ApiKeysIT {
         assertStatus(send("GET", timeline, betaReader, null), 403, "forbidden");
 
         // sources (issue 62): the write role, the collection's grant, and folders only under the operator's roots
-        String folder = "{\"type\":\"folder\",\"location\":\"/tmp\",\"collection\":\"keys-alpha\"}";
+        String folder = "{\"type\":\"folder\",\"location\":\"/etc\",\"collection\":\"keys-alpha\"}";
         assertStatus(send("POST", "/api/sources", reader, folder), 403, "forbidden");
         assertStatus(send("POST", "/api/sources", alphaWriter, folder.replace("keys-alpha", "keys-beta")), 403, "forbidden");
-        HttpResponse<String> noRoots = send("POST", "/api/sources", alphaWriter, folder);
-        assertStatus(noRoots, 403, "forbidden");
-        assertThat(noRoots.body()).as("a server whose operator named no roots syncs no folder").contains("openrag.sources.allowed-roots");
-        assertThat(send("GET", "/api/sources", betaReader, null).statusCode()).isEqualTo(200);
+        HttpResponse<String> outside = send("POST", "/api/sources", alphaWriter, folder);
+        assertStatus(outside, 403, "forbidden");
+        assertThat(outside.body()).as("a folder outside the operator's roots is never synced").contains("openrag.sources.allowed-roots");
+
+        // sources that exist, in two collections: each key sees and touches only its collections' sources
+        String betaWriter = key(Role.WRITE, Set.of("keys-beta"));
+        String alphaSource = source(alphaWriter, "keys-alpha");
+        String betaSource = source(betaWriter, "keys-beta");
+        assertThat(ids(send("GET", "/api/sources", betaReader, null))).contains(betaSource).doesNotContain(alphaSource);
+        assertThat(ids(send("GET", "/api/sources", alphaWriter, null))).contains(alphaSource).doesNotContain(betaSource);
+        assertThat(ids(send("GET", "/api/sources", reader, null))).as("a key granted every collection").contains(alphaSource, betaSource);
+        for (String path : List.of("", "/runs", "/runs/any")) {
+            assertStatus(send("GET", "/api/sources/" + alphaSource + path, betaReader, null), 403, "forbidden");
+        }
+        assertStatus(send("POST", "/api/sources/" + alphaSource + "/run", betaWriter, null), 403, "forbidden");
+        assertStatus(send("DELETE", "/api/sources/" + alphaSource, betaWriter, null), 403, "forbidden");
+        assertStatus(send("POST", "/api/sources/" + betaSource + "/run", betaReader, null), 403, "forbidden");
+        assertThat(send("GET", "/api/sources/" + alphaSource, alphaWriter, null).statusCode()).as("the control").isEqualTo(200);
+        HttpResponse<String> run = send("POST", "/api/sources/" + betaSource + "/run", betaWriter, null);
+        assertThat(run.statusCode()).as(run.body()).isEqualTo(202);
+        String runId = JSON.readTree(run.body()).path("runId").asText();
+        assertThat(send("GET", "/api/sources/" + betaSource + "/runs/" + runId, betaReader, null).statusCode()).isEqualTo(200);
+        assertThat(send("DELETE", "/api/sources/" + alphaSource, alphaWriter, null).statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/api/sources/" + alphaSource, alphaWriter, null).statusCode()).isEqualTo(404);
+    }
+
+    /** A folder source of {@code collection}, made through the API with {@code key}; its id. */
+    private String source(String key, String collection) throws Exception {
+        Path folder = Files.createDirectories(roots.resolve(collection));
+        Files.writeString(folder.resolve("note.md"), "A note of " + collection + ".");
+        HttpResponse<String> created = send("POST", "/api/sources", key,
+                JSON.writeValueAsString(Map.of("type", "folder", "location", folder.toString(), "collection", collection)));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        return JSON.readTree(created.body()).path("id").asText();
+    }
+
+    private static List<String> ids(HttpResponse<String> listed) throws Exception {
+        assertThat(listed.statusCode()).as(listed.body()).isEqualTo(200);
+        List<String> ids = new java.util.ArrayList<>();
+        JSON.readTree(listed.body()).forEach(source -> ids.add(source.path("id").asText()));
+        return ids;
     }
 
     @Test

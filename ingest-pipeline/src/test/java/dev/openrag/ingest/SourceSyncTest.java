@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -256,7 +257,15 @@ class SourceSyncTest {
         bad(with(base, "location", folder.resolve("missing").toString()), 400, "does not exist");
         bad(with(base, "location", "relative/docs"), 400, "absolute path");
         bad(with(base, "location", "/etc"), 403, "outside the folders this server may sync");
-        bad(with(base, "location", Path.of("target").toAbsolutePath().toString()), 403, "outside");
+        // the tests' data folder (their key file's folder) is an allowed root too: refused as the data folder, wherever the checkout is
+        bad(with(base, "location", Path.of("target").toAbsolutePath().toString()), 400, "data folder");
+        bad(with(base, "location", Files.createDirectories(Path.of("target", "sources", "inside")).toAbsolutePath().toString()), 400,
+                "data folder");
+        for (String hidden : List.of(".ssh", ".git", "notes/.private/keys", ".Trash-1000")) {
+            Files.createDirectories(folder.resolve(hidden));
+            bad(with(base, "location", folder.resolve(hidden).toString()), 400, "hidden");
+        }
+        Files.createDirectories(folder.resolve("ssh.d"));
         bad(with(base, "collection", "Bad Name!"), 400, "collection");
         bad(with(base, "include", List.of("[unclosed")), 400, "invalid glob");
         bad(with(base, "schedule", "every tuesday"), 400, "invalid 'schedule'");
@@ -279,9 +288,156 @@ class SourceSyncTest {
         given().contentType(ContentType.JSON).body("{").post("/api/sources").then().statusCode(400);
         assertThat(given().get("/api/sources").then().statusCode(200).extract().jsonPath().getList("collection"))
                 .doesNotContain("sync-bad");
+        // the control: a visible folder beside the hidden ones is a source
+        String control = create(with(with(base, "location", folder.resolve("ssh.d").toString()), "collection", "sync-bad-control"));
+        given().queryParam("deleteDocuments", true).delete("/api/sources/" + control).then().statusCode(200);
         given().get("/api/sources/no-such-source").then().statusCode(404);
         given().post("/api/sources/no-such-source/run").then().statusCode(404);
         given().delete("/api/sources/no-such-source").then().statusCode(404);
+    }
+
+    @Test
+    void aHugeFileIsRefusedWithItsSizeWhileTheOtherFilesSyncAndTheNextRunStarts() throws Exception {
+        String collection = "sync-huge";
+        long threeGiB = 3L * 1024 * 1024 * 1024;
+        try (java.io.RandomAccessFile sparse = new java.io.RandomAccessFile(folder.resolve("huge.log").toFile(), "rw")) {
+            sparse.setLength(threeGiB); // sparse: no byte is written
+        }
+        write("small.md", "# Small\nThe oryxsmall word.");
+        write("deep/other.txt", "The quaggaother word.");
+        String id = create(Map.of("type", "folder", "location", folder.toString(), "collection", collection));
+
+        JsonPath first = runAndWait(id, false);
+        assertThat(first.getString("state")).isEqualTo("completed");
+        assertThat(counts(first)).containsExactly(2, 0, 0, 0);
+        assertThat(first.getString("refused.find { it.path == 'huge.log' }.reason")).contains(threeGiB + " bytes")
+                .contains("104857600").contains("openrag.sources.max-file-bytes");
+        assertThat(documentsWith(collection, "oryxsmall")).hasSize(1);
+        assertThat(documentsWith(collection, "quaggaother")).hasSize(1);
+
+        write("added.md", "The rheaadded word.");
+        JsonPath next = runAndWait(id, false);
+        assertThat(next.getString("state")).as("the next run starts and ends").isEqualTo("completed");
+        assertThat(counts(next)).containsExactly(1, 0, 0, 2);
+        given().get("/q/health/live").then().statusCode(200);
+    }
+
+    @Test
+    void runsAskedForDuringARunWaitInOrderWithTheirOwnOptionsAndEveryIdEnds() throws Exception {
+        String collection = "sync-queue";
+        for (int i = 0; i < 40; i++) {
+            write("page-" + i + ".md", "# Page " + i + "\nThe serowqueue" + i + " word.");
+        }
+        String id = create(Map.of("type", "folder", "location", folder.toString(), "collection", collection));
+        assertThat(counts(runAndWait(id, false))).containsExactly(40, 0, 0, 0);
+        for (int i = 0; i < 30; i++) {
+            Files.delete(folder.resolve("page-" + i + ".md"));
+        }
+        String refused = ask(id, false);
+        String allowed = ask(id, true);
+        String after = ask(id, false);
+        assertThat(Set.of(refused, allowed, after)).hasSize(3);
+
+        JsonPath first = awaitRunById(id, refused);
+        JsonPath second = awaitRunById(id, allowed);
+        JsonPath third = awaitRunById(id, after);
+        assertThat(first.getString("state")).as("its own allowMassDelete=false").isEqualTo("blocked");
+        assertThat(first.getBoolean("allowMassDelete")).isFalse();
+        assertThat(second.getString("state")).as("its own allowMassDelete=true").isEqualTo("completed");
+        assertThat(second.getBoolean("allowMassDelete")).isTrue();
+        assertThat(counts(second)).containsExactly(0, 0, 30, 10);
+        assertThat(third.getString("state")).isEqualTo("completed");
+        assertThat(counts(third)).as("after the deletions: nothing left to do").containsExactly(0, 0, 0, 10);
+        assertThat(Instant.parse(second.getString("startedAt"))).isAfterOrEqualTo(Instant.parse(first.getString("finishedAt")));
+        assertThat(Instant.parse(third.getString("startedAt"))).isAfterOrEqualTo(Instant.parse(second.getString("finishedAt")));
+        given().get("/api/sources/" + id + "/runs/no-such-run").then().statusCode(404).body("message",
+                org.hamcrest.Matchers.containsString("no recent run"));
+    }
+
+    @Test
+    void aSourceDeletedAndMadeAgainReplacesItsDocumentsAndDeletingStopsItsRun() throws Exception {
+        String collection = "sync-again";
+        write("one.md", "The sitatungaone word.");
+        write("two/two.md", "The springboktwo word.");
+        String first = create(Map.of("type", "folder", "location", folder.toString(), "collection", collection));
+        assertThat(counts(runAndWait(first, false))).containsExactly(2, 0, 0, 0);
+        given().delete("/api/sources/" + first).then().statusCode(200); // its documents are kept
+
+        write("one.md", "The sitatungaone word, edited while no source kept the folder.");
+        String again = create(Map.of("type", "folder", "location", folder.toString(), "collection", collection));
+        assertThat(again).isNotEqualTo(first);
+        assertThat(counts(runAndWait(again, false))).containsExactly(2, 0, 0, 0);
+        assertThat(documentsWith(collection, "sitatungaone")).as("replaced, not duplicated").hasSize(1);
+        assertThat(documentsWith(collection, "springboktwo")).hasSize(1);
+        awaitChunkDocuments(collection, 2);
+        assertThat(chunkDocuments(collection)).as("the folder's two documents, once").isEqualTo(2);
+
+        // a source whose folder the operator's roots no longer cover stops with the reason (here: its record points out of them)
+        driver.executableQuery("MATCH (s:SyncSource {id: $id}) SET s.location = '/etc'").withParameters(Map.of("id", again)).execute();
+        JsonPath stopped = runAndWait(again, false);
+        assertThat(stopped.getString("state")).isEqualTo("failed");
+        assertThat(stopped.getString("error")).containsAnyOf("outside the folders this server may sync", "symbolic link");
+        assertThat(documentsWith(collection, "sitatungaone")).as("nothing changed").hasSize(1);
+        driver.executableQuery("MATCH (s:SyncSource {id: $id}) SET s.location = $location")
+                .withParameters(Map.of("id", again, "location", folder.toRealPath().toString())).execute();
+
+        // deleting a source during its run stops the run; its documents and records all go, none is left behind
+        for (int i = 0; i < 60; i++) {
+            write("many/page-" + i + ".md", "The takinmany" + i + " word.");
+        }
+        ask(again, false);
+        given().queryParam("deleteDocuments", true).delete("/api/sources/" + again).then().statusCode(200);
+        given().get("/api/sources/" + again).then().statusCode(404);
+        awaitNoDocumentsWith(collection, "sitatungaone");
+        awaitChunkDocuments(collection, 0);
+        IngestTestSupport.sleep(2000); // a run that went on would publish or record more by now
+        assertThat(chunkDocuments(collection)).as("no document of the deleted source is left").isZero();
+        assertThat(driver.executableQuery("MATCH (f:SyncedFile {sourceId: $id}) RETURN count(f) AS n").withParameters(Map.of("id", again))
+                .execute().records().get(0).get("n").asLong()).as("no record of it either").isZero();
+    }
+
+    @Test
+    void everyCollectionsSourcesAreListedAndShownWhenTheyExist() throws Exception {
+        write("listed.md", "The urialisted word.");
+        String alpha = create(Map.of("type", "folder", "location", folder.toString(), "collection", "sync-list-alpha"));
+        String beta = create(Map.of("type", "folder", "location", folder.toString(), "collection", "sync-list-beta"));
+        JsonPath all = given().get("/api/sources").then().statusCode(200).extract().jsonPath();
+        assertThat(all.getList("id", String.class)).contains(alpha, beta);
+        assertThat(all.getString("find { it.id == '" + alpha + "' }.collection")).isEqualTo("sync-list-alpha");
+        assertThat(all.getString("find { it.id == '" + beta + "' }.collection")).isEqualTo("sync-list-beta");
+        assertThat(counts(runAndWait(beta, false))).containsExactly(1, 0, 0, 0);
+        assertThat(given().get("/api/sources/" + beta + "/runs").then().statusCode(200).extract().jsonPath().getList("state"))
+                .containsExactly("completed");
+        assertThat(given().get("/api/sources/" + alpha + "/runs").then().statusCode(200).extract().jsonPath().getList("state")).isEmpty();
+        assertThat(documentsWith("sync-list-alpha", "urialisted")).as("each collection syncs when it is run").isEmpty();
+        given().get("/api/sources/no-such-source/runs").then().statusCode(404);
+    }
+
+    private static String ask(String id, boolean allowMassDelete) {
+        return given().queryParam("allowMassDelete", allowMassDelete).post("/api/sources/" + id + "/run")
+                .then().statusCode(202).extract().path("runId");
+    }
+
+    /** Waits until the run with this id (as the API answered it) ended. */
+    private static JsonPath awaitRunById(String id, String runId) {
+        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+        JsonPath run;
+        do {
+            run = given().get("/api/sources/" + id + "/runs/" + runId).then().statusCode(200).extract().jsonPath();
+            if (!List.of("queued", "running").contains(run.getString("state"))) {
+                return run;
+            }
+            IngestTestSupport.sleep(200);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("run " + runId + " did not end: " + run.prettify());
+    }
+
+    private void awaitChunkDocuments(String collection, long expected) {
+        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+        while (chunkDocuments(collection) != expected) {
+            assertThat(System.nanoTime()).as(expected + " documents in " + collection).isLessThan(deadline);
+            IngestTestSupport.sleep(250);
+        }
     }
 
     private static Map<String, Object> with(Map<String, Object> base, String key, Object value) {
@@ -314,18 +470,7 @@ class SourceSyncTest {
 
     /** Runs a source and waits until that run ended; its job finished too when it has one. */
     private static JsonPath runAndWait(String id, boolean allowMassDelete) {
-        String runId = given().queryParam("allowMassDelete", allowMassDelete).post("/api/sources/" + id + "/run")
-                .then().statusCode(202).extract().path("runId");
-        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
-        JsonPath run = null;
-        while (System.nanoTime() < deadline) {
-            run = given().get("/api/sources/" + id).then().statusCode(200).extract().jsonPath().setRootPath("lastRun");
-            if (runId.equals(run.getString("runId")) && !"running".equals(run.getString("state"))) {
-                return run;
-            }
-            IngestTestSupport.sleep(200);
-        }
-        throw new AssertionError("run " + runId + " of source " + id + " did not end: " + (run == null ? "" : run.prettify()));
+        return awaitRunById(id, ask(id, allowMassDelete));
     }
 
     /** Waits until the source's last run is one {@code wanted} accepts (runs made by its watch). */

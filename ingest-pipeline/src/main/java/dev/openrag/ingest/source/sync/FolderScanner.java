@@ -3,31 +3,28 @@ package dev.openrag.ingest.source.sync;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 
 /**
- * A folder's files now, hashed (SHA-256 of the bytes). Symbolic links are not followed (one could lead out of the
- * allowed roots); hidden folders are not entered; {@code forbidden} paths (the server's data folder) are never read.
- * A file or folder that cannot be read is reported as unreadable: its documents stay as they were.
+ * A folder's files now, hashed (SHA-256 of the bytes, streamed through {@link SourceReader}, which never follows a
+ * link). Symbolic links are reported, never followed; hidden folders are not entered; {@code forbidden} paths (the
+ * server's data folder and key file) are never read; a file larger than {@code maxFileBytes} (its size attribute) is
+ * refused with its size and the limit without being read. A file or folder that cannot be read is reported as
+ * unreadable: its documents stay as they were.
  */
 final class FolderScanner {
 
     private FolderScanner() {
     }
 
-    static List<SourceFile> scan(Path root, PathFilter filter, List<Path> forbidden, int maxFiles) {
-        if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
-            throw new SourceException(Files.exists(root) ? "'" + root + "' is not a folder"
-                    : "folder '" + root + "' does not exist (deleted, moved or not mounted): nothing was changed");
-        }
+    static final String MAX_FILE_BYTES = "openrag.sources.max-file-bytes";
+
+    static List<SourceFile> scan(SourceReader.Root source, PathFilter filter, List<Path> forbidden, int maxFiles, long maxFileBytes) {
+        Path root = source.path();
         List<SourceFile> files = new ArrayList<>();
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
@@ -49,7 +46,7 @@ final class FolderScanner {
                     if (attrs.isSymbolicLink()) {
                         files.add(SourceFile.unreadable(relative, "a symbolic link: not followed"));
                     } else if (attrs.isRegularFile()) {
-                        files.add(read(file, relative, attrs.size()));
+                        files.add(hashed(source, relative, attrs.size(), maxFileBytes));
                     }
                     if (files.size() > maxFiles) {
                         throw new SourceException("the folder holds more than " + maxFiles
@@ -62,7 +59,7 @@ final class FolderScanner {
                 public FileVisitResult visitFileFailed(Path file, IOException e) {
                     String relative = relative(root, file);
                     if (!PathFilter.hidden(relative)) { // a folder that cannot be listed protects everything under it
-                        files.add(SourceFile.unreadable(Files.isDirectory(file) ? relative + "/" : relative, "unreadable: " + reason(e)));
+                        files.add(SourceFile.unreadable(Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS) ? relative + "/" : relative, "unreadable: " + reason(e)));
                     }
                     return FileVisitResult.CONTINUE;
                 }
@@ -73,20 +70,17 @@ final class FolderScanner {
         return files;
     }
 
-    private static SourceFile read(Path file, String relative, long size) {
+    private static SourceFile hashed(SourceReader.Root source, String relative, long size, long maxFileBytes) {
+        if (size > maxFileBytes) { // refused on its size attribute: never read (a sparse file of terabytes costs nothing)
+            return SourceFile.unreadable(relative, SourceReader.tooLarge(size + " bytes", maxFileBytes, MAX_FILE_BYTES).getMessage());
+        }
         try {
-            byte[] bytes = Files.readAllBytes(file);
-            return new SourceFile(relative, sha256(bytes), size, () -> Files.readAllBytes(file), null);
+            String hash = SourceReader.hash(source, relative, maxFileBytes, MAX_FILE_BYTES);
+            return new SourceFile(relative, hash, size, (limit, limitName) -> SourceReader.read(source, relative, limit, limitName), null);
+        } catch (SourceReader.TooLargeException e) {
+            return SourceFile.unreadable(relative, e.getMessage());
         } catch (IOException | SecurityException e) {
             return SourceFile.unreadable(relative, "unreadable: " + reason(e));
-        }
-    }
-
-    static String sha256(byte[] bytes) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -18,9 +18,11 @@ import org.eclipse.jgit.api.errors.GitAPIException;
 import org.eclipse.jgit.api.errors.InvalidRemoteException;
 import org.eclipse.jgit.api.errors.TransportException;
 import org.eclipse.jgit.errors.RepositoryNotFoundException;
+import org.eclipse.jgit.lib.EmptyProgressMonitor;
 import org.eclipse.jgit.lib.Constants;
 import org.eclipse.jgit.lib.FileMode;
 import org.eclipse.jgit.lib.ObjectId;
+import org.eclipse.jgit.lib.ObjectLoader;
 import org.eclipse.jgit.lib.ObjectReader;
 import org.eclipse.jgit.lib.Ref;
 import org.eclipse.jgit.lib.Repository;
@@ -73,8 +75,12 @@ final class GitScanner {
         });
     }
 
-    static Head read(String location, String branch, Path clone, PathFilter filter, int maxFiles, int timeoutSeconds) {
-        Repository repository = fetched(location, clone, timeoutSeconds);
+    /** How far a clone may go: its size on disk ({@code openrag.sources.max-clone-bytes}) and its time. */
+    record Bounds(long maxCloneBytes, int timeoutSeconds) {
+    }
+
+    static Head read(String location, String branch, Path clone, PathFilter filter, int maxFiles, long maxFileBytes, Bounds bounds) {
+        Repository repository = fetched(location, branch, clone, bounds);
         try (RevWalk commits = new RevWalk(repository); TreeWalk tree = new TreeWalk(repository);
              ObjectReader sizes = repository.newObjectReader()) {
             RevCommit commit = commits.parseCommit(head(repository, location, branch));
@@ -92,8 +98,11 @@ final class GitScanner {
                     continue;
                 }
                 ObjectId blob = tree.getObjectId(0);
-                files.add(new SourceFile(path, "git:" + blob.name(), sizes.getObjectSize(blob, Constants.OBJ_BLOB),
-                        () -> repository.open(blob, Constants.OBJ_BLOB).getBytes(), null));
+                long size = sizes.getObjectSize(blob, Constants.OBJ_BLOB);
+                String hash = "git:" + blob.name();
+                files.add(size > maxFileBytes
+                        ? SourceFile.unreadable(path, SourceReader.tooLarge(size + " bytes", maxFileBytes, FolderScanner.MAX_FILE_BYTES).getMessage())
+                        : new SourceFile(path, hash, size, (limit, limitName) -> blob(repository, blob, hash, limit, limitName), null));
                 if (files.size() > maxFiles) {
                     throw new SourceException("the repository holds more than " + maxFiles
                             + " files to sync (openrag.sources.max-files): narrow it with include or exclude globs");
@@ -107,26 +116,132 @@ final class GitScanner {
         }
     }
 
-    /** The bare clone, cloned or fetched now. */
-    private static Repository fetched(String location, Path clone, int timeoutSeconds) {
+    /** A blob's bytes (its id is the hash of exactly these bytes), refused past the limit before it is read. */
+    private static SourceReader.Content blob(Repository repository, ObjectId blob, String hash, long limit, String limitName)
+            throws IOException {
+        ObjectLoader loader = repository.open(blob, Constants.OBJ_BLOB);
+        if (loader.getSize() > limit) {
+            throw SourceReader.tooLarge(loader.getSize() + " bytes", limit, limitName);
+        }
+        return new SourceReader.Content(loader.getCachedBytes((int) Math.min(limit, Integer.MAX_VALUE - 16)), hash);
+    }
+
+    /**
+     * The bare clone, cloned or fetched now: shallow (the head commit is all a run reads), only the source's branch when
+     * it names one (else every branch, to find the default one), and stopped and removed when it grows past the bound.
+     */
+    private static Repository fetched(String location, String branch, Path clone, Bounds bounds) {
+        boolean named = branch != null && !branch.isBlank();
+        String heads = named ? Constants.R_HEADS + branch : Constants.R_HEADS + "*";
+        SizeBound bound = new SizeBound(clone, bounds.maxCloneBytes());
         try {
             if (!RepositoryCache.FileKey.isGitRepository(clone.toFile(), FS.DETECTED)) {
                 Files.createDirectories(clone.getParent());
                 deleteQuietly(clone);
-                // the repository outlives this Git: the run's Head closes it
-                return Git.cloneRepository().setURI(location).setGitDir(clone.toFile()).setBare(true)
-                        .setCloneAllBranches(true).setTimeout(timeoutSeconds).call().getRepository();
+                var command = Git.cloneRepository().setURI(location).setGitDir(clone.toFile()).setBare(true).setDepth(1)
+                        .setTimeout(bounds.timeoutSeconds()).setProgressMonitor(bound);
+                if (named) {
+                    command.setCloneAllBranches(false).setBranchesToClone(List.of(heads)).setBranch(heads);
+                } else {
+                    command.setCloneAllBranches(true);
+                }
+                return bound.checked(command.call().getRepository()); // it outlives this Git: the run's Head closes it
             }
             Git git = Git.open(clone.toFile());
-            git.fetch().setRemote(Constants.DEFAULT_REMOTE_NAME).setRemoveDeletedRefs(true).setTimeout(timeoutSeconds)
-                    .setRefSpecs(new RefSpec("+refs/heads/*:refs/heads/*")).call();
-            return git.getRepository();
-        } catch (InvalidRemoteException e) {
+            git.fetch().setRemote(Constants.DEFAULT_REMOTE_NAME).setRemoveDeletedRefs(true).setTimeout(bounds.timeoutSeconds())
+                    .setDepth(1).setProgressMonitor(bound).setRefSpecs(new RefSpec("+" + heads + ":" + heads)).call();
+            return bound.checked(git.getRepository());
+        } catch (GitAPIException | IOException | RuntimeException e) {
+            if (named && String.valueOf(e.getMessage()).contains(branch)) { // the remote has no such branch
+                removeLeftOver(clone);
+                throw new SourceException(noSuchBranch(location, branch, remoteBranches(location, bounds.timeoutSeconds())), e);
+            }
+            if (!bound.exceeded()) {
+                throw fetchFailure(location, e);
+            }
+            removeLeftOver(clone);
+            throw new SourceException("the clone of repository '" + location + "' grew past " + bounds.maxCloneBytes()
+                    + " bytes (openrag.sources.max-clone-bytes): it was stopped and removed; narrow the source to a smaller "
+                    + "repository or raise the limit", e);
+        }
+    }
+
+    /** The remote's branches, asked of it (a single-branch clone holds only one); none when it cannot say. */
+    private static TreeSet<String> remoteBranches(String location, int timeoutSeconds) {
+        TreeSet<String> branches = new TreeSet<>();
+        try {
+            for (Ref head : Git.lsRemoteRepository().setRemote(location).setHeads(true).setTimeout(timeoutSeconds).call()) {
+                branches.add(head.getName().substring(Constants.R_HEADS.length()));
+            }
+        } catch (GitAPIException | RuntimeException e) {
+            // the reason stays "no such branch"; the list is a courtesy
+        }
+        return branches;
+    }
+
+    private static String noSuchBranch(String location, String branch, TreeSet<String> branches) {
+        return "repository '" + location + "' has no branch '" + branch + "'"
+                + (branches.isEmpty() ? " (it has no branches)" : "; its branches: " + String.join(", ", branches));
+    }
+
+    private static SourceException fetchFailure(String location, Exception e) {
+        try {
+            throw e;
+        } catch (InvalidRemoteException invalid) {
             throw new SourceException("'" + location + "' is not a git repository", e);
-        } catch (TransportException e) {
-            throw new SourceException(transportReason(location, e), e);
-        } catch (GitAPIException | IOException e) {
-            throw new SourceException("repository '" + location + "' could not be fetched: " + e.getMessage(), e);
+        } catch (TransportException transport) {
+            return new SourceException(transportReason(location, transport), transport);
+        } catch (Exception other) {
+            return new SourceException("repository '" + location + "' could not be fetched: " + other.getMessage(), other);
+        }
+    }
+
+    /** Cancels a clone or fetch once its folder holds more than the bound (looked at no more than every half second). */
+    private static final class SizeBound extends EmptyProgressMonitor {
+        private final Path folder;
+        private final long maxBytes;
+        private volatile boolean exceeded;
+        private long lookedAt;
+
+        SizeBound(Path folder, long maxBytes) {
+            this.folder = folder;
+            this.maxBytes = maxBytes;
+            this.lookedAt = System.nanoTime() - 1_000_000_000L;
+        }
+
+        boolean exceeded() {
+            return exceeded;
+        }
+
+        /** The repository, unless the clone ended past the bound between two looks (then closed, and cancelled). */
+        Repository checked(Repository repository) {
+            if (sizeOf(folder) > maxBytes) {
+                exceeded = true;
+                repository.close();
+                throw new IllegalStateException("the clone is larger than the bound");
+            }
+            return repository;
+        }
+
+        @Override
+        public boolean isCancelled() {
+            long now = System.nanoTime();
+            if (!exceeded && now - lookedAt > 500_000_000L) {
+                lookedAt = now;
+                exceeded = sizeOf(folder) > maxBytes;
+            }
+            return exceeded;
+        }
+    }
+
+    private static long sizeOf(Path folder) {
+        if (!Files.isDirectory(folder)) {
+            return 0;
+        }
+        try (var walk = Files.walk(folder)) {
+            return walk.filter(Files::isRegularFile).mapToLong(file -> file.toFile().length()).sum();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return 0; // files come and go while git writes: looked at again soon
         }
     }
 
@@ -154,8 +269,8 @@ final class GitScanner {
                 throw new SourceException("repository '" + location + "' has no commit on its default branch"
                         + (branches.isEmpty() ? "" : "; its branches: " + String.join(", ", branches)));
             }
-            throw new SourceException("repository '" + location + "' has no branch '" + branch + "'"
-                    + (branches.isEmpty() ? " (it has no branches)" : "; its branches: " + String.join(", ", branches)));
+            TreeSet<String> remote = remoteBranches(location, 30); // a single-branch clone knows only its own
+            throw new SourceException(noSuchBranch(location, branch, remote.isEmpty() ? branches : remote));
         }
         return ref.getObjectId();
     }
@@ -195,6 +310,15 @@ final class GitScanner {
     static boolean isRepository(File folder) {
         return RepositoryCache.FileKey.isGitRepository(new File(folder, ".git"), FS.DETECTED)
                 || RepositoryCache.FileKey.isGitRepository(folder, FS.DETECTED);
+    }
+
+    /** A clone that failed half-way goes; one that cannot be removed is cloned over on the next run anyway. */
+    private static void removeLeftOver(Path clone) {
+        try {
+            deleteQuietly(clone);
+        } catch (IOException | RuntimeException e) {
+            // deleteQuietly runs again before the next clone
+        }
     }
 
     private static void deleteQuietly(Path folder) throws IOException {

@@ -26,6 +26,17 @@ public interface SourceSettings {
     @WithDefault("100000")
     int maxFiles();
 
+    /**
+     * The largest file a source syncs, in bytes (100 MB): a larger one is refused with its size and the limit, from its
+     * size attribute before it is read and while it streams (a file that grows past it), and the rest of the run goes on.
+     */
+    @WithDefault("104857600")
+    long maxFileBytes();
+
+    /** The most a git source's clone may take on disk, in bytes (1 GiB): a clone or fetch past it stops and its run fails. */
+    @WithDefault("1073741824")
+    long maxCloneBytes();
+
     /** How long a source stays with its instance without a renewal (its watch and schedule move on after this). */
     @WithDefault("PT30S")
     Duration lease();

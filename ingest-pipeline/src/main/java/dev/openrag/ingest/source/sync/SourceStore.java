@@ -45,6 +45,8 @@ public class SourceStore {
     }
 
     private static final int BATCH = 2000;
+    /** Runs kept per source for {@code GET /api/sources/{id}/runs/{runId}}: more than can be queued, so every answered id stays. */
+    static final int RECENT_RUNS = 40;
 
     private final Driver driver;
     private final long leaseMillis;
@@ -144,12 +146,13 @@ public class SourceStore {
         return files;
     }
 
-    /** Records files whose documents were published. */
+    /** Records files whose documents were published (not once the source is deleted: its run's late records would be orphans). */
     public void synced(String id, List<SyncedFile> files) {
         for (int from = 0; from < files.size(); from += BATCH) {
             List<Map<String, Object>> rows = files.subList(from, Math.min(files.size(), from + BATCH)).stream()
                     .map(file -> Map.<String, Object>of("path", file.path(), "hash", file.hash(), "documentId", file.documentId())).toList();
             driver.executableQuery("""
+                            MATCH (:SyncSource {id: $id})
                             UNWIND $files AS file
                             MERGE (f:SyncedFile {sourceId: $id, path: file.path})
                             SET f.hash = file.hash, f.documentId = file.documentId""")
@@ -165,13 +168,36 @@ public class SourceStore {
         }
     }
 
+    /** Records a run as it starts, goes on and ends: the source's last run, and one of its recent runs. */
     public void run(String id, SyncRun run, String commit) {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id);
         params.put("run", write(run));
+        params.put("runId", run.runId());
         params.put("commit", commit);
-        driver.executableQuery("MATCH (s:SyncSource {id: $id}) SET s.lastRun = $run, s.lastCommit = coalesce($commit, s.lastCommit)")
-                .withParameters(params).execute();
+        params.put("kept", RECENT_RUNS);
+        driver.executableQuery("""
+                        MATCH (s:SyncSource {id: $id})
+                        WITH s, [i IN range(0, size(coalesce(s.runIds, [])) - 1) WHERE s.runIds[i] <> $runId] AS others
+                        SET s.runIds = ([i IN others | s.runIds[i]] + $runId)[-$kept..],
+                            s.runs = ([i IN others | s.runs[i]] + $run)[-$kept..],
+                            s.lastRun = CASE WHEN $queued THEN s.lastRun ELSE $run END,
+                            s.lastCommit = coalesce($commit, s.lastCommit)""")
+                .withParameters(withQueued(params, SyncRun.QUEUED.equals(run.state()))).execute();
+    }
+
+    private static Map<String, Object> withQueued(Map<String, Object> params, boolean queued) {
+        params.put("queued", queued);
+        return params;
+    }
+
+    /** The source's recent runs (queued, running and ended; the last {@value #RECENT_RUNS}), newest first. */
+    public List<SyncRun> runs(String id) {
+        List<SyncRun> runs = new java.util.ArrayList<>(driver.executableQuery("MATCH (s:SyncSource {id: $id}) RETURN coalesce(s.runs, []) AS runs")
+                .withParameters(Map.of("id", id)).execute().records().stream()
+                .flatMap(row -> row.get("runs").asList(Value::asString).stream()).map(this::readRun).filter(java.util.Objects::nonNull).toList());
+        java.util.Collections.reverse(runs);
+        return runs;
     }
 
     /** Takes the source's lease for {@code owner} when it is free, lapsed or already {@code owner}'s. */
@@ -201,7 +227,7 @@ public class SourceStore {
     public List<Stored> claimOrphans(String owner) {
         index();
         return driver.executableQuery("""
-                        MATCH (s:SyncSource) WHERE (s.watch OR s.schedule IS NOT NULL OR s.runRequested IS NOT NULL)
+                        MATCH (s:SyncSource) WHERE (s.watch OR s.schedule IS NOT NULL OR s.runRequests IS NOT NULL)
                           AND coalesce(s.leaseUntil, 0) < timestamp()
                         SET s.claiming = true REMOVE s.claiming
                         WITH s WHERE coalesce(s.leaseUntil, 0) < timestamp()
@@ -216,19 +242,22 @@ public class SourceStore {
         driver.executableQuery("MATCH (s:SyncSource {owner: $owner}) SET s.leaseUntil = 0").withParameters(Map.of("owner", owner)).execute();
     }
 
-    /** Asks the source's owner for a run. */
+    /** Asks the source's owner for a run; runs asked for meanwhile wait in order, each with its own id and options. */
     public void requestRun(String id, String runId, boolean allowMassDelete) {
-        driver.executableQuery("MATCH (s:SyncSource {id: $id}) SET s.runRequested = $runId, s.allowMassDelete = $allow")
+        driver.executableQuery("""
+                        MATCH (s:SyncSource {id: $id})
+                        SET s.runRequests = coalesce(s.runRequests, []) + $runId, s.runRequestsAllow = coalesce(s.runRequestsAllow, []) + $allow""")
                 .withParameters(Map.of("id", id, "runId", runId, "allow", allowMassDelete)).execute();
     }
 
-    /** The runs asked for of the sources {@code owner} holds, each taken once. */
+    /** The runs asked for of the sources {@code owner} holds, in the order asked, each taken once. */
     public List<RunRequest> takeRunRequests(String owner) {
         return driver.executableQuery("""
-                        MATCH (s:SyncSource {owner: $owner}) WHERE s.runRequested IS NOT NULL
-                        WITH s, s.runRequested AS runId, coalesce(s.allowMassDelete, false) AS allow
-                        REMOVE s.runRequested, s.allowMassDelete
-                        RETURN s.id AS id, runId, allow""")
+                        MATCH (s:SyncSource {owner: $owner}) WHERE s.runRequests IS NOT NULL
+                        WITH s, s.runRequests AS runIds, s.runRequestsAllow AS allows
+                        REMOVE s.runRequests, s.runRequestsAllow
+                        WITH s, runIds, allows UNWIND range(0, size(runIds) - 1) AS i
+                        RETURN s.id AS id, runIds[i] AS runId, coalesce(allows[i], false) AS allow ORDER BY id, i""")
                 .withParameters(Map.of("owner", owner)).execute().records().stream()
                 .map(row -> new RunRequest(row.get("id").asString(), row.get("runId").asString(), row.get("allow").asBoolean())).toList();
     }
@@ -238,16 +267,17 @@ public class SourceStore {
         SourceRequest request = new SourceRequest(s.get("type").asString(), s.get("location").asString(), s.get("collection").asString(),
                 s.get("include").asList(Value::asString, List.of()), s.get("exclude").asList(Value::asString, List.of()),
                 s.get("branch").asString(null), s.get("schedule").asString(null), s.get("watch").asBoolean(false));
-        SyncRun lastRun = null;
-        if (!s.get("lastRun").isNull()) {
-            try {
-                lastRun = json.readValue(s.get("lastRun").asString(), SyncRun.class);
-            } catch (JsonProcessingException e) {
-                lastRun = null; // an unreadable record only loses the report, never the source
-            }
-        }
+        SyncRun lastRun = s.get("lastRun").isNull() ? null : readRun(s.get("lastRun").asString());
         return new Stored(s.get("id").asString(), request, s.get("lastCommit").asString(null), lastRun,
                 Instant.ofEpochMilli(s.get("createdAt").asLong(0)), (int) row.get("documents").asLong());
+    }
+
+    private SyncRun readRun(String stored) {
+        try {
+            return json.readValue(stored, SyncRun.class);
+        } catch (JsonProcessingException e) {
+            return null; // an unreadable record only loses the report, never the source
+        }
     }
 
     private String write(Object value) {

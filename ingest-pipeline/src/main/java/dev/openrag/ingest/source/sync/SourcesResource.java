@@ -68,7 +68,7 @@ public class SourcesResource {
 
     @POST
     @Path("/{id}/run")
-    @Operation(summary = "Sync a source now (202 {sourceId, runId}); allowMassDelete lets a run delete more than half of its "
+    @Operation(summary = "Sync a source now, or after the runs asked for before (202 {sourceId, runId}; 429 when 16 wait); allowMassDelete lets a run delete more than half of its "
             + "documents; dryRun answers (200) what a run would do, changing nothing")
     @RolesAllowed(Role.WRITER)
     public Response run(@PathParam("id") String id, @QueryParam("allowMassDelete") Boolean allowMassDelete,
@@ -84,9 +84,27 @@ public class SourcesResource {
         return Response.accepted(accepted).build();
     }
 
+    @GET
+    @Path("/{id}/runs")
+    @Operation(summary = "A source's recent runs, newest first: queued, running and ended, each with its own options")
+    public List<SyncRun> runs(@PathParam("id") String id) {
+        visible(id);
+        return sync.runs(id);
+    }
+
+    @GET
+    @Path("/{id}/runs/{runId}")
+    @Operation(summary = "One run of a source, by the id POST /api/sources/{id}/run answered: queued, running, or how it ended")
+    public SyncRun run(@PathParam("id") String id, @PathParam("runId") String runId) {
+        visible(id);
+        return sync.runs(id).stream().filter(run -> run.runId().equals(runId)).findFirst()
+                .orElseThrow(() -> ApiException.notFound("source '" + id + "' has no recent run '" + runId + "'"));
+    }
+
     @DELETE
     @Path("/{id}")
-    @Operation(summary = "Stop keeping a source; with deleteDocuments=true its documents leave every store too")
+    @Operation(summary = "Stop keeping a source (its run stops, the runs waiting are dropped); with deleteDocuments=true its "
+            + "documents leave every store too")
     @RolesAllowed(Role.WRITER)
     public SourceView delete(@PathParam("id") String id, @QueryParam("deleteDocuments") Boolean deleteDocuments) {
         visible(id);

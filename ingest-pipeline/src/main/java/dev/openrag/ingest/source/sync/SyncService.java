@@ -2,10 +2,13 @@ package dev.openrag.ingest.source.sync;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -20,7 +23,6 @@ import java.util.concurrent.TimeUnit;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.jboss.logging.Logger;
 
@@ -31,6 +33,7 @@ import dev.openrag.ingest.source.DocumentPublisher;
 import dev.openrag.ingest.source.Uploads;
 import dev.openrag.ingest.source.crawl.PolicyProxy;
 import dev.openrag.ingest.stage.StageRunner;
+import dev.openrag.ingest.stage.parse.DocumentParser;
 import dev.openrag.knowledge.fetch.AddressPolicy;
 import dev.openrag.knowledge.fetch.SafeFetcher;
 import dev.openrag.knowledge.runtime.ApiException;
@@ -72,11 +75,16 @@ public class SyncService {
     private final JobTracker jobs;
     private final Scheduler scheduler;
     private final SafeFetcher fetcher;
-    private final List<Path> forbidden;
+    private final SourceRoots roots;
+    private final long maxDocumentBytes;
     private final String instance = Ids.newEventId();
     private final ExecutorService runs = Executors.newCachedThreadPool(Thread.ofPlatform().name("sync-", 0).daemon().factory());
-    /** Sources with a run here now → whether another was asked for meanwhile (run once more after it). */
-    private final Map<String, Boolean> running = new ConcurrentHashMap<>();
+    /** Sources with a run here now → the runs asked for meanwhile, in order, each with its own id and options. */
+    private final Map<String, Deque<Queued>> running = new ConcurrentHashMap<>();
+    /** Sources being deleted: their run stops at its next file. */
+    private final Set<String> stopping = ConcurrentHashMap.newKeySet();
+    /** Each source's last job here: a delete waits for it, so that no document of it is written after its deletion. */
+    private final Map<String, String> lastJobs = new ConcurrentHashMap<>();
     /** Sources this instance keeps (watch or schedule) → their watch, if any; and the request each was kept with. */
     private final Map<String, Optional<FolderWatch>> kept = new ConcurrentHashMap<>();
     private final Map<String, SourceRequest> keptAs = new ConcurrentHashMap<>();
@@ -85,7 +93,7 @@ public class SyncService {
 
     public SyncService(SourceStore store, SourceSettings settings, Uploads uploads, DocumentPublisher publisher, StageRunner runner,
                        @Channel("deleted-out") MutinyEmitter<String> deletions, JobTracker jobs, Scheduler scheduler,
-                       SafeFetcher fetcher, @ConfigProperty(name = "openrag.secrets.key-file") String keyFile) {
+                       SafeFetcher fetcher, SourceRoots roots, DocumentParser parser) {
         this.store = store;
         this.settings = settings;
         this.uploads = uploads;
@@ -95,12 +103,8 @@ public class SyncService {
         this.jobs = jobs;
         this.scheduler = scheduler;
         this.fetcher = fetcher;
-        Path dataFolder = Path.of(keyFile).toAbsolutePath().normalize().getParent();
-        List<Path> never = new ArrayList<>(List.of(Path.of(settings.dir()).toAbsolutePath().normalize()));
-        if (dataFolder != null) {
-            never.add(dataFolder);
-        }
-        this.forbidden = List.copyOf(never);
+        this.roots = roots;
+        this.maxDocumentBytes = parser.maxBytes();
     }
 
     @PreDestroy
@@ -142,17 +146,32 @@ public class SyncService {
         return store.list(LISTED).stream().map(this::view).toList();
     }
 
-    /** Runs a source now (here, or through its owner); returns the run's id. */
+    /**
+     * Runs a source now, or after the runs already asked for (here, or through its owner); returns the run's id, which
+     * is recorded at once ({@code queued}) and ends with a state.
+     */
     public String run(String id, boolean allowMassDelete) {
         SourceStore.Stored source = store.get(id).orElseThrow(() -> ApiException.notFound("no source '" + id + "'"));
+        Deque<Queued> waiting = running.get(id);
+        if (waiting != null && waiting.size() >= MAX_QUEUED) {
+            throw new ApiException(429, "too_many_requests", "source '" + id + "' already has " + MAX_QUEUED
+                    + " runs waiting: ask again when they have run");
+        }
         String runId = Ids.newEventId();
+        store.run(id, SyncRun.queued(runId, allowMassDelete), null);
         if (store.claim(id, instance)) {
             keepIfChanged(source);
-            start(id, runId, allowMassDelete);
+            start(id, new Queued(runId, allowMassDelete, true));
         } else {
             store.requestRun(id, runId, allowMassDelete); // its owner makes it within a renewal
         }
         return runId;
+    }
+
+    /** The source's recent runs, newest first (a run id the API answered is among them until it is one of the oldest). */
+    public List<SyncRun> runs(String id) {
+        store.get(id).orElseThrow(() -> ApiException.notFound("no source '" + id + "'"));
+        return store.runs(id);
     }
 
     /** Forgets a source here and everywhere; with {@code deleteDocuments}, its documents go from every store too. */
@@ -160,6 +179,11 @@ public class SyncService {
         Optional<SourceStore.Stored> source = store.get(id);
         source.ifPresent(stored -> {
             unkeep(id);
+            stopRun(id);
+            String lastJob = lastJobs.remove(id);
+            if (deleteDocuments && lastJob != null) {
+                awaitJobEnd(lastJob);
+            }
             if (deleteDocuments) {
                 List<SourceStore.SyncedFile> files = List.copyOf(store.files(id).values());
                 String jobId = DocumentPublisher.newJobId();
@@ -167,8 +191,43 @@ public class SyncService {
                 files.forEach(file -> deleteDocument(jobId, stored.request().collection(), file.documentId()));
             }
             store.delete(id);
+            stopping.remove(id);
         });
         return source.map(this::view);
+    }
+
+    /**
+     * Stops the source's run here, if it has one, and drops the runs waiting after it; waits (a little) until it stopped,
+     * so that its documents are all known before they are deleted. A run on another instance stops when it sees the
+     * source gone.
+     */
+    private void stopRun(String id) {
+        stopping.add(id);
+        running.computeIfPresent(id, (key, waiting) -> {
+            waiting.clear();
+            return waiting;
+        });
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        while (running.containsKey(id) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    private void awaitJobEnd(String jobId) {
+        long deadline = System.nanoTime() + STOP_WAIT.toNanos();
+        while (System.nanoTime() < deadline && jobs.status(jobId).map(status -> !status.finished()).orElse(false)) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** Renews this instance's leases, lets go of the sources it lost, takes over orphans and makes the runs asked of it. */
@@ -196,7 +255,7 @@ public class SyncService {
                 keep(orphan);
             }
             for (SourceStore.RunRequest request : store.takeRunRequests(instance)) {
-                start(request.id(), request.runId(), request.allowMassDelete());
+                start(request.id(), new Queued(request.runId(), request.allowMassDelete(), true));
             }
         } catch (RuntimeException e) {
             LOG.warnf("cannot reach the source store (%s); trying again in 10 s", e.getMessage());
@@ -217,11 +276,11 @@ public class SyncService {
         Optional<FolderWatch> watch = Optional.empty();
         if (request.watching() && SourceRequest.FOLDER.equals(request.type())) {
             watch = Optional.of(new FolderWatch(Path.of(request.location()), settings.watchDebounce(),
-                    () -> start(source.id(), Ids.newEventId(), false)));
+                    () -> start(source.id(), Queued.unasked())));
         }
         if (request.scheduled()) {
             var job = scheduler.newJob(jobName(source.id())).setConcurrentExecution(Scheduled.ConcurrentExecution.SKIP)
-                    .setTask(execution -> start(source.id(), Ids.newEventId(), false));
+                    .setTask(execution -> start(source.id(), Queued.unasked()));
             String schedule = request.schedule().strip();
             (schedule.contains(" ") ? job.setCron(schedule) : job.setInterval(schedule)).schedule();
         }
@@ -240,34 +299,75 @@ public class SyncService {
         scheduler.unscheduleJob(jobName(id));
     }
 
-    /** Runs the source on a thread of its own; a run asked for while one runs makes one more run after it. */
-    private void start(String id, String runId, boolean allowMassDelete) {
+    /**
+     * A run to make: its id and options; {@code asked} when its id was answered to someone (through the API), so it must
+     * run and end with a state. A run of a watch or schedule is not asked: one waiting is enough.
+     */
+    private record Queued(String runId, boolean allowMassDelete, boolean asked) {
+        static Queued unasked() {
+            return new Queued(Ids.newEventId(), false, false);
+        }
+    }
+
+    private static final int MAX_QUEUED = 16;
+    private static final java.time.Duration STOP_WAIT = java.time.Duration.ofSeconds(30);
+
+    /** Runs the source on a thread of its own; runs asked for while one runs wait in order and run after it, each as asked. */
+    private void start(String id, Queued run) {
         if (shuttingDown) {
             return;
         }
         boolean[] first = {false};
-        running.compute(id, (key, asked) -> {
-            first[0] = asked == null;
-            return !first[0]; // false: running, nothing more asked; true: run once more after this one
+        running.compute(id, (key, waiting) -> {
+            if (waiting == null) {
+                first[0] = true;
+                return new ArrayDeque<>();
+            }
+            if (run.asked() || waiting.stream().allMatch(Queued::asked)) {
+                waiting.add(run);
+            }
+            return waiting;
         });
-        if (!first[0]) {
-            return;
+        if (first[0]) {
+            runs.submit(() -> runInOrder(id, run));
         }
-        runs.submit(() -> {
-            String next = runId;
-            boolean again;
-            do {
-                String thisRun = next;
-                try {
-                    store.get(id).ifPresent(source -> sync(source, thisRun, allowMassDelete));
-                } catch (RuntimeException e) {
-                    LOG.warnf(e, "sync of source %s failed", id);
-                }
-                // atomically: another run was asked for meanwhile (make it), or this source is no longer running here
-                again = running.compute(id, (key, asked) -> Boolean.TRUE.equals(asked) && !shuttingDown ? false : null) != null;
-                next = Ids.newEventId();
-            } while (again);
-        });
+    }
+
+    private void runInOrder(String id, Queued first) {
+        Queued next = first;
+        while (next != null) {
+            runOne(id, next);
+            Queued[] taken = {null};
+            // atomically: the next run waiting (make it), or this source is no longer running here
+            running.compute(id, (key, waiting) -> {
+                taken[0] = waiting == null || shuttingDown ? null : waiting.poll();
+                return taken[0] == null ? null : waiting;
+            });
+            next = taken[0];
+        }
+    }
+
+    /** One run, which ends with a state whatever happens: no error of any kind leaves it "running" (or "queued"). */
+    private void runOne(String id, Queued queued) {
+        try {
+            store.get(id).ifPresent(source -> sync(source, queued.runId(), queued.allowMassDelete()));
+        } catch (Throwable e) { // an Error too (OutOfMemoryError, StackOverflowError): the run ends, the next one starts
+            LOG.warnf(e, "sync of source %s failed", id);
+            recordFailed(id, SyncRun.started(queued.runId(), queued.allowMassDelete()), e);
+        }
+    }
+
+    private void recordFailed(String id, SyncRun run, Throwable e) {
+        try {
+            store.run(id, run.ended(SyncRun.FAILED, "stopped: " + describe(e)
+                    + " (what was published is kept; the next run starts as usual)"), null);
+        } catch (Throwable unrecorded) {
+            LOG.warnf("the failed run of source %s could not be recorded either: %s", id, unrecorded.getMessage());
+        }
+    }
+
+    private static String describe(Throwable e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 
     /** A source's files now (and, for git, the commit and the open clone they are read from). */
@@ -287,17 +387,23 @@ public class SyncService {
         PathFilter filter = new PathFilter(request.includeOrNone(), request.excludeOrNone());
         if (SourceRequest.GIT.equals(request.type())) {
             if (!request.location().contains("://")) {
-                outsideFolderRead(Path.of(request.location())).ifPresent(outside -> {
+                Path repository = Path.of(request.location());
+                roots.refusal(SourceRoots.real(repository), request.location()).ifPresent(refusal -> {
+                    throw new SourceException(refusal.reason() + ": this source no longer runs, nothing was changed");
+                });
+                outsideFolderRead(repository).ifPresent(outside -> {
                     throw new SourceException(outside);
                 });
             }
             synchronized (fetchLocks.computeIfAbsent(source.id(), key -> new Object())) { // one fetch of a clone at a time
                 GitScanner.Head head = GitScanner.read(gitLocation(request.location()), request.branch(), clone(source.id()), filter,
-                        settings.maxFiles(), (int) settings.gitTimeout().toSeconds());
+                        settings.maxFiles(), settings.maxFileBytes(), new GitScanner.Bounds(settings.maxCloneBytes(),
+                                (int) settings.gitTimeout().toSeconds()));
                 return new Scanned(head.files(), head.commit(), head);
             }
         }
-        return new Scanned(FolderScanner.scan(Path.of(request.location()), filter, forbidden, settings.maxFiles()), null, null);
+        SourceReader.Root root = roots.atRun(Path.of(request.location()));
+        return new Scanned(FolderScanner.scan(root, filter, roots.never(), settings.maxFiles(), settings.maxFileBytes()), null, null);
     }
 
     /**
@@ -306,7 +412,7 @@ public class SyncService {
      */
     public SyncRun dryRun(String id) {
         SourceStore.Stored source = store.get(id).orElseThrow(() -> ApiException.notFound("no source '" + id + "'"));
-        SyncRun run = SyncRun.started(Ids.newEventId());
+        SyncRun run = SyncRun.started(Ids.newEventId(), false);
         try (Scanned now = scan(source)) {
             Map<String, SourceStore.SyncedFile> synced = store.files(id);
             SyncPlan plan = SyncPlan.of(synced, now.files());
@@ -331,17 +437,25 @@ public class SyncService {
         int count = 0;
         for (SourceFile file : files) {
             try {
-                Uploads.Checked checked = uploads.check(file.path(), file.size(), file.content()::read);
+                Uploads.Checked checked = uploads.check(file.path(), file.size(), () -> read(file).bytes());
                 if (checked.rejection() == null) {
                     count++;
                 } else {
                     refused.add(new SyncRun.Refused(file.path(), checked.rejection().reason()));
                 }
+            } catch (SourceReader.TooLargeException e) {
+                refused.add(new SyncRun.Refused(file.path(), e.getMessage()));
             } catch (IOException e) {
                 refused.add(new SyncRun.Refused(file.path(), "unreadable: " + e.getMessage()));
             }
         }
         return count;
+    }
+
+    /** A file's bytes, once, with their hash; no more than a file (and a document) may hold. */
+    private SourceReader.Content read(SourceFile file) throws IOException {
+        return maxDocumentBytes < settings.maxFileBytes() ? file.content().read(maxDocumentBytes, "openrag.ingest.max-document-bytes")
+                : file.content().read(settings.maxFileBytes(), FolderScanner.MAX_FILE_BYTES);
     }
 
     private static String massDeleteReason(SyncPlan plan, int documents) {
@@ -354,7 +468,7 @@ public class SyncService {
     void sync(SourceStore.Stored source, String runId, boolean allowMassDelete) {
         String id = source.id();
         SourceRequest request = source.request();
-        SyncRun run = SyncRun.started(runId);
+        SyncRun run = SyncRun.started(runId, allowMassDelete);
         store.run(id, run, null);
         try (Scanned now = scan(source)) {
             List<SourceFile> files = now.files();
@@ -367,15 +481,20 @@ public class SyncService {
                 return;
             }
             String jobId = plan.changesNothing() ? null : DocumentPublisher.newJobId();
+            if (jobId != null) {
+                lastJobs.put(id, jobId);
+            }
             List<SyncRun.Refused> refused = new ArrayList<>(plan.refused());
             Map<String, String> pathsByDocument = new HashMap<>();
-            int published = publish(source, jobId, plan.added(), refused, pathsByDocument);
-            int republished = publish(source, jobId, plan.changed(), refused, pathsByDocument);
-            if (!plan.deleted().isEmpty()) {
-                jobs.deleting(jobId, request.collection(), plan.deleted().stream().map(SourceStore.SyncedFile::documentId).toList());
-                for (SourceStore.SyncedFile gone : plan.deleted()) {
-                    deleteDocument(jobId, request.collection(), gone.documentId());
-                }
+            List<String> superseded = new ArrayList<>();
+            int published = publish(source, synced, jobId, plan.added(), refused, pathsByDocument, superseded);
+            int republished = publish(source, synced, jobId, plan.changed(), refused, pathsByDocument, superseded);
+            stopIfDeleted(id);
+            List<String> deletedIds = new ArrayList<>(plan.deleted().stream().map(SourceStore.SyncedFile::documentId).toList());
+            deletedIds.addAll(superseded);
+            if (!deletedIds.isEmpty()) {
+                jobs.deleting(jobId, request.collection(), deletedIds);
+                deletedIds.forEach(documentId -> deleteDocument(jobId, request.collection(), documentId));
                 store.forgotten(id, plan.deleted().stream().map(SourceStore.SyncedFile::path).toList());
             }
             run = run.counted(published, republished, plan.deleted().size(), plan.unchanged(), refused,
@@ -384,7 +503,7 @@ public class SyncService {
             LOG.infof("sync source=%s added=%d changed=%d deleted=%d unchanged=%d refused=%d", id, run.added(), run.changed(),
                     run.deleted(), run.unchanged(), refused.size());
             if (run.jobId() != null) {
-                run = awaitJob(run, pathsByDocument);
+                run = awaitJob(id, run, pathsByDocument);
             }
             store.run(id, run.ended(SyncRun.COMPLETED, null), commit);
         } catch (SourceException | ApiException e) {
@@ -392,34 +511,45 @@ public class SyncService {
             store.run(id, run.ended(SyncRun.FAILED, e.getMessage()), null);
         } catch (IOException e) {
             store.run(id, run.ended(SyncRun.FAILED, "the source could not be read: " + e.getMessage()), null);
-        } catch (RuntimeException e) { // an engine away (Kafka, Neo4j): what was published is recorded, the next run goes on
-            LOG.warnf("sync of source %s stopped: %s", id, e.getMessage());
-            try {
-                store.run(id, run.ended(SyncRun.FAILED, "stopped: " + e.getMessage()
-                        + " (what was published is kept; run again when the engines are back)"), null);
-            } catch (RuntimeException unreachable) {
-                LOG.warnf("the failed run of source %s could not be recorded either: %s", id, unreachable.getMessage());
-            }
+        } catch (Throwable e) { // an engine away (Kafka, Neo4j), or an Error: what was published is recorded, the next run goes on
+            LOG.warnf(e, "sync of source %s stopped", id);
+            recordFailed(id, run, e);
+        }
+    }
+
+    /** Stops a run whose source is being deleted (here) or was deleted (through another instance). */
+    private void stopIfDeleted(String id) {
+        if (stopping.contains(id) || store.get(id).isEmpty()) {
+            throw new SourceException("the source was deleted during this run: it stopped");
         }
     }
 
     /** Publishes files as documents, in batches of at most 32 MB, recording each batch as synced once it is out; returns how many. */
-    private int publish(SourceStore.Stored source, String jobId, List<SourceFile> files, List<SyncRun.Refused> refused,
-                          Map<String, String> pathsByDocument) throws IOException {
+    private int publish(SourceStore.Stored source, Map<String, SourceStore.SyncedFile> synced, String jobId, List<SourceFile> files,
+                        List<SyncRun.Refused> refused, Map<String, String> pathsByDocument, List<String> superseded) throws IOException {
         String collection = source.request().collection();
         int count = 0;
         List<DocumentArrived> batch = new ArrayList<>();
         List<SourceStore.SyncedFile> recorded = new ArrayList<>();
         long bytes = 0;
         for (SourceFile file : files) {
-            String documentId = documentId(source.id(), file.path());
+            if (stopping.contains(source.id())) { // the source is being deleted: publish no more (what went out is recorded)
+                throw new SourceException("the source was deleted during this run: it stopped");
+            }
+            String documentId = documentId(source.request(), file.path());
             String uri = source.request().location() + "/" + file.path();
+            SourceReader.Content[] content = {null};
             Uploads.FileRead read;
             try {
-                read = uploads.read(file.path(), file.size(), file.content()::read, detected -> new DocumentArrived(
-                        EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId, collection,
-                        new Source(source.request().type(), uri), null, detected.mediaType(), detected.base64(),
-                        DocumentArrived.BASE64, null, Map.of("fileName", file.path(), "sourceId", source.id())));
+                // past the document limit a file is refused on its size, unread; else the bytes published are the bytes hashed
+                content[0] = file.size() > maxDocumentBytes ? null : read(file);
+                read = uploads.read(file.path(), content[0] == null ? file.size() : content[0].bytes().length, () -> content[0].bytes(),
+                        detected -> new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId,
+                                collection, new Source(source.request().type(), uri), null, detected.mediaType(), detected.base64(),
+                                DocumentArrived.BASE64, null, Map.of("fileName", file.path(), "sourceId", source.id())));
+            } catch (SourceReader.TooLargeException e) {
+                refused.add(new SyncRun.Refused(file.path(), e.getMessage()));
+                continue;
             } catch (IOException e) {
                 refused.add(new SyncRun.Refused(file.path(), "unreadable: " + e.getMessage()));
                 continue;
@@ -429,9 +559,13 @@ public class SyncService {
                 continue;
             }
             batch.add(read.document());
-            recorded.add(new SourceStore.SyncedFile(file.path(), file.hash(), documentId));
+            SourceStore.SyncedFile before = synced.get(file.path());
+            if (before != null && !before.documentId().equals(documentId)) {
+                superseded.add(before.documentId()); // synced under an id of an older scheme: that document goes in this job
+            }
+            recorded.add(new SourceStore.SyncedFile(file.path(), content[0].hash(), documentId));
             pathsByDocument.put(documentId, file.path());
-            bytes += file.size();
+            bytes += content[0].bytes().length;
             count++;
             if (bytes >= PUBLISH_BATCH_BYTES) {
                 flush(source, jobId, batch, recorded);
@@ -456,9 +590,9 @@ public class SyncService {
     }
 
     /** Waits for the run's job; the documents it failed join the run's refused files, under their paths. */
-    private SyncRun awaitJob(SyncRun run, Map<String, String> pathsByDocument) {
+    private SyncRun awaitJob(String id, SyncRun run, Map<String, String> pathsByDocument) {
         JobStatus status = null;
-        while (!shuttingDown) {
+        while (!shuttingDown && !stopping.contains(id)) {
             status = jobs.status(run.jobId()).orElse(null);
             if (status != null && status.finished()) {
                 break;
@@ -479,9 +613,13 @@ public class SyncService {
         return run.counted(run.added(), run.changed(), run.deleted(), run.unchanged(), refused, run.jobId(), run.commit());
     }
 
-    /** A document's id: fixed by its source and path, so two sources of one folder (two collections) never share one. */
-    static String documentId(String sourceId, String path) {
-        return Ids.documentIdFromUri("sync://" + sourceId + "/" + path);
+    /**
+     * A document's id: fixed by (collection, source type, location, path), so two collections of one folder never share
+     * one, and a folder synced again after its source was deleted (its documents kept) replaces its documents.
+     */
+    static String documentId(SourceRequest source, String path) {
+        return Ids.documentIdFromUri("sync://" + source.type() + "/" + source.collection() + "/"
+                + URLEncoder.encode(source.location(), StandardCharsets.UTF_8) + "/" + path);
     }
 
     private SourceRequest validated(SourceRequest request) {
@@ -507,7 +645,7 @@ public class SyncService {
         if (SourceRequest.GIT.equals(type) && location.contains("://")) {
             location = checkedUrl(location);
         } else {
-            Path folder = allowedFolder(location);
+            Path folder = roots.allowedAtSave(location);
             if (SourceRequest.GIT.equals(type) && !GitScanner.isRepository(folder.toFile())) {
                 throw ApiException.badRequest("'" + location + "' is not a git repository");
             }
@@ -558,62 +696,16 @@ public class SyncService {
         } catch (IOException | RuntimeException e) {
             return Optional.of("repository '" + repository + "' could not be opened: " + e.getMessage());
         }
-        List<Path> roots = allowedRoots();
-        List<Path> never = forbidden.stream().map(SyncService::real).toList();
+        List<Path> allowed = roots.roots();
+        List<Path> never = roots.never();
         for (Path folder : read) {
-            Path real = real(folder);
-            if (roots.stream().noneMatch(real::startsWith) || never.stream().anyMatch(real::startsWith)) {
+            Path real = SourceRoots.real(folder);
+            if (allowed.stream().noneMatch(real::startsWith) || never.stream().anyMatch(real::startsWith)) {
                 return Optional.of("repository '" + repository + "' reads '" + folder + "', outside the folders this server "
                         + "may sync (openrag.sources.allowed-roots): a .git file or objects/info/alternates points there");
             }
         }
         return Optional.empty();
-    }
-
-    private List<Path> allowedRoots() {
-        return settings.allowedRoots().orElse(List.of()).stream().filter(root -> !root.isBlank())
-                .map(root -> real(Path.of(root.strip()))).toList();
-    }
-
-    /** A folder that exists under an allowed root and outside the server's data folder, as its real path. */
-    private Path allowedFolder(String location) {
-        Path given;
-        try {
-            given = Path.of(location);
-        } catch (InvalidPathException e) {
-            throw ApiException.badRequest("'" + location + "' is not a valid path");
-        }
-        if (!given.isAbsolute()) {
-            throw ApiException.badRequest("field 'location' must be an absolute path, got '" + location + "'");
-        }
-        List<Path> roots = allowedRoots();
-        if (roots.isEmpty()) {
-            throw new ApiException(403, "forbidden", "this server syncs no folders: its operator has not set openrag.sources.allowed-roots "
-                    + "(env OPENRAG_SOURCES_ALLOWED_ROOTS)");
-        }
-        if (!Files.exists(given)) {
-            throw ApiException.badRequest("folder '" + location + "' does not exist");
-        }
-        Path folder = real(given);
-        if (!Files.isDirectory(folder)) {
-            throw ApiException.badRequest("'" + location + "' is not a folder");
-        }
-        if (roots.stream().noneMatch(folder::startsWith)) {
-            throw new ApiException(403, "forbidden", "folder '" + location + "' is outside the folders this server may sync "
-                    + "(openrag.sources.allowed-roots)");
-        }
-        if (forbidden.stream().map(SyncService::real).anyMatch(folder::startsWith)) {
-            throw new ApiException(403, "forbidden", "folder '" + location + "' lies in the server's data folder, which is never synced");
-        }
-        return folder;
-    }
-
-    private static Path real(Path path) {
-        try {
-            return path.toRealPath();
-        } catch (IOException e) {
-            return path.toAbsolutePath().normalize();
-        }
     }
 
     private void checkSchedule(String schedule) {

@@ -15,7 +15,7 @@ import dev.openrag.knowledge.runtime.ApiException;
 class SyncPlanTest {
 
     private static SourceFile file(String path, String hash) {
-        return new SourceFile(path, hash, 10, () -> new byte[0], null);
+        return new SourceFile(path, hash, 10, (limit, limitName) -> new SourceReader.Content(new byte[0], hash), null);
     }
 
     private static Map<String, SourceStore.SyncedFile> synced(String... pathsAndHashes) {

@@ -1,0 +1,276 @@
+package dev.openrag.ingest.source.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import dev.openrag.knowledge.runtime.ApiException;
+
+/**
+ * Reads of a folder source that an attacker who can write in the folder tries to turn outside it: a file or a parent
+ * folder swapped for a link between the scan and the read (the swap made at that moment, deterministically), the root
+ * itself swapped, a file that grows past the limit while it is read, a huge sparse file; and the roots a source may
+ * have (hidden folders, the data folder, the key file, roots narrowed later). Each attack has a legitimate file or
+ * folder beside it that is read as usual. Plain file system, no engine.
+ */
+class SourceReadsTest {
+
+    private static final long LIMIT = 1024 * 1024;
+
+    @TempDir
+    Path temp;
+
+    Path allowed;
+    Path outside;
+    Path root;
+
+    @BeforeEach
+    void folders() throws IOException {
+        allowed = Files.createDirectories(temp.resolve("allowed")).toRealPath();
+        outside = Files.createDirectories(temp.resolve("outside")).toRealPath();
+        root = Files.createDirectories(allowed.resolve("docs"));
+        write(outside, "secret.md", "OUTSIDE-SECRET the environment of the app");
+        write(outside, "sub/page.md", "OUTSIDE-SECRET in a folder");
+    }
+
+    @Test
+    void aFileSwappedForALinkBetweenTheScanAndTheReadIsRefusedAndItsNeighbourIsRead() throws IOException {
+        write(root, "swapped.md", "the original text");
+        write(root, "control.md", "the control text");
+        Map<String, SourceFile> scanned = scan(root);
+        assertThat(scanned).containsOnlyKeys("swapped.md", "control.md");
+
+        Files.delete(root.resolve("swapped.md")); // between the scan and the read
+        Files.createSymbolicLink(root.resolve("swapped.md"), outside.resolve("secret.md"));
+
+        assertThatThrownBy(() -> read(scanned.get("swapped.md"))).isInstanceOf(IOException.class).hasMessageContaining("symbolic link");
+        SourceReader.Content control = read(scanned.get("control.md"));
+        assertThat(new String(control.bytes(), StandardCharsets.UTF_8)).isEqualTo("the control text");
+        assertThat(control.hash()).isEqualTo(scanned.get("control.md").hash());
+    }
+
+    @Test
+    void aParentFolderSwappedForALinkIsRefusedAtAnyDepthAndItsSiblingIsRead() throws IOException {
+        write(root, "sub/page.md", "inside, one level down");
+        write(root, "a/b/c/sub/page.md", "inside, four levels down");
+        write(root, "kept/page.md", "the control, in a folder that stays");
+        Map<String, SourceFile> scanned = scan(root);
+
+        for (Path parent : List.of(root.resolve("sub"), root.resolve("a/b"))) {
+            Path moved = parent.resolveSibling(parent.getFileName() + "-moved");
+            Files.move(parent, moved);
+            Files.createSymbolicLink(parent, parent.getFileName().toString().equals("sub") ? outside.resolve("sub") : outside);
+        }
+        Files.createDirectories(outside.resolve("c/sub"));
+        Files.writeString(outside.resolve("c/sub/page.md"), "OUTSIDE-SECRET deep");
+
+        for (String path : List.of("sub/page.md", "a/b/c/sub/page.md")) {
+            assertThatThrownBy(() -> read(scanned.get(path))).as(path).isInstanceOf(IOException.class)
+                    .hasMessageContaining("symbolic link");
+        }
+        assertThat(new String(read(scanned.get("kept/page.md")).bytes(), StandardCharsets.UTF_8))
+                .isEqualTo("the control, in a folder that stays");
+    }
+
+    @Test
+    void aRootReplacedAfterTheRunCheckedItIsNotRead() throws IOException {
+        write(root, "page.md", "the root's own page");
+        Map<String, SourceFile> scanned = scan(root);
+        Files.move(root, allowed.resolve("docs-moved"));
+        Files.createSymbolicLink(root, outside);
+        write(outside, "page.md", "OUTSIDE-SECRET where the root pointed");
+
+        assertThatThrownBy(() -> read(scanned.get("page.md"))).isInstanceOf(IOException.class)
+                .satisfies(e -> assertThat(e.getMessage()).containsAnyOf("replaced", "symbolic link", "not a folder"));
+        SourceRoots roots = roots(List.of(allowed));
+        assertThatThrownBy(() -> roots.atRun(root)).isInstanceOf(SourceException.class).hasMessageContaining("symbolic link");
+        assertThat(roots.atRun(allowed.resolve("docs-moved")).path()).as("the control: the real folder").isEqualTo(allowed.resolve("docs-moved"));
+    }
+
+    @Test
+    void theBytesReadAreTheBytesHashedEvenWhenTheFileChangedSinceTheScan() throws IOException {
+        write(root, "changing.md", "first version");
+        Map<String, SourceFile> scanned = scan(root);
+        write(root, "changing.md", "second version, written after the scan");
+
+        SourceReader.Content read = read(scanned.get("changing.md"));
+        assertThat(new String(read.bytes(), StandardCharsets.UTF_8)).isEqualTo("second version, written after the scan");
+        assertThat(read.hash()).isEqualTo(SourceReader.sha256(read.bytes())).isNotEqualTo(scanned.get("changing.md").hash());
+    }
+
+    @Test
+    void aFileThatGrowsPastTheLimitWhileItIsReadIsRefusedWithTheLimit() throws IOException {
+        write(root, "growing.log", "x".repeat(1000));
+        write(root, "steady.log", "y".repeat(1000));
+        Map<String, SourceFile> scanned = scan(root);
+        Files.writeString(root.resolve("growing.log"), "z".repeat((int) LIMIT + 10)); // past the limit by now
+
+        assertThatThrownBy(() -> read(scanned.get("growing.log"))).isInstanceOf(SourceReader.TooLargeException.class)
+                .hasMessageContaining(String.valueOf(LIMIT)).hasMessageContaining("test.limit");
+        assertThat(read(scanned.get("steady.log")).bytes()).hasSize(1000);
+    }
+
+    @Test
+    void aHugeSparseFileIsRefusedOnItsSizeWithoutBeingReadAndTheSmallOnesAreHashed() throws IOException {
+        long threeGiB = 3L * 1024 * 1024 * 1024;
+        try (RandomAccessFile sparse = new RandomAccessFile(root.resolve("huge.bin").toFile(), "rw")) {
+            sparse.setLength(threeGiB); // no byte written: a sparse file
+        }
+        write(root, "small.md", "a small file beside it");
+        write(root, "nested/small.txt", "another one");
+        long started = System.nanoTime();
+        Map<String, SourceFile> scanned = scan(root);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("3 GiB are never read").isLessThan(Duration.ofSeconds(5));
+
+        SourceFile huge = scanned.get("huge.bin");
+        assertThat(huge.readable()).isFalse();
+        assertThat(huge.unreadable()).contains(threeGiB + " bytes").contains(String.valueOf(LIMIT)).contains("openrag.sources.max-file-bytes");
+        assertThat(scanned.get("small.md").readable()).isTrue();
+        assertThat(scanned.get("nested/small.txt").readable()).isTrue();
+    }
+
+    @Test
+    void hiddenFoldersTheDataFolderAndTheKeyFileAreNeverSourcesAndNarrowedRootsStopOldOnes() throws IOException {
+        Path data = Files.createDirectories(allowed.resolve("server-data"));
+        Files.writeString(data.resolve("secrets.key"), "key");
+        List<Path> configured = new ArrayList<>(List.of(allowed));
+        SourceRoots roots = roots(configured, data.resolve("secrets.key"));
+
+        for (String hidden : List.of(".ssh", ".git", "..double", "notes/.private/deeper", ".config/app", ".Trash-1000")) {
+            Path folder = Files.createDirectories(allowed.resolve(hidden));
+            Optional<SourceRoots.Refusal> refusal = roots.refusal(folder.toRealPath(), folder.toString());
+            assertThat(refusal).as(hidden).hasValueSatisfying(r -> {
+                assertThat(r.status()).isEqualTo(400);
+                assertThat(r.reason()).contains("hidden");
+            });
+            assertThatThrownBy(() -> roots.allowedAtSave(folder.toString())).as(hidden).isInstanceOf(ApiException.class)
+                    .hasMessageContaining("hidden");
+            assertThatThrownBy(() -> roots.atRun(folder.toRealPath())).as(hidden).isInstanceOf(SourceException.class)
+                    .hasMessageContaining("hidden");
+        }
+        for (String visible : List.of("ssh", "notes.d", "v1.2", "dossier", "emails/2024.archive")) {
+            Path folder = Files.createDirectories(allowed.resolve(visible));
+            assertThat(roots.allowedAtSave(folder.toString())).as("control " + visible).isEqualTo(folder.toRealPath());
+        }
+        assertThatThrownBy(() -> roots.allowedAtSave(data.toString())).isInstanceOf(ApiException.class).hasMessageContaining("data folder");
+        Path inData = Files.createDirectories(data.resolve("inside"));
+        assertThatThrownBy(() -> roots.allowedAtSave(inData.toString())).isInstanceOf(ApiException.class).hasMessageContaining("data folder");
+        assertThatThrownBy(() -> roots.allowedAtSave(outside.toString())).isInstanceOf(ApiException.class)
+                .hasMessageContaining("outside the folders");
+
+        // a folder the operator chose as a root may itself lie under a hidden folder: only what is below the root counts
+        Path cache = Files.createDirectories(temp.resolve(".cache/shared")).toRealPath();
+        Files.createDirectories(cache.resolve("docs"));
+        configured.add(cache);
+        assertThat(roots.allowedAtSave(cache.resolve("docs").toString())).isEqualTo(cache.resolve("docs"));
+
+        // roots narrowed after a source was saved: its next run stops with the reason, the other source still runs
+        Path kept = Files.createDirectories(allowed.resolve("kept"));
+        Path dropped = roots.allowedAtSave(cache.resolve("docs").toString());
+        configured.remove(cache);
+        assertThatThrownBy(() -> roots.atRun(dropped)).isInstanceOf(SourceException.class).hasMessageContaining("outside the folders")
+                .hasMessageContaining("no longer runs");
+        assertThat(roots.atRun(kept.toRealPath()).path()).isEqualTo(kept.toRealPath());
+    }
+
+    @Test
+    void theScanSkipsTheServersOwnFilesInsideASourceAndReportsLinks() throws IOException {
+        Path data = Files.createDirectories(root.resolve("server-data"));
+        Files.writeString(data.resolve("secrets.key"), "key");
+        write(root, "page.md", "a page");
+        Files.createSymbolicLink(root.resolve("link.md"), outside.resolve("secret.md"));
+        SourceRoots roots = roots(List.of(allowed), data.resolve("secrets.key"));
+
+        Map<String, SourceFile> scanned = FolderScanner.scan(SourceReader.Root.of(root.toRealPath()), new PathFilter(List.of(), List.of()),
+                roots.never(), 100, LIMIT).stream().collect(Collectors.toMap(SourceFile::path, Function.identity()));
+        assertThat(scanned).containsOnlyKeys("page.md", "link.md");
+        assertThat(scanned.get("link.md").unreadable()).contains("symbolic link");
+    }
+
+    private Map<String, SourceFile> scan(Path folder) throws IOException {
+        return FolderScanner.scan(SourceReader.Root.of(folder.toRealPath()), new PathFilter(List.of(), List.of()), List.of(), 100, LIMIT)
+                .stream().collect(Collectors.toMap(SourceFile::path, Function.identity()));
+    }
+
+    private static SourceReader.Content read(SourceFile file) throws IOException {
+        assertThat(file.readable()).as(file.path() + " readable at the scan: " + file.unreadable()).isTrue();
+        return file.content().read(LIMIT, "test.limit");
+    }
+
+    private static void write(Path folder, String path, String text) throws IOException {
+        Path file = folder.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+
+    private SourceRoots roots(List<Path> allowedRoots) {
+        return roots(allowedRoots, temp.resolve("data/secrets.key"));
+    }
+
+    /** Roots read from {@code allowedRoots} at each call, so a test can narrow them as an operator would. */
+    private SourceRoots roots(List<Path> allowedRoots, Path keyFile) {
+        SourceSettings settings = new SourceSettings() {
+            @Override
+            public Optional<List<String>> allowedRoots() {
+                return Optional.of(allowedRoots.stream().map(Path::toString).toList());
+            }
+
+            @Override
+            public String dir() {
+                return temp.resolve("data/sources").toString();
+            }
+
+            @Override
+            public int maxFiles() {
+                return 100;
+            }
+
+            @Override
+            public long maxFileBytes() {
+                return LIMIT;
+            }
+
+            @Override
+            public long maxCloneBytes() {
+                return LIMIT;
+            }
+
+            @Override
+            public Duration lease() {
+                return Duration.ofSeconds(30);
+            }
+
+            @Override
+            public String leaseRenewal() {
+                return "10s";
+            }
+
+            @Override
+            public Duration watchDebounce() {
+                return Duration.ofSeconds(1);
+            }
+
+            @Override
+            public Duration gitTimeout() {
+                return Duration.ofMinutes(1);
+            }
+        };
+        return new SourceRoots(settings, keyFile.toString());
+    }
+}
