@@ -326,8 +326,7 @@ public class StageRunner {
      * stage's work, with the input record's timestamp.
      */
     public void emit(MutinyEmitter<String> emitter, EventEnvelope event) {
-        emitter.sendMessageAndAwait(Tracing.carryingContext(Message.of(codec.toJson(event))
-                .addMetadata(keyed(event.documentId(), INPUT_TIMESTAMP.get()))));
+        send(emitter, event.documentId(), event, INPUT_TIMESTAMP.get());
     }
 
     private static OutgoingKafkaRecordMetadata<String> keyed(String key, Long timestamp) {
@@ -372,8 +371,12 @@ public class StageRunner {
      * for the broker and runs again as a whole; a REST source answers 503.
      */
     private void send(MutinyEmitter<String> emitter, String key, EventEnvelope event) {
-        emitter.sendMessageAndAwait(Tracing.carryingContext(Message.of(codec.toJson(event))
-                .addMetadata(keyed(key, null))));
+        send(emitter, key, event, null);
+    }
+
+    /** {@code timestamp}: the record's (epoch ms), null for the producer's clock. */
+    private void send(MutinyEmitter<String> emitter, String key, EventEnvelope event, Long timestamp) {
+        emitter.sendMessageAndAwait(Tracing.carryingContext(Message.of(codec.toJson(event)).addMetadata(keyed(key, timestamp))));
     }
 
     private void reject(String stage, ConsumerRecord<String, String> record, EventEnvelope event, String reason, Source source,
