@@ -127,13 +127,16 @@ class TextVersionsTest {
         String sections = "# Beavers\n\n" + "Beavers build dams from branches, stones and mud across quiet streams. ".repeat(12)
                 + "\n\n## Lodges\n\n" + "A lodge has an underwater entrance and a dry chamber above the water line. ".repeat(12)
                 + "\n\n## Kits\n\n" + "Kits stay with their parents for two years. Ça dure deux ans — 两年, et puis ils partent. ".repeat(12);
-        String textless = given().contentType(ContentType.JSON).body(IngestTestSupport.textDocument(collection, "note://reindex/beavers.md",
-                "Beavers", sections)).post("/api/documents").then().statusCode(202).extract().path("documentIds[0]");
-        String kept = given().contentType(ContentType.JSON).body(IngestTestSupport.textDocument(collection, "note://reindex/moles.md",
+        var beavers = given().contentType(ContentType.JSON).body(IngestTestSupport.textDocument(collection, "note://reindex/beavers.md",
+                "Beavers", sections)).post("/api/documents").then().statusCode(202).extract().jsonPath();
+        var moles = given().contentType(ContentType.JSON).body(IngestTestSupport.textDocument(collection, "note://reindex/moles.md",
                 "Moles", "Moles dig tunnels with their broad front paws.")).post("/api/documents").then().statusCode(202)
-                .extract().path("documentIds[0]");
-        awaitText(collection, textless);
-        awaitText(collection, kept);
+                .extract().jsonPath();
+        // every sink done: the chunks a reindex reads are stored
+        assertThat(IngestTestSupport.awaitJob(beavers.getString("jobId"), WAIT).getString("state")).isEqualTo("completed");
+        assertThat(IngestTestSupport.awaitJob(moles.getString("jobId"), WAIT).getString("state")).isEqualTo("completed");
+        String textless = beavers.getString("documentIds[0]");
+        String kept = moles.getString("documentIds[0]");
         DocumentText keptBefore = texts.get(collection, kept).orElseThrow();
         try (Session session = driver.session()) {
             session.executeWrite(tx -> tx.run("MATCH (t:DocumentText {uid: $uid}) DELETE t",
@@ -161,14 +164,6 @@ class TextVersionsTest {
         given().post("/api/collections/" + collection + "/reindex").then().statusCode(200).body("rebuilt", equalTo(0));
         given().post("/api/collections/no-documents-here/reindex").then().statusCode(200).body("rebuilt", equalTo(0));
         given().post("/api/collections/Bad Name!/reindex").then().statusCode(400).body("message", notNullValue());
-    }
-
-    private void awaitText(String collection, String documentId) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (texts.get(collection, documentId).isEmpty()) {
-            assertThat(System.nanoTime()).as("text of " + documentId).isLessThan(deadline);
-            IngestTestSupport.sleep(300);
-        }
     }
 
     /** One chunk spanning the whole text, as the chunk stage writes it. */
