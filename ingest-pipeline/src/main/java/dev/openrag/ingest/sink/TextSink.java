@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
 
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
@@ -28,7 +29,7 @@ import io.smallrye.common.annotation.Blocking;
 @ApplicationScoped
 public class TextSink {
 
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(TextSink.class);
+    private static final Logger LOG = Logger.getLogger(TextSink.class);
 
     private final StageRunner runner;
     private final DocumentTexts texts;

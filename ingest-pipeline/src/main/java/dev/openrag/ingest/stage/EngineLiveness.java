@@ -8,6 +8,7 @@ import jakarta.enterprise.inject.Instance;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
+import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.port.GraphStore;
@@ -27,7 +28,7 @@ import dev.openrag.knowledge.runtime.OpenSearchHealthCheck;
 @ApplicationScoped
 public class EngineLiveness {
 
-    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(EngineLiveness.class);
+    private static final Logger LOG = Logger.getLogger(EngineLiveness.class);
 
     private final Instance<Neo4jHealthCheck> neo4j;
     private final Instance<OpenSearchHealthCheck> openSearch;
