@@ -159,7 +159,12 @@ class CitationSpansTest extends FixtureTest {
     void aHitWhoseDocumentHasNoTextSaysWhyItHasNoSpan() {
         new OpenSearchLexicalIndex(openSearch, true).upsert(List.of(new IndexedChunk(COLLECTION, "textless", COLLECTION + "/textless#0", 0,
                 "Okapis", "file:///textless", List.of(), "Okapis are relatives of the giraffe.", null, null)));
+        // on a loaded machine the texts may miss the search's deadline (degraded: spans, a reason of its own): ask again
         JsonPath okapis = search("okapis giraffe");
+        for (int attempt = 0; attempt < 5 && okapis.getList("degraded") != null; attempt++) {
+            assertThat(okapis.getString("results[0].spans[0].reason")).isEqualTo(dev.openrag.query.cite.Spans.TEXTS_UNAVAILABLE);
+            okapis = search("okapis giraffe");
+        }
         assertThat(okapis.getString("results[0].documentId")).isEqualTo("textless");
         Map<String, Object> why = okapis.getMap("results[0].spans[0]");
         assertThat(why).doesNotContainKey("start").doesNotContainKey("stale");
