@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "openrag", mixinStandardHelpOptions = true, version = "openrag 0.1.0",
         description = "Open, self-hosted knowledge platform for AI agents.",
         subcommands = {UpCommand.class, DownCommand.class, StatusCommand.class, LogsCommand.class,
-                IngestCommand.class, EstimateCommand.class, SettingsCommand.class, CrawlCommand.class, SyncCommand.class, DlqCommand.class, KeysCommand.class, CredentialsCommand.class, MemoryCommand.class, SearchCommand.class, AskCommand.class, BenchCommand.class, EvalCommand.class})
+                IngestCommand.class, EstimateCommand.class, SettingsCommand.class, CrawlCommand.class, SyncCommand.class, ReindexCommand.class, DlqCommand.class, KeysCommand.class, CredentialsCommand.class, MemoryCommand.class, SearchCommand.class, AskCommand.class, BenchCommand.class, EvalCommand.class})
 public class OpenRagCommand implements Runnable {
 
     @CommandLine.Spec

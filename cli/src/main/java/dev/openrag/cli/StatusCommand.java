@@ -6,7 +6,11 @@ import dev.openrag.localstack.ComponentSpec;
 import dev.openrag.localstack.ComponentStatus;
 import picocli.CommandLine.Command;
 
-/** One line per component (name, state, pid, port), with the log tail of any that failed. */
+/**
+ * One line per component (name, state, pid, port), with the log tail of any that failed; then a
+ * {@code waiting} line per ingest stage paused for an engine (which, why, since when) and a
+ * {@code lag} line per stage.
+ */
 @Command(name = "status", description = "Show each component's state, pid, port and health. Exit code 3 if any failed.")
 class StatusCommand implements Callable<Integer> {
 
@@ -30,7 +34,9 @@ class StatusCommand implements Callable<Integer> {
             }
         }
         System.out.print(tails);
-        printLag("http://127.0.0.1:" + Stack.App.INGEST_PIPELINE.port() + "/q/metrics");
+        String ingest = "http://127.0.0.1:" + Stack.App.INGEST_PIPELINE.port();
+        fetch(ingest + "/q/health/ready").map(StatusCommand::formatWaits).filter(waits -> !waits.isEmpty()).ifPresent(System.out::println);
+        printLag(ingest + "/q/metrics");
         return failed ? SOME_FAILED : 0;
     }
 
@@ -43,22 +49,45 @@ class StatusCommand implements Callable<Integer> {
      * app does not answer.
      */
     static void printLag(String metricsUrl) {
-        String metrics;
+        fetch(metricsUrl).map(StatusCommand::formatLag).ifPresent(System.out::println);
+    }
+
+    /** The body of a GET answered 200, or 503 (readiness DOWN still says why); empty when the app does not answer. */
+    private static java.util.Optional<String> fetch(String url) {
         try {
             var http = java.net.http.HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(2)).build();
-            var response = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(metricsUrl))
+            var response = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
                     .timeout(java.time.Duration.ofSeconds(3)).GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                return;
-            }
-            metrics = response.body();
+            return response.statusCode() == 200 || response.statusCode() == 503 ? java.util.Optional.of(response.body())
+                    : java.util.Optional.empty();
         } catch (java.io.IOException e) {
-            return;
+            return java.util.Optional.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return;
+            return java.util.Optional.empty();
         }
-        System.out.println(formatLag(metrics));
+    }
+
+    /**
+     * A {@code waiting} line per stage that the ingest app's readiness check {@code ingest-stages} reports
+     * (an engine unreachable or refusing writes, or a stage stuck), a header first; empty when none is,
+     * or when the answer is not a health report.
+     */
+    static String formatWaits(String health) {
+        com.fasterxml.jackson.databind.JsonNode checks;
+        try {
+            checks = new com.fasterxml.jackson.databind.ObjectMapper().readTree(health).path("checks");
+        } catch (java.io.IOException e) {
+            return "";
+        }
+        StringBuilder lines = new StringBuilder();
+        for (var check : checks) {
+            if (check.path("name").asText().equals("ingest-stages")) {
+                check.path("data").properties().forEach(stage -> lines.append(String.format("%-18s %-18s %s%n", "waiting", stage.getKey(),
+                        stage.getValue().asText())));
+            }
+        }
+        return lines.isEmpty() ? "" : String.format("%n%-18s %-18s %s%n", "WAIT", "STAGE", "REASON") + lines.toString().stripTrailing();
     }
 
     /** The lag lines of a Prometheus text exposition, a header first. */

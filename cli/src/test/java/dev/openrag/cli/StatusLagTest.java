@@ -34,6 +34,28 @@ class StatusLagTest {
                 .anyMatch(line -> line.contains("embed") && line.endsWith("7"));
     }
 
+    /** Issue 68: a stage paused because an engine refuses writes is named with the engine and its reason. */
+    @Test
+    void aWaitingLinePerStagePausedForAnEngineFromReadiness() {
+        String down = """
+                {"status":"DOWN","checks":[
+                  {"name":"OpenSearch","status":"UP"},
+                  {"name":"ingest-stages","status":"DOWN","data":{
+                    "sink-opensearch":"opensearch refuses writes (cluster_block_exception, 429) since 2026-11-29T09:00:00Z",
+                    "sink-neo4j":"neo4j unreachable since 2026-11-29T09:00:01Z"}},
+                  {"name":"other","status":"UP","data":{"sink-text":"not a stage wait"}}]}
+                """;
+        List<String> lines = StatusCommand.formatWaits(down).lines().filter(line -> !line.isBlank()).toList();
+        assertThat(lines.get(0)).startsWith("WAIT").contains("STAGE", "REASON");
+        assertThat(lines.subList(1, lines.size())).hasSize(2).allMatch(line -> line.startsWith("waiting"))
+                .anyMatch(line -> line.contains("sink-opensearch") && line.contains("opensearch refuses writes (cluster_block_exception, 429)"))
+                .anyMatch(line -> line.contains("sink-neo4j") && line.contains("neo4j unreachable"));
+        // controls: all well, and answers that are no health report
+        assertThat(StatusCommand.formatWaits("{\"status\":\"UP\",\"checks\":[{\"name\":\"ingest-stages\",\"status\":\"UP\"}]}")).isEmpty();
+        assertThat(StatusCommand.formatWaits("<html>proxy error</html>")).isEmpty();
+        assertThat(StatusCommand.formatWaits("")).isEmpty();
+    }
+
     @Test
     void theDashboardPlotsLagAndThePrometheusFilesScrapeTheThreeAppsByServiceName() throws Exception {
         JsonNode dashboard = new ObjectMapper().readTree(Files.readString(Path.of("../deploy/grafana/openrag-dashboard.json")));

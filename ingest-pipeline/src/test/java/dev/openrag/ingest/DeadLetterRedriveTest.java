@@ -43,6 +43,9 @@ class DeadLetterRedriveTest {
     @Inject
     OpenSearchClient openSearch;
 
+    @Inject
+    dev.openrag.knowledge.port.LexicalIndex lexical;
+
     private static final EventCodec CODEC = new EventCodec();
 
     @Test
@@ -114,6 +117,77 @@ class DeadLetterRedriveTest {
             openSearchSetting("100%"); // the default
         }
         assertThat(IngestTestSupport.stats(collection).getLong("chunks.opensearch")).as("only the good document's chunk").isEqualTo(1);
+    }
+
+    /**
+     * Issue 68: OpenSearch answers (its health stays green) but the collection's index is read-only, as
+     * the flood-stage watermark makes it, for longer than the old poison judgement (3 refusals while the
+     * engine answered, ~7 s in tests) during a 20-document stream. Every write is refused alike, so the
+     * sink waits: readiness names OpenSearch and the block, the job keeps running, nothing is
+     * dead-lettered; once the block is lifted the job completes with all 20 searchable. The control,
+     * a document refused while other writes go through, is dead-lettered (the test above).
+     */
+    @Test
+    void aReadOnlyOpenSearchDuringAStreamIsAnOutageNotTwentyPoisonDocuments() throws Exception {
+        String collection = "read-only";
+        String index = dev.openrag.knowledge.opensearch.ChunkIndex.name(collection);
+        String before = given().contentType(ContentType.JSON)
+                .body(IngestTestSupport.textDocument(collection, "note://read-only/control", "Control", "Lynxes have tufted ears."))
+                .post("/api/documents").then().statusCode(202).extract().path("jobId");
+        assertThat(awaitJob(before, Duration.ofMinutes(2)).getString("state")).isEqualTo("completed"); // the index exists now
+
+        readOnly(index, true);
+        String jobId;
+        JsonPath blocked;
+        try {
+            var upload = given().multiPart("collection", collection);
+            for (int i = 0; i < 20; i++) { // a distinct made-up word per document, to find each one
+                upload = upload.multiPart("files", "animal-" + i + ".md", ("# Animal " + i + "\n\nThe zorbleck" + i
+                        + " grazes on high meadows and sleeps in burrows.").getBytes(java.nio.charset.StandardCharsets.UTF_8), "text/markdown");
+            }
+            jobId = upload.post("/api/documents").then().statusCode(202).extract().path("jobId");
+            long until = System.nanoTime() + Duration.ofSeconds(25).toNanos();
+            String readiness = "";
+            while (System.nanoTime() < until) {
+                var ready = given().get("/q/health/ready").then().extract();
+                if (ready.statusCode() == 503) {
+                    readiness = ready.body().asString();
+                }
+                JsonPath job = given().get("/api/jobs/" + jobId).then().statusCode(200).extract().jsonPath();
+                assertThat(job.getString("state")).as("the job waits, it does not give up: " + job.prettify()).isEqualTo("running");
+                Thread.sleep(500);
+            }
+            assertThat(readiness).as("readiness names the engine and its reason while it refuses writes")
+                    .contains("sink-opensearch", "opensearch refuses writes (cluster_block_exception");
+            blocked = given().get("/api/jobs/" + jobId).then().statusCode(200).extract().jsonPath();
+        } finally {
+            readOnly(index, false);
+        }
+        assertThat(blocked.prettify()).as("the job shows the wait").contains("opensearch refuses writes");
+
+        JsonPath job = awaitJob(jobId, Duration.ofMinutes(2));
+        assertThat(job.getString("state")).as(job.prettify()).isEqualTo("completed");
+        assertThat(job.getInt("documents.done")).isEqualTo(20);
+        assertThat(job.getList("failures")).isEmpty();
+        assertThat(given().queryParam("collection", collection).get("/api/dlq").then().statusCode(200).extract().jsonPath()
+                .getList("deadLetters")).as("no dead letters").isEmpty();
+        for (int n = 0; n < 20; n++) {
+            int i = n;
+            assertThat(lexical.search(collection, "zorbleck" + i, 3)).as("document " + i + " is searchable")
+                    .extracting(hit -> hit.chunk().text()).anySatisfy(text -> assertThat(text).contains("zorbleck" + i + " grazes"));
+        }
+        assertThat(IngestTestSupport.stats(collection).getLong("chunks.opensearch")).isEqualTo(21);
+    }
+
+    /** The flood-stage watermark's block, set by hand and lifted as OpenSearch's docs say (null). */
+    private void readOnly(String index, boolean blocked) {
+        try (var answer = openSearch.generic().execute(org.opensearch.client.opensearch.generic.Requests.builder().method("PUT")
+                .endpoint("/" + index + "/_settings").json("{\"index.blocks.read_only_allow_delete\": " + (blocked ? "true" : "null") + "}")
+                .build())) {
+            assertThat(answer.getStatus()).as("setting the block on " + index + " to " + blocked).isEqualTo(200);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     private void openSearchSetting(String inFlightLimit) {

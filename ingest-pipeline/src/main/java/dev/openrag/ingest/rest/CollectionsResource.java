@@ -1,11 +1,13 @@
 package dev.openrag.ingest.rest;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -18,6 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import dev.openrag.ingest.enrich.Enrichments;
 import dev.openrag.ingest.source.Collections;
 import dev.openrag.knowledge.access.Role;
+import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.knowledge.port.LexicalIndex;
@@ -30,7 +33,8 @@ import io.smallrye.common.annotation.Blocking;
 
 /**
  * {@code GET /api/collections/{name}/stats}: each store counted by asking it, so anyone can see
- * they agree; {@code GET|PUT /api/collections/{name}/settings}: the collection's enrichments and models.
+ * they agree; {@code GET|PUT /api/collections/{name}/settings}: the collection's enrichments and models;
+ * {@code POST /api/collections/{name}/reindex}: texts and spans for documents stored without them.
  */
 @Path("/api/collections")
 @Produces(MediaType.APPLICATION_JSON)
@@ -48,11 +52,13 @@ public class CollectionsResource {
     private final Access access;
     private final Enrichments enrichments;
     private final ReadDeadline deadline;
+    private final DocumentTexts texts;
 
     public CollectionsResource(GraphStore graph, LexicalIndex lexical, VectorIndex vectors,
                                @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String backend,
-                               Access access, Enrichments enrichments, ReadDeadline deadline) {
+                               Access access, Enrichments enrichments, ReadDeadline deadline, DocumentTexts texts) {
         this.access = access;
+        this.texts = texts;
         this.deadline = deadline;
         this.enrichments = enrichments;
         this.graph = graph;
@@ -72,6 +78,22 @@ public class CollectionsResource {
         chunks.put("neo4j", deadline.call(EngineUnavailableException.NEO4J, () -> graph.countChunks(collection)));
         chunks.put("qdrant", qdrant ? deadline.call(EngineUnavailableException.QDRANT, () -> vectors.countChunks(collection)) : null);
         return new Stats(collection, deadline.call(EngineUnavailableException.NEO4J, () -> graph.countDocuments(collection)), chunks);
+    }
+
+    /** The documents {@link #reindex} gave a text and spans. */
+    public record Reindexed(String collection, int rebuilt, List<String> documentIds) {
+    }
+
+    @POST
+    @Path("/{name}/reindex")
+    @RolesAllowed(Role.WRITER)
+    @Operation(summary = "Rebuilds the text and chunk spans of every document of the collection stored without them (ingested"
+            + " before texts were kept), from its stored chunks: {collection, rebuilt, documentIds}. Documents with a text are"
+            + " left as they are; a version the pipeline writes later replaces a rebuilt text")
+    public Reindexed reindex(@PathParam("name") String name) {
+        String collection = access.collection(name);
+        List<String> rebuilt = texts.rebuildMissing(collection); // a write, not bounded by the read deadline
+        return new Reindexed(collection, rebuilt.size(), rebuilt);
     }
 
     @GET

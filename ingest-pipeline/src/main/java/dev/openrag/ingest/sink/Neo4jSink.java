@@ -10,6 +10,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphStore;
 import dev.openrag.schemas.ChunksEmbedded;
@@ -30,17 +31,19 @@ public class Neo4jSink {
     private final StageRunner runner;
     private final GraphStore graph;
     private final Embedder embedder;
+    private final DocumentTexts texts;
     private final boolean embedGraphNodes;
 
     /**
      * @param nodeSeeds {@code openrag.graph.node-seeds}, the weight query-api gives entities and
      *                  operations similar to a question; above 0, their vectors are made here
      */
-    public Neo4jSink(StageRunner runner, GraphStore graph, Embedder embedder,
+    public Neo4jSink(StageRunner runner, GraphStore graph, Embedder embedder, DocumentTexts texts,
                      @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double nodeSeeds) {
         this.runner = runner;
         this.graph = graph;
         this.embedder = embedder;
+        this.texts = texts;
         this.embedGraphNodes = nodeSeeds > 0;
     }
 
@@ -72,6 +75,8 @@ public class Neo4jSink {
     public void onDeleted(ConsumerRecord<String, String> record) {
         runner.run(DELETE_STAGE, record, DocumentDeleted.class, deleted -> {
             graph.deleteDocument(deleted.collection(), deleted.documentId());
+            // a tombstone with the delete's time: a text write of a version that arrived before it stays out
+            texts.delete(deleted.collection(), deleted.documentId(), StageRunner.arrivedAt(record));
             return 0;
         });
     }

@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.jboss.logging.Logger;
 
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
@@ -18,10 +19,17 @@ import io.smallrye.common.annotation.Blocking;
  * openrag.chunks.chunked → each document's extracted text in Neo4j (its own consumer group), with
  * its version (content hash), pages, headings and every chunk's span, for exact-span citations. A
  * chunk whose offsets do not slice the text to its own text exactly (a pre-made chunk not found in
- * it) gets no span. Deletion goes with the document's ({@code Neo4jGraphStore.deleteDocument}).
+ * it) gets no span.
+ *
+ * <p>Each write carries the time the document's version arrived: the record's timestamp, which every
+ * stage carries on from the arrived event ({@link StageRunner#arrivedAt}). A redelivered or replayed
+ * older event never puts older text back, and one that arrived before a delete stays out (the delete
+ * sink leaves a tombstone, {@link Neo4jSink#onDeleted}).
  */
 @ApplicationScoped
 public class TextSink {
+
+    private static final Logger LOG = Logger.getLogger(TextSink.class);
 
     private final StageRunner runner;
     private final DocumentTexts texts;
@@ -35,7 +43,9 @@ public class TextSink {
     @Blocking
     public void onChunked(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_TEXT, record, DocumentChunked.class, document -> {
-            texts.put(of(document));
+            if (!texts.put(of(document), StageRunner.arrivedAt(record))) {
+                LOG.infof("text of document %s not written: a newer version or its delete is stored", document.documentId());
+            }
             return document.chunks().size();
         });
     }

@@ -58,10 +58,12 @@ import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
  * none), its consumer is paused meanwhile by the connector's backpressure (the record is not
  * acknowledged, no further records are requested), and {@link StageWaits} shows the wait on jobs
  * and readiness. Publishing a dead letter or a status waits for the broker the same way.
- * Unless the engine answers its probe after each failure ({@link EngineLiveness}): a document that
- * keeps failing while the engine serves others is the document's failure, dead-lettered after
- * {@code openrag.ingest.retry.refused-while-up-attempts} such failures in a row, so its partition
- * moves on.</li>
+ * An engine that answers but refuses writes (an OpenSearch 429 or read-only block, a Neo4j
+ * transient or read-only error) is an outage too: the wait names the engine and its reason.
+ * Only a document that fails while the engine takes other writes is the document's failure: after
+ * {@code openrag.ingest.retry.refused-while-up-attempts} failures in a row while the engine answers
+ * its probe, a write that changes nothing is tried ({@link EngineLiveness#acceptsWrites}); taken, the
+ * document is dead-lettered so its partition moves on; refused too, the stage keeps waiting.</li>
  * <li>Anything else is the document's: rejected content and invalid events go to the dead-letter
  * topic at once; an unexpected error is retried a few times first (it may be a passing one), then
  * dead-lettered with its reason.</li>
@@ -98,6 +100,22 @@ public class StageRunner {
         public Outcome(int chunks, List<String> warnings) {
             this(chunks, warnings, null, null);
         }
+    }
+
+    /**
+     * The timestamp of the record a stage is working on, while its work runs on this thread: the
+     * stage's outputs carry it on, so every event of a document's version bears the time the version
+     * arrived (the arrived record's), and a replayed or reprocessed older one is told from a newer.
+     */
+    private static final ThreadLocal<Long> INPUT_TIMESTAMP = new ThreadLocal<>();
+
+    /**
+     * The time the record's document version arrived (its timestamp); now for a record without one or
+     * with one in the future (a producer's clock ahead, or a forged time, must not outrank later versions).
+     */
+    public static long arrivedAt(ConsumerRecord<?, ?> record) {
+        long now = System.currentTimeMillis();
+        return record.timestamp() >= 0 ? Math.min(record.timestamp(), now) : now;
     }
 
     private final EventCodec codec;
@@ -175,11 +193,17 @@ public class StageRunner {
             Supplier<StageTiming> timing = () -> new StageTiming(INSTANCE, startedAt.toString(), Instant.now().toString(), attempts.get(),
                     Duration.between(startedAt, lastAttempt.get()).toMillis(), traceId);
             try {
-                Outcome outcome = attempt(stage, () -> {
+                Outcome outcome = attempt(stage, event.collection(), () -> {
                     attempts.incrementAndGet();
                     lastAttempt.set(Instant.now());
                     long started = System.nanoTime();
-                    Outcome done = work.process(event);
+                    Outcome done;
+                    INPUT_TIMESTAMP.set(arrivedAt(record));
+                    try {
+                        done = work.process(event);
+                    } finally {
+                        INPUT_TIMESTAMP.remove();
+                    }
                     metrics.timer("openrag.stage.duration", "stage", stage).record(Duration.ofNanos(System.nanoTime() - started));
                     countTokens(stage, event.collection(), done);
                     send(status, event.jobId(), new StageCompleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
@@ -224,7 +248,7 @@ public class StageRunner {
      * the engine answers (or the configured give-up deadline passes), other failures a few times.
      * Throws the last failure, unwrapped.
      */
-    private <T> T attempt(String stage, Callable<T> work) {
+    private <T> T attempt(String stage, String collection, Callable<T> work) {
         AtomicInteger refusedWhileUp = new AtomicInteger();
         Callable<T> call = Context.current().wrap(work); // the stage's span goes along to the worker thread
         Uni<T> once = Uni.createFrom().<T>emitter(emitter -> {
@@ -237,10 +261,10 @@ public class StageRunner {
         var outageRetry = once
                 .onFailure(this::isOutage).invoke(e -> {
                     var outage = Outages.of(e).orElseThrow();
-                    waits.waiting(stage, outage.engine());
+                    waits.waiting(stage, outage.engine(), outage.reason());
                     LOG.warnf("%s waits for %s: %s", stage, outage.engine(), describe(e));
                 })
-                .onFailure(this::isOutage).transform(e -> refusedWhileUp(stage, e, refusedWhileUp))
+                .onFailure(this::isOutage).transform(e -> refusedWhileUp(stage, collection, e, refusedWhileUp))
                 .onFailure(this::isOutage).retry().withBackOff(retry.initialBackoff(), retry.maxBackoff());
         Uni<T> waited = retry.giveUpAfter().isPresent()
                 ? outageRetry.expireIn(retry.giveUpAfter().get().toMillis())
@@ -262,9 +286,10 @@ public class StageRunner {
     /**
      * The failure as it is, while it may be an outage; a {@link RejectedDocument} naming the engine's
      * reason once the engine has answered its probe after this document's last
-     * {@code refused-while-up-attempts} failures in a row.
+     * {@code refused-while-up-attempts} failures in a row and then taken a write of the collection's
+     * that changes nothing. A refused probe write means every write fails: an outage, the count starts again.
      */
-    private Throwable refusedWhileUp(String stage, Throwable failure, AtomicInteger count) {
+    private Throwable refusedWhileUp(String stage, String collection, Throwable failure, AtomicInteger count) {
         if (retry.refusedWhileUpAttempts() <= 0) {
             return failure;
         }
@@ -276,9 +301,14 @@ public class StageRunner {
         if (count.incrementAndGet() < retry.refusedWhileUpAttempts()) {
             return failure;
         }
-        LOG.warnf("%s: %s refused one document %d times in a row while answering its probe: dead-lettered", stage, engine, count.get());
+        if (!liveness.acceptsWrites(engine, collection).orElse(false)) {
+            LOG.warnf("%s: %s refuses every write, not only this document's: waiting", stage, engine);
+            count.set(0);
+            return failure;
+        }
+        LOG.warnf("%s: %s refused one document %d times in a row while taking other writes: dead-lettered", stage, engine, count.get());
         return new RejectedDocument(stage + ": " + engine + " refused this document " + count.get()
-                + " times in a row while it answered other requests (openrag.ingest.retry.refused-while-up-attempts): "
+                + " times in a row while it took other writes (openrag.ingest.retry.refused-while-up-attempts): "
                 + describe(failure));
     }
 
@@ -291,9 +321,17 @@ public class StageRunner {
         return !shuttingDown && Outages.of(failure).isEmpty() && !(failure instanceof RejectedDocument) && !(failure instanceof Error);
     }
 
-    /** Sends an event keyed by its document id and waits for the broker's acknowledgement. */
+    /**
+     * Sends an event keyed by its document id and waits for the broker's acknowledgement; inside a
+     * stage's work, with the input record's timestamp.
+     */
     public void emit(MutinyEmitter<String> emitter, EventEnvelope event) {
-        send(emitter, event.documentId(), event);
+        send(emitter, event.documentId(), event, INPUT_TIMESTAMP.get());
+    }
+
+    private static OutgoingKafkaRecordMetadata<String> keyed(String key, Long timestamp) {
+        var metadata = OutgoingKafkaRecordMetadata.<String>builder().withKey(key);
+        return (timestamp == null ? metadata : metadata.withTimestamp(Instant.ofEpochMilli(timestamp))).build();
     }
 
     /** Status events are keyed by job id: one partition per job keeps a job's events in order. */
@@ -307,22 +345,22 @@ public class StageRunner {
      * not minutes), within the emitter's buffer. Order per key holds as for single sends (the producer's own).
      */
     public void emitAll(MutinyEmitter<String> emitter, List<? extends EventEnvelope> events) {
-        sendAll(emitter, events, EventEnvelope::documentId);
+        sendAll(emitter, events, EventEnvelope::documentId, INPUT_TIMESTAMP.get());
     }
 
     /** {@link #emitAll} for status events. */
     public void emitAllStatuses(List<? extends EventEnvelope> statusEvents) {
-        sendAll(status, statusEvents, EventEnvelope::jobId);
+        sendAll(status, statusEvents, EventEnvelope::jobId, null);
     }
 
     private static final int IN_FLIGHT = 64;
 
     private void sendAll(MutinyEmitter<String> emitter, List<? extends EventEnvelope> events,
-                         java.util.function.Function<EventEnvelope, String> key) {
+                         java.util.function.Function<EventEnvelope, String> key, Long timestamp) {
         for (int from = 0; from < events.size(); from += IN_FLIGHT) {
             List<io.smallrye.mutiny.Uni<Void>> sends = events.subList(from, Math.min(events.size(), from + IN_FLIGHT)).stream()
                     .map(event -> emitter.sendMessage(Tracing.carryingContext(Message.of(codec.toJson(event))
-                            .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key.apply(event)).build()))))
+                            .addMetadata(keyed(key.apply(event), timestamp)))))
                     .toList();
             io.smallrye.mutiny.Uni.join().all(sends).andFailFast().await().indefinitely();
         }
@@ -333,8 +371,12 @@ public class StageRunner {
      * for the broker and runs again as a whole; a REST source answers 503.
      */
     private void send(MutinyEmitter<String> emitter, String key, EventEnvelope event) {
-        emitter.sendMessageAndAwait(Tracing.carryingContext(Message.of(codec.toJson(event))
-                .addMetadata(OutgoingKafkaRecordMetadata.<String>builder().withKey(key).build())));
+        send(emitter, key, event, null);
+    }
+
+    /** {@code timestamp}: the record's (epoch ms), null for the producer's clock. */
+    private void send(MutinyEmitter<String> emitter, String key, EventEnvelope event, Long timestamp) {
+        emitter.sendMessageAndAwait(Tracing.carryingContext(Message.of(codec.toJson(event)).addMetadata(keyed(key, timestamp))));
     }
 
     private void reject(String stage, ConsumerRecord<String, String> record, EventEnvelope event, String reason, Source source,
@@ -344,7 +386,7 @@ public class StageRunner {
                 record.topic(), reason);
         String documentId = event == null ? record.key() : event.documentId();
         // inside a stage the dead letter must get out even if the broker is away just now: wait for it
-        attempt(stage, () -> {
+        attempt(stage, event == null ? null : event.collection(), () -> {
             reportRejected(stage, documentId, event == null ? null : event.jobId(), event == null ? null : event.collection(),
                     reason, record.topic(), record.value(), source, timing);
             return null;

@@ -24,16 +24,21 @@ public class StageWaits {
     /** A stage working on one event longer than this without waiting for an engine is reported as stuck. */
     static final Duration STUCK_AFTER = Duration.ofMinutes(10);
 
-    private record Wait(String engine, Instant since) {
+    /** {@code reason}: what the engine does, {@code unreachable} or {@code refuses writes (TYPE, STATUS)}. */
+    private record Wait(String engine, String reason, Instant since) {
+
+        String describe() {
+            return engine + " " + reason + " since " + since.truncatedTo(ChronoUnit.SECONDS);
+        }
     }
 
     private final Map<String, Wait> waits = new ConcurrentHashMap<>();
     private final Map<String, Instant> busySince = new ConcurrentHashMap<>();
 
-    /** A stage found an engine unavailable; the first report of an outage sets its start. */
-    void waiting(String stage, String engine) {
-        waits.compute(stage, (name, previous) -> new Wait(engine,
-                previous != null && previous.engine().equals(engine) ? previous.since() : Instant.now()));
+    /** A stage found an engine unavailable or refusing writes; the first report of an outage sets its start. */
+    void waiting(String stage, String engine, String reason) {
+        waits.compute(stage, (name, previous) -> new Wait(engine, reason,
+                previous != null && previous.engine().equals(engine) && previous.reason().equals(reason) ? previous.since() : Instant.now()));
     }
 
     void started(String stage) {
@@ -46,19 +51,22 @@ public class StageWaits {
         busySince.remove(stage);
     }
 
-    /** Stage → {@code "opensearch unreachable since 2026-11-23T20:31:02Z"}, for stages waiting now. */
+    /**
+     * Stage → {@code "opensearch unreachable since 2026-11-23T20:31:02Z"} or {@code "opensearch refuses
+     * writes (cluster_block_exception, 403) since ..."}, for stages waiting now.
+     */
     public Map<String, String> waiting() {
         Map<String, String> described = new TreeMap<>();
-        waits.forEach((stage, wait) -> described.put(stage, wait.engine() + " unreachable since " + wait.since().truncatedTo(ChronoUnit.SECONDS)));
+        waits.forEach((stage, wait) -> described.put(stage, wait.describe()));
         return described;
     }
 
     /** The readiness check {@code ingest-stages}: DOWN while any stage waits for an engine or is stuck. */
     public HealthCheckResponse health() {
         HealthCheckResponseBuilder health = HealthCheckResponse.named("ingest-stages").up();
-        // which engine, since when; the client's own message stays in the log (probes are read by anyone who reaches them)
-        waits.forEach((stage, wait) -> health.down().withData(stage, wait.engine() + " unreachable since "
-                + wait.since().truncatedTo(ChronoUnit.SECONDS)));
+        // which engine, why (its status and error type), since when; the client's own message stays in the
+        // log (probes are read by anyone who reaches them)
+        waits.forEach((stage, wait) -> health.down().withData(stage, wait.describe()));
         Instant stuckBefore = Instant.now().minus(STUCK_AFTER);
         busySince.forEach((stage, since) -> {
             if (since.isBefore(stuckBefore) && !waits.containsKey(stage)) {

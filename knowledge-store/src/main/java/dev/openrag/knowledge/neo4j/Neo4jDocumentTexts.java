@@ -19,7 +19,10 @@ import dev.openrag.schemas.Page;
 
 /**
  * Texts as {@code (:DocumentText {uid})} nodes beside the document's (same uid, unique), their lists
- * as parallel arrays; deleted with the document ({@link Neo4jGraphStore#deleteDocument}).
+ * as parallel arrays; removed by {@link #delete} (the delete sink calls it beside {@link Neo4jGraphStore#deleteDocument}). Each node
+ * holds {@code arrivedAt}, the time of the version it holds; a write is a conditional update in one
+ * statement, so two sink instances cannot interleave a check and a write. A deleted document's node
+ * stays as a tombstone ({@code deleted: true}, no text) with the delete's time, read as no text.
  */
 public final class Neo4jDocumentTexts implements DocumentTexts {
 
@@ -30,8 +33,9 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
     }
 
     @Override
-    public void put(DocumentText text) {
+    public boolean put(DocumentText text, long arrivedAt) {
         Map<String, Object> params = new LinkedHashMap<>();
+        params.put("arrivedAt", arrivedAt);
         params.put("uid", Neo4jGraphStore.documentUid(text.collection(), text.documentId()));
         params.put("collection", text.collection());
         params.put("documentId", text.documentId());
@@ -47,13 +51,74 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         params.put("chunkStarts", text.chunks().stream().map(DocumentText.ChunkSpan::start).toList());
         params.put("chunkEnds", text.chunks().stream().map(DocumentText.ChunkSpan::end).toList());
         try (Session session = driver.session()) {
-            session.executeWrite(tx -> tx.run("""
+            // a text stored before versions were (no arrivedAt) is replaced; a tombstone of the same instant wins
+            return session.executeWrite(tx -> tx.run("""
                     MERGE (t:DocumentText {uid: $uid})
+                    WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt < $arrivedAt OR (t.arrivedAt = $arrivedAt AND t.deleted IS NULL)
                     SET t.collection = $collection, t.documentId = $documentId, t.version = $version, t.text = $text,
+                        t.arrivedAt = $arrivedAt, t.deleted = null,
                         t.pageNumbers = $pageNumbers, t.pageStarts = $pageStarts, t.pageEnds = $pageEnds,
                         t.headingLevels = $headingLevels, t.headingTexts = $headingTexts, t.headingOffsets = $headingOffsets,
-                        t.chunkIndexes = $chunkIndexes, t.chunkStarts = $chunkStarts, t.chunkEnds = $chunkEnds""", params).consume());
+                        t.chunkIndexes = $chunkIndexes, t.chunkStarts = $chunkStarts, t.chunkEnds = $chunkEnds
+                    RETURN count(t) AS written""", params).single().get("written").asLong() > 0);
         }
+    }
+
+    @Override
+    public void delete(String collection, String documentId, long deletedAt) {
+        Map<String, Object> params = Map.of("uid", Neo4jGraphStore.documentUid(collection, documentId), "collection", collection,
+                "documentId", documentId, "deletedAt", deletedAt);
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> tx.run("""
+                    MERGE (t:DocumentText {uid: $uid})
+                    WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt <= $deletedAt
+                    SET t.collection = $collection, t.documentId = $documentId, t.arrivedAt = $deletedAt, t.deleted = true,
+                        t.version = null, t.text = null, t.pageNumbers = null, t.pageStarts = null, t.pageEnds = null,
+                        t.headingLevels = null, t.headingTexts = null, t.headingOffsets = null,
+                        t.chunkIndexes = null, t.chunkStarts = null, t.chunkEnds = null""", params).consume());
+        }
+    }
+
+    /** Between rebuilt chunks: a blank line, so no chunk's span runs into the next one's. */
+    static final String REBUILT_SEPARATOR = "\n\n";
+
+    /**
+     * The text is the chunks' texts in order, a blank line between them (overlapping chunks repeat
+     * their overlap), stored as arrived at 0 so that any version the pipeline writes replaces it.
+     */
+    @Override
+    public List<String> rebuildMissing(String collection) {
+        List<Record> rows;
+        try (Session session = driver.session()) {
+            rows = session.executeRead(tx -> tx.run("""
+                    MATCH (d:Document {collection: $collection})
+                    WHERE NOT EXISTS { MATCH (t:DocumentText {uid: d.uid}) WHERE t.deleted IS NULL }
+                    MATCH (ch:Chunk {collection: $collection, documentId: d.documentId})
+                    WITH d, ch ORDER BY ch.chunkIndex
+                    RETURN d.documentId AS documentId, d.contentHash AS version,
+                           collect(ch.chunkIndex) AS indexes, collect(ch.text) AS texts
+                    ORDER BY documentId""", Map.of("collection", collection)).list());
+        }
+        List<String> rebuilt = new ArrayList<>();
+        for (Record row : rows) {
+            List<Integer> indexes = row.get("indexes").asList(Value::asInt);
+            List<String> chunkTexts = row.get("texts").asList(value -> value.isNull() ? "" : value.asString());
+            StringBuilder text = new StringBuilder();
+            List<DocumentText.ChunkSpan> spans = new ArrayList<>();
+            for (int i = 0; i < indexes.size(); i++) {
+                if (i > 0) {
+                    text.append(REBUILT_SEPARATOR);
+                }
+                spans.add(new DocumentText.ChunkSpan(indexes.get(i), text.length(), text.length() + chunkTexts.get(i).length()));
+                text.append(chunkTexts.get(i));
+            }
+            String documentId = row.get("documentId").asString();
+            String version = row.get("version").isNull() ? "rebuilt" : row.get("version").asString();
+            if (put(new DocumentText(collection, documentId, version, text.toString(), List.of(), List.of(), spans), 0)) {
+                rebuilt.add(documentId);
+            }
+        }
+        return rebuilt;
     }
 
     @Override
@@ -69,7 +134,7 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
             return texts;
         }
         try (Session session = driver.session()) {
-            List<Record> rows = session.executeRead(tx -> tx.run("MATCH (t:DocumentText) WHERE t.uid IN $uids RETURN t",
+            List<Record> rows = session.executeRead(tx -> tx.run("MATCH (t:DocumentText) WHERE t.uid IN $uids AND t.deleted IS NULL RETURN t",
                     Map.of("uids", uids)).list());
             for (Record row : rows) {
                 Value t = row.get("t");

@@ -265,6 +265,13 @@ public final class Neo4jGraphStore implements GraphStore {
     }
 
     @Override
+    public void probeWrite() {
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> tx.run("CREATE (p:OpenRagWriteProbe) DELETE p").consume());
+        }
+    }
+
+    @Override
     public void deleteDocument(String collection, String documentId) {
         Map<String, Object> params = Map.of("uid", documentUid(collection, documentId),
                 "collection", collection, "documentId", documentId);
@@ -274,7 +281,7 @@ public final class Neo4jGraphStore implements GraphStore {
                         OPTIONAL MATCH (d:Document {uid: $uid})
                         OPTIONAL MATCH (s:Section {collection: $collection, documentId: $documentId})
                         DETACH DELETE d, s""", params).consume();
-                tx.run("MATCH (t:DocumentText {uid: $uid}) DELETE t", params).consume();
+                // the text is not removed here: DocumentTexts.delete leaves a tombstone with the delete's time
                 Neo4jApiGraph.replace(tx, collection, documentId, documentUid(collection, documentId), null);
                 tx.run("MATCH (ch:Chunk {collection: $collection, documentId: $documentId}) DETACH DELETE ch", params).consume();
                 removeOrphanEntities(tx, collection);

@@ -57,9 +57,12 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
             if (response.errors()) {
                 var failed = response.items().stream().filter(item -> item.error() != null).toList();
                 String firstError = failed.isEmpty() ? "unknown" : failed.get(0).id() + ": " + failed.get(0).error().reason();
-                // 429 (queue full) and 5xx (shard not started yet after a restart) are the engine's state, not the chunk's
-                if (failed.stream().anyMatch(item -> item.status() == 429 || item.status() >= 500)) {
-                    throw new EngineUnavailableException(EngineUnavailableException.OPENSEARCH,
+                // 429 (queue full), a read-only block and 5xx (shard not started yet after a restart) are
+                // the engine's state, not the chunk's
+                var outage = failed.stream().filter(item -> EngineUnavailableException.isOpenSearchOutage(item.status(),
+                        item.error().type())).findFirst();
+                if (outage.isPresent()) {
+                    throw EngineUnavailableException.openSearch(outage.get().status(), outage.get().error().type(),
                             "OpenSearch could not take chunks yet, first: " + firstError, null);
                 }
                 throw new IllegalStateException("OpenSearch rejected chunks, first: " + firstError);
@@ -88,6 +91,35 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
             throw ChunkIndex.unreachable("replacing " + documentId, e);
         }
     }
+
+    /**
+     * Updates a chunk that never exists: the write goes through the same checks as a document's
+     * (blocks, the write queue) and, accepted, fails only for the missing chunk, changing nothing.
+     * An update rather than an index request, so a missing index is not created by it.
+     */
+    @Override
+    public boolean acceptsWrites(String collection) {
+        String index = ChunkIndex.name(collection);
+        try {
+            if (!client.indices().exists(e -> e.index(index)).value()) {
+                return false;
+            }
+            BulkResponse response = client.bulk(b -> b.operations(op -> op.update(u -> u.index(index).id(WRITE_PROBE_ID)
+                    .document(Map.of("probe", true)))));
+            for (var item : response.items()) {
+                if (item.error() != null && EngineUnavailableException.isOpenSearchOutage(item.status(), item.error().type())) {
+                    throw EngineUnavailableException.openSearch(item.status(), item.error().type(),
+                            "OpenSearch refused a probe write: " + item.error().reason(), null);
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            throw ChunkIndex.unreachable("probing writes", e);
+        }
+    }
+
+    /** No chunk has this id: chunk ids are document id and index. */
+    static final String WRITE_PROBE_ID = "openrag-write-probe";
 
     @Override
     @SuppressWarnings("rawtypes")

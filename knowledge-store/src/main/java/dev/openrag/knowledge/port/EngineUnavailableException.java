@@ -2,6 +2,8 @@ package dev.openrag.knowledge.port;
 
 import java.util.Optional;
 
+import org.neo4j.driver.exceptions.ClientException;
+import org.neo4j.driver.exceptions.Neo4jException;
 import org.neo4j.driver.exceptions.RetryableException;
 import org.opensearch.client.opensearch._types.OpenSearchException;
 
@@ -15,6 +17,11 @@ import io.grpc.StatusRuntimeException;
  *
  * <p>Adapters throw it where they wrap their client's I/O errors; {@link #of(Throwable)} also
  * recognises the clients' own exceptions, so a call site need not translate each of them.
+ *
+ * <p>An engine that answers but refuses writes (an OpenSearch 429, a read-only block such as the
+ * flood-stage watermark's; a Neo4j transient or database-unavailable error, a read-only database)
+ * is an outage too: it refuses every document alike. It is told by the engine's status, error type
+ * or code, never by the wording of its message, and {@link #reason()} says so.
  */
 public class EngineUnavailableException extends RuntimeException {
 
@@ -23,11 +30,56 @@ public class EngineUnavailableException extends RuntimeException {
     public static final String QDRANT = "qdrant";
     public static final String KAFKA = "kafka";
 
+    /** The reason of an engine that could not be reached or failed: {@value}. */
+    public static final String UNREACHABLE = "unreachable";
+
+    /** OpenSearch's error type for an index or cluster block (read-only, flood-stage watermark, write block). */
+    static final String OPENSEARCH_BLOCK = "cluster_block_exception";
+    /** Neo4j's codes for a database that refuses writes because it is read-only. */
+    private static final java.util.Set<String> NEO4J_READ_ONLY = java.util.Set.of(
+            "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase", "Neo.ClientError.Cluster.NotALeader",
+            "Neo.ClientError.General.WriteOnReadOnlyAccessDatabase");
+
     private final String engine;
+    private final String reason;
 
     public EngineUnavailableException(String engine, String message, Throwable cause) {
+        this(engine, UNREACHABLE, message, cause);
+    }
+
+    /**
+     * @param reason what the engine does, short and free of document content, for readiness and
+     *               jobs: {@value #UNREACHABLE}, {@code refuses writes (cluster_block_exception, 403)}, ...
+     */
+    public EngineUnavailableException(String engine, String reason, String message, Throwable cause) {
         super(message, cause);
         this.engine = engine;
+        this.reason = reason;
+    }
+
+    /** An engine that answered {@code status} with error {@code type} (or code) to a write it refused. */
+    public static EngineUnavailableException refusingWrites(String engine, String type, int status, String message, Throwable cause) {
+        return new EngineUnavailableException(engine, "refuses writes (" + type + (status > 0 ? ", " + status : "") + ")", message, cause);
+    }
+
+    /**
+     * Whether OpenSearch's answer {@code status} with error {@code type} to a write is its state
+     * rather than the document's: 429 (rejected execution, a breaker, a flood-stage block), a block
+     * (read-only index or cluster, 403 or 429 by version), or 5xx (a shard not started yet).
+     */
+    public static boolean isOpenSearchOutage(int status, String type) {
+        return status == 429 || status >= 500 || (status == 403 && OPENSEARCH_BLOCK.equals(type));
+    }
+
+    /** {@link #isOpenSearchOutage} as an exception naming the reason. */
+    public static EngineUnavailableException openSearch(int status, String type, String message, Throwable cause) {
+        return status >= 500 ? new EngineUnavailableException(OPENSEARCH, UNREACHABLE, message, cause)
+                : refusingWrites(OPENSEARCH, type == null ? "unknown" : type, status, message, cause);
+    }
+
+    /** What the engine does: {@value #UNREACHABLE} or {@code refuses writes (TYPE, STATUS)}. */
+    public String reason() {
+        return reason;
     }
 
     /** The engine's name as users know it: {@code neo4j}, {@code opensearch}, {@code qdrant}, {@code kafka}, ... */
@@ -49,10 +101,17 @@ public class EngineUnavailableException extends RuntimeException {
                 return Optional.of(unavailable);
             }
             if (cause instanceof RetryableException) {
-                return Optional.of(new EngineUnavailableException(NEO4J, "Neo4j unavailable: " + cause.getMessage(), cause));
+                // transient (database unavailable, out of memory, a lock) answers with a code; a lost connection has none
+                String code = cause instanceof Neo4jException coded ? coded.code() : null;
+                return Optional.of(code != null && code.startsWith("Neo.TransientError.")
+                        ? refusingWrites(NEO4J, code, 0, "Neo4j refused: " + cause.getMessage(), cause)
+                        : new EngineUnavailableException(NEO4J, "Neo4j unavailable: " + cause.getMessage(), cause));
             }
-            if (cause instanceof OpenSearchException answer && (answer.status() == 429 || answer.status() >= 500)) {
-                return Optional.of(new EngineUnavailableException(OPENSEARCH,
+            if (cause instanceof ClientException refused && NEO4J_READ_ONLY.contains(refused.code())) {
+                return Optional.of(refusingWrites(NEO4J, refused.code(), 0, "Neo4j refused a write: " + cause.getMessage(), cause));
+            }
+            if (cause instanceof OpenSearchException answer && isOpenSearchOutage(answer.status(), typeOf(answer))) {
+                return Optional.of(openSearch(answer.status(), typeOf(answer),
                         "OpenSearch answered " + answer.status() + ": " + answer.getMessage(), cause));
             }
             if (isA(cause, "org.apache.kafka.common.errors.RetriableException")) {
@@ -63,6 +122,10 @@ public class EngineUnavailableException extends RuntimeException {
             }
         }
         return Optional.empty();
+    }
+
+    private static String typeOf(OpenSearchException answer) {
+        return answer.error() == null ? null : answer.error().type();
     }
 
     /** By name: the stores' module has no Kafka client; the apps that talk to Kafka do. */

@@ -26,6 +26,12 @@ public interface GraphStore {
 
     void deleteDocument(String collection, String documentId);
 
+    /**
+     * Whether the database takes writes now, tried with a write transaction that leaves nothing
+     * behind; throws what a refused write throws (a Neo4j transient or read-only error).
+     */
+    void probeWrite();
+
     long countDocuments(String collection);
 
     long countChunks(String collection);

@@ -16,4 +16,11 @@ public interface LexicalIndex {
     void deleteDocument(String collection, String documentId);
 
     long countChunks(String collection);
+
+    /**
+     * Whether the collection's index takes writes now, tried with a write that changes nothing:
+     * true when it went through, false when there is nothing to try it on (no index yet); throws
+     * what a refused write throws ({@link EngineUnavailableException}).
+     */
+    boolean acceptsWrites(String collection);
 }

@@ -40,6 +40,50 @@ class EngineUnavailableExceptionTest {
         assertThat(EngineUnavailableException.of(new NullPointerException())).isEmpty();
     }
 
+    /**
+     * Issue 68: an engine that answers but refuses every write is an outage with its reason, told by
+     * status, error type or code: a block is 403 or 429 by OpenSearch version, a Neo4j transient error
+     * (database unavailable, out of memory) or a read-only database, whatever language the message is in.
+     */
+    @Test
+    void writeRefusalsAreOutagesNamedByTheEnginesErrorNotItsWording() {
+        assertThat(reasonOf(openSearch(403, "cluster_block_exception", "index [c] blocked by: [FORBIDDEN/12/index read-only / allow delete (api)]")))
+                .isEqualTo("opensearch refuses writes (cluster_block_exception, 403)");
+        assertThat(reasonOf(openSearch(429, "cluster_block_exception", "index [c] blocked by: [TOO_MANY_REQUESTS/12/disk usage exceeded flood-stage watermark]")))
+                .isEqualTo("opensearch refuses writes (cluster_block_exception, 429)");
+        assertThat(reasonOf(openSearch(429, "rejected_execution_exception", "Warteschlange voll"))) // the wording does not matter
+                .isEqualTo("opensearch refuses writes (rejected_execution_exception, 429)");
+        assertThat(reasonOf(openSearch(503, "unavailable_shards_exception", "primary shard is not active"))).isEqualTo("opensearch unreachable");
+        assertThat(reasonOf(new org.neo4j.driver.exceptions.TransientException("Neo.TransientError.General.DatabaseUnavailable",
+                "La base de données n'est pas disponible"))).isEqualTo("neo4j refuses writes (Neo.TransientError.General.DatabaseUnavailable)");
+        assertThat(reasonOf(new CompletionException(new ClientException("Neo.ClientError.General.ForbiddenOnReadOnlyDatabase", "nope"))))
+                .isEqualTo("neo4j refuses writes (Neo.ClientError.General.ForbiddenOnReadOnlyDatabase)");
+        assertThat(reasonOf(new ServiceUnavailableException("Unable to connect"))).isEqualTo("neo4j unreachable");
+        assertThat(reasonOf(new EngineUnavailableException("opensearch", "OpenSearch unreachable while indexing", null)))
+                .isEqualTo("opensearch unreachable");
+    }
+
+    /** The controls: a 403 that is no block (a security refusal), errors whose words speak of read-only or full disks but whose type does not. */
+    @Test
+    void refusalsOfOneRequestOrOfTheCallerAreNoOutageWhateverTheirWords() {
+        assertThat(EngineUnavailableException.of(openSearch(403, "security_exception", "no permissions for [indices:data/write/bulk]"))).isEmpty();
+        assertThat(EngineUnavailableException.of(openSearch(400, "mapper_parsing_exception", "index read-only / allow delete, disk full"))).isEmpty();
+        assertThat(EngineUnavailableException.of(openSearch(403, "authorization_exception", "cluster_block_exception"))).isEmpty();
+        assertThat(EngineUnavailableException.of(new ClientException("Neo.ClientError.Schema.ConstraintValidationFailed",
+                "database unavailable, read only"))).isEmpty();
+        assertThat(EngineUnavailableException.isOpenSearchOutage(404, "document_missing_exception")).isFalse();
+        assertThat(EngineUnavailableException.isOpenSearchOutage(403, "cluster_block_exception")).isTrue();
+    }
+
+    private static String reasonOf(Throwable failure) {
+        return EngineUnavailableException.of(failure).map(e -> e.engine() + " " + e.reason()).orElse("none");
+    }
+
+    private static OpenSearchException openSearch(int status, String type, String reason) {
+        return new OpenSearchException(ErrorResponse.of(e -> e.status(status)
+                .error(ErrorCause.of(c -> c.type(type).reason(reason)))));
+    }
+
     private static String engineOf(Throwable failure) {
         return EngineUnavailableException.of(failure).map(EngineUnavailableException::engine).orElse("none");
     }

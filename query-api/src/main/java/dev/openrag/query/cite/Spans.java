@@ -25,6 +25,12 @@ public final class Spans {
     private static final Set<String> STOP = Set.of("the", "a", "an", "of", "to", "in", "and", "or", "is", "are", "was", "were",
             "be", "it", "its", "on", "for", "by", "with", "as", "at", "that", "this", "from");
 
+    /** Why a hit has no span: its document has no text kept (stored before texts were, or its text write still pending). */
+    public static final String NO_TEXT = "no text is kept for this document (stored before texts were, or its text is still being"
+            + " written); ./openrag reindex rebuilds it";
+    /** Why a hit has no span: the documents' texts did not answer in time ({@code degraded} names {@code spans}). */
+    public static final String TEXTS_UNAVAILABLE = "the documents' texts did not answer in time";
+
     private Spans() {
     }
 

@@ -31,7 +31,8 @@ public record SearchResponse(List<Result> results, List<MemoryNote> memories, Li
      * explain, and with explain the {@code feedback} factor its score was multiplied by, if any;
      * in graph mode the OpenAPI {@code operation} the chunk presents, with examples and entities;
      * {@code spans}: where the chunk lies in its document's text (one span, exact, or without offsets
-     * and the reason why; absent for a document whose text is not kept).
+     * and the reason why: another version, a pre-made chunk, no text kept for the document, the texts
+     * not answering in time).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Result(String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text,

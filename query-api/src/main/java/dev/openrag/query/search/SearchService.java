@@ -36,6 +36,7 @@ import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.RelatedKnowledge;
+import dev.openrag.query.cite.Span;
 import dev.openrag.query.cite.Spans;
 import dev.openrag.schemas.CollectionNames;
 import io.opentelemetry.api.trace.Tracer;
@@ -338,9 +339,11 @@ public class SearchService {
         List<SearchResponse.Result> reordered = timed(timings, "feedback", () -> orElse(CompletableFuture.supplyAsync(
                 () -> feedback.apply(fused, anyFeedback, queryVector, explain, degraded), retrievers), deadline, fused, "feedback", degraded));
         Map<String, DocumentText> documentTexts = orElse(textLookup, deadline, Map.of(), "spans", degraded);
+        // a hit without a span of its own says why: its document has no text kept, or the texts did not answer in time
+        Span noText = Span.without(null, false, degraded.contains("spans") ? Spans.TEXTS_UNAVAILABLE : Spans.NO_TEXT);
         List<SearchResponse.Result> results = reordered.stream().map(result -> {
             DocumentText text = documentTexts.get(result.documentId());
-            return text == null ? result : result.withSpans(List.of(Spans.ofChunk(text, result.chunkIndex(), result.text())));
+            return result.withSpans(List.of(text == null ? noText : Spans.ofChunk(text, result.chunkIndex(), result.text())));
         }).toList();
         RelatedKnowledge related = orElse(relatedLookup, deadline, RelatedKnowledge.NONE, "memories", memoriesDegraded);
         degraded.addAll(List.copyOf(memoriesDegraded));

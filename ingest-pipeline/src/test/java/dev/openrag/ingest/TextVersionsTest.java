@@ -1,0 +1,214 @@
+package dev.openrag.ingest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+
+import jakarta.inject.Inject;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Session;
+
+import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
+import dev.openrag.knowledge.port.DocumentTexts;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import dev.openrag.schemas.Chunk;
+import dev.openrag.schemas.DocumentChunked;
+import dev.openrag.schemas.DocumentDeleted;
+import dev.openrag.schemas.EventCodec;
+import dev.openrag.schemas.EventEnvelope;
+import dev.openrag.schemas.Ids;
+import dev.openrag.schemas.Source;
+import dev.openrag.schemas.Topics;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/**
+ * Issue 68: a document's text never goes back to an older version, and a delete wins over a late
+ * write. The version is the time the document's version arrived, which every stage carries on as its
+ * records' timestamp; here chunked events are written to the topic with the timestamps a replay (a
+ * consumer group rewound, a mirrored topic) or a slow stage would deliver them with. And a document
+ * stored without its text gets it back, with exact spans, from a reindex.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+class TextVersionsTest {
+
+    private static final EventCodec CODEC = new EventCodec();
+    private static final String COLLECTION = "text-versions";
+    private static final Duration WAIT = Duration.ofMinutes(2);
+
+    @Inject
+    DocumentTexts texts;
+
+    @Inject
+    Driver driver;
+
+    @Test
+    void aReplayedOlderChunkedEventNeverBringsOldTextBack() throws Exception {
+        String documentId = "replayed";
+        long now = System.currentTimeMillis();
+        String older = "Dachse graben nachts. 穴熊は夜に穴を掘る。";
+        String newer = "Badgers dig at night, and rest in their setts by day.";
+        send(Topics.CHUNKS_CHUNKED, chunked(documentId, older), now - 60_000);
+        awaitText(documentId, Optional.of(older));
+        send(Topics.CHUNKS_CHUNKED, chunked(documentId, newer), now - 30_000);
+        awaitText(documentId, Optional.of(newer));
+
+        RecordMetadata replay = send(Topics.CHUNKS_CHUNKED, chunked(documentId, older), now - 60_000);
+        awaitConsumed("openrag-sink-text", replay);
+        assertThat(texts.get(COLLECTION, documentId)).as("the replayed older version is not written back")
+                .map(DocumentText::text).contains(newer);
+
+        // the control: a version that arrived later still replaces it
+        String later = "Badgers dig at night; the sett has many entrances.";
+        send(Topics.CHUNKS_CHUNKED, chunked(documentId, later), now);
+        awaitText(documentId, Optional.of(later));
+
+        // hostile: a version stamped half an hour ahead (within what the broker takes) counts as handled
+        // when it is, so the next one still wins
+        String forged = "Forged: stamped half an hour in the future.";
+        send(Topics.CHUNKS_CHUNKED, chunked(documentId, forged), System.currentTimeMillis() + Duration.ofMinutes(30).toMillis());
+        awaitText(documentId, Optional.of(forged));
+        String next = "Badgers, once more: the version after the forged one.";
+        send(Topics.CHUNKS_CHUNKED, chunked(documentId, next), System.currentTimeMillis());
+        awaitText(documentId, Optional.of(next));
+    }
+
+    @Test
+    void aDeleteWinsOverALateTextWriteAndALaterVersionComesBack() throws Exception {
+        String documentId = "deleted-late";
+        long now = System.currentTimeMillis();
+        send(Topics.CHUNKS_CHUNKED, chunked(documentId, "Otters hold hands while they sleep."), now - 60_000);
+        awaitText(documentId, Optional.of("Otters hold hands while they sleep."));
+        send(Topics.DOCUMENTS_DELETED, CODEC.toJson(new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
+                documentId, "text-versions-delete", COLLECTION)), now - 10_000);
+        awaitText(documentId, Optional.empty());
+
+        // a version that arrived before the delete, written late (its stages were slow)
+        RecordMetadata late = send(Topics.CHUNKS_CHUNKED, chunked(documentId, "Otters hold hands, and float on their backs."),
+                now - 30_000);
+        awaitConsumed("openrag-sink-text", late);
+        assertThat(texts.get(COLLECTION, documentId)).as("the late write after the delete leaves no text").isEmpty();
+
+        // the control: the document ingested again after the delete has its text again
+        send(Topics.CHUNKS_CHUNKED, chunked(documentId, "Otters are back: they hold hands again."), now);
+        awaitText(documentId, Optional.of("Otters are back: they hold hands again."));
+    }
+
+    /**
+     * A document stored before texts were kept (its text node removed here) gets a text with every
+     * chunk's exact span back from {@code POST /api/collections/{name}/reindex}; the control, a
+     * document with its text, is left as it is, and a second reindex has nothing to do.
+     */
+    @Test
+    void reindexRestoresTextAndSpansOfADocumentStoredWithoutThem() {
+        String collection = "text-reindex";
+        // sections above the chunker's 100-token minimum, so that each is a chunk of its own
+        String sections = "# Beavers\n\n" + "Beavers build dams from branches, stones and mud across quiet streams. ".repeat(12)
+                + "\n\n## Lodges\n\n" + "A lodge has an underwater entrance and a dry chamber above the water line. ".repeat(12)
+                + "\n\n## Kits\n\n" + "Kits stay with their parents for two years. Ça dure deux ans — 两年, et puis ils partent. ".repeat(12);
+        var beavers = given().contentType(ContentType.JSON).body(IngestTestSupport.textDocument(collection, "note://reindex/beavers.md",
+                "Beavers", sections)).post("/api/documents").then().statusCode(202).extract().jsonPath();
+        var moles = given().contentType(ContentType.JSON).body(IngestTestSupport.textDocument(collection, "note://reindex/moles.md",
+                "Moles", "Moles dig tunnels with their broad front paws.")).post("/api/documents").then().statusCode(202)
+                .extract().jsonPath();
+        // every sink done: the chunks a reindex reads are stored
+        assertThat(IngestTestSupport.awaitJob(beavers.getString("jobId"), WAIT).getString("state")).isEqualTo("completed");
+        assertThat(IngestTestSupport.awaitJob(moles.getString("jobId"), WAIT).getString("state")).isEqualTo("completed");
+        String textless = beavers.getString("documentIds[0]");
+        String kept = moles.getString("documentIds[0]");
+        DocumentText keptBefore = texts.get(collection, kept).orElseThrow();
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> tx.run("MATCH (t:DocumentText {uid: $uid}) DELETE t",
+                    Map.of("uid", Neo4jGraphStore.documentUid(collection, textless))).consume());
+        }
+        assertThat(texts.get(collection, textless)).isEmpty();
+
+        given().post("/api/collections/" + collection + "/reindex").then().statusCode(200)
+                .body("collection", equalTo(collection)).body("rebuilt", equalTo(1)).body("documentIds", contains(textless));
+        DocumentText rebuilt = texts.get(collection, textless).orElseThrow();
+        List<String> chunkTexts;
+        try (Session session = driver.session()) {
+            chunkTexts = session.executeRead(tx -> tx.run("MATCH (ch:Chunk {collection: $collection, documentId: $documentId})"
+                    + " RETURN ch.text AS text ORDER BY ch.chunkIndex", Map.of("collection", collection, "documentId", textless))
+                    .list(row -> row.get("text").asString()));
+        }
+        assertThat(chunkTexts).as("the document has several chunks").hasSizeGreaterThan(1);
+        assertThat(rebuilt.chunks()).hasSize(chunkTexts.size());
+        for (int i = 0; i < chunkTexts.size(); i++) {
+            DocumentText.ChunkSpan span = rebuilt.chunk(i).orElseThrow();
+            assertThat(rebuilt.text().substring(span.start(), span.end())).as("chunk " + i + "'s span").isEqualTo(chunkTexts.get(i));
+        }
+        assertThat(texts.get(collection, kept)).as("a document with its text is left as it is").contains(keptBefore);
+
+        given().post("/api/collections/" + collection + "/reindex").then().statusCode(200).body("rebuilt", equalTo(0));
+        given().post("/api/collections/no-documents-here/reindex").then().statusCode(200).body("rebuilt", equalTo(0));
+        given().post("/api/collections/Bad Name!/reindex").then().statusCode(400).body("message", notNullValue());
+    }
+
+    /** One chunk spanning the whole text, as the chunk stage writes it. */
+    private static String chunked(String documentId, String text) {
+        return CODEC.toJson(new DocumentChunked(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, "text-versions-job",
+                COLLECTION, new Source("producer", "note://text-versions/" + documentId), documentId, "text/plain", text,
+                Ids.contentHash(text), List.of(new Chunk(Ids.chunkId(COLLECTION, documentId, 0), 0, text, List.of(), 0, text.length(),
+                        null, null)), Map.of(), null, null, null));
+    }
+
+    private static RecordMetadata send(String topic, String json, long timestamp) throws Exception {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, IngestTestSupport.bootstrapServers());
+        properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        String key = topic.equals(Topics.DOCUMENTS_DELETED) ? CODEC.fromJson(json, DocumentDeleted.class).documentId()
+                : CODEC.fromJson(json, DocumentChunked.class).documentId();
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties)) {
+            return producer.send(new ProducerRecord<>(topic, null, timestamp, key, json)).get();
+        }
+    }
+
+    private void awaitText(String documentId, Optional<String> expected) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        Optional<String> text = texts.get(COLLECTION, documentId).map(DocumentText::text);
+        while (!text.equals(expected)) {
+            assertThat(System.nanoTime()).as("text of " + documentId + " becomes " + expected + ", is " + text).isLessThan(deadline);
+            IngestTestSupport.sleep(300);
+            text = texts.get(COLLECTION, documentId).map(DocumentText::text);
+        }
+    }
+
+    /** Until the consumer group has committed past the record: the sink has handled it. */
+    private static void awaitConsumed(String group, RecordMetadata record) throws Exception {
+        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, IngestTestSupport.bootstrapServers()))) {
+            while (true) {
+                var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(partition);
+                if (committed != null && committed.offset() > record.offset()) {
+                    return;
+                }
+                assertThat(System.nanoTime()).as(group + " commits past offset " + record.offset()).isLessThan(deadline);
+                IngestTestSupport.sleep(300);
+            }
+        }
+    }
+}
