@@ -19,8 +19,13 @@ class StatusCommand implements Callable<Integer> {
         System.out.printf(Locale.ROOT, "%-18s %-10s %-8s %-6s%n", "COMPONENT", "STATE", "PID", "PORT");
         boolean failed = false;
         StringBuilder tails = new StringBuilder();
+        Integer ingestPort = null;
         for (ComponentSpec spec : stack.allSpecs()) {
             ComponentStatus status = stack.engines.supervisor().status(spec);
+            if (spec.name().equals(Stack.App.INGEST_PIPELINE.module)
+                    && (status.state() == ComponentStatus.State.RUNNING || status.state() == ComponentStatus.State.UNHEALTHY)) {
+                ingestPort = spec.port();
+            }
             System.out.printf(Locale.ROOT, "%-18s %-10s %-8s %-6d%n", status.name(), status.state().name().toLowerCase(Locale.ROOT),
                     status.pid() == null ? "-" : status.pid(), status.port());
             if (status.state() == ComponentStatus.State.FAILED || status.state() == ComponentStatus.State.UNHEALTHY) {
@@ -31,7 +36,10 @@ class StatusCommand implements Callable<Integer> {
             }
         }
         System.out.print(tails);
-        printLag("http://127.0.0.1:" + Stack.App.INGEST_PIPELINE.port() + "/q/metrics");
+        // only this home's ingest app: whatever else answers on its port (another checkout's stack) is not this stack's lag
+        if (ingestPort != null) {
+            printLag("http://127.0.0.1:" + ingestPort + "/q/metrics");
+        }
         return failed ? SOME_FAILED : 0;
     }
 
