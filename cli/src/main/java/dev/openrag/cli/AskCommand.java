@@ -1,6 +1,7 @@
 package dev.openrag.cli;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -44,10 +45,10 @@ class AskCommand implements Callable<Integer> {
                 case "sources" -> {
                     System.out.println();
                     System.out.println();
-                    data.path("sources").forEach(source -> System.out.printf("[%d] %s  %s%n", source.path("n").asInt(),
+                    data.path("sources").forEach(source -> System.out.printf(Locale.ROOT, "[%d] %s  %s%n", source.path("n").asInt(),
                             source.path("title").asText(source.path("documentId").asText()), source.path("sourceUri").asText("")));
                 }
-                case "done" -> System.out.printf("(%s%s, %d ms)%n", data.path("mode").asText(),
+                case "done" -> System.out.printf(Locale.ROOT, "(%s%s, %d ms)%n", data.path("mode").asText(),
                         data.has("model") ? " by " + data.path("model").asText() : "", data.path("tookMs").asLong());
                 case "error" -> {
                     System.err.println("openrag: " + data.path("message").asText());

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -166,7 +167,7 @@ class BenchCommand implements Callable<Integer> {
             String syntheticCollection = "bench-synthetic-" + synthetic;
             long indexed = ingest.get("/api/collections/" + syntheticCollection + "/stats").path("chunks").path("neo4j").asLong();
             if (indexed == 0) {
-                System.out.printf("publishing %d synthetic chunks to %s (sink path, no embedder) ...%n", synthetic, Topics.CHUNKS_EMBEDDED);
+                System.out.printf(Locale.ROOT, "publishing %d synthetic chunks to %s (sink path, no embedder) ...%n", synthetic, Topics.CHUNKS_EMBEDDED);
                 QueryBench.publishSynthetic(kafka, syntheticCollection, synthetic);
             }
             if (indexed < synthetic) {
@@ -178,10 +179,10 @@ class BenchCommand implements Callable<Integer> {
                     long now = Math.min(stats.path("neo4j").asLong(), stats.path("opensearch").asLong());
                     lastProgress = now > indexed ? System.nanoTime() : lastProgress;
                     indexed = now;
-                    System.out.printf("  %d / %d chunks in both stores (%.0f s)%n", indexed, synthetic, (System.nanoTime() - started) / 1e9);
+                    System.out.printf(Locale.ROOT, "  %d / %d chunks in both stores (%.0f s)%n", indexed, synthetic, (System.nanoTime() - started) / 1e9);
                 }
                 if (indexed < synthetic) {
-                    System.out.printf("  no progress for 60 s: benchmarking the %d chunks indexed (see the ingest dead-letter topic)%n", indexed);
+                    System.out.printf(Locale.ROOT, "  no progress for 60 s: benchmarking the %d chunks indexed (see the ingest dead-letter topic)%n", indexed);
                 }
             }
             lines.add(bench.measure(syntheticCollection, indexed, 1, requests));
@@ -193,7 +194,7 @@ class BenchCommand implements Callable<Integer> {
 
     private int memory() {
         if (memories < 1 || searches < 1 || afterAdds < 0) {
-            System.err.printf("openrag: 'bench memory' needs --memories and --searches of at least 1 and --after-adds of at least 0, "
+            System.err.printf(Locale.ROOT, "openrag: 'bench memory' needs --memories and --searches of at least 1 and --after-adds of at least 0, "
                     + "got %d, %d and %d%n", memories, searches, afterAdds);
             return 2;
         }
@@ -209,7 +210,7 @@ class BenchCommand implements Callable<Integer> {
             mcp.call("add_memory", Map.of("text", text.sentence(), "scope", scope, "tags", List.of(text.word())));
             adds.add(started);
             if ((i + 1) % 1000 == 0) {
-                System.out.printf("  %d memories added (add_memory %s)%n", i + 1, adds.summary());
+                System.out.printf(Locale.ROOT, "  %d memories added (add_memory %s)%n", i + 1, adds.summary());
             }
         }
         Latencies finds = new Latencies();
@@ -227,12 +228,12 @@ class BenchCommand implements Callable<Integer> {
             mcp.call("search_memory", Map.of("query", text.sentence(), "scope", scope, "k", 10));
             afterAdd.add(started);
         }
-        System.out.printf("add_memory    %s%n", adds.summary());
-        System.out.printf("search_memory %s (scope %s holding %d memories)%n", finds.summary(), scope, memories);
+        System.out.printf(Locale.ROOT, "add_memory    %s%n", adds.summary());
+        System.out.printf(Locale.ROOT, "search_memory %s (scope %s holding %d memories)%n", finds.summary(), scope, memories);
         if (afterAdds > 0) {
-            System.out.printf("search_memory right after an add_memory %s%n", afterAdd.summary());
+            System.out.printf(Locale.ROOT, "search_memory right after an add_memory %s%n", afterAdd.summary());
         }
-        System.out.printf("memory add_p50_ms=%.1f add_p99_ms=%.1f search_p50_ms=%.1f search_p99_ms=%.1f memories=%d%n",
+        System.out.printf(Locale.ROOT, "memory add_p50_ms=%.1f add_p99_ms=%.1f search_p50_ms=%.1f search_p99_ms=%.1f memories=%d%n",
                 adds.percentile(50), adds.percentile(99), finds.percentile(50), finds.percentile(99), memories);
         return 0;
     }
@@ -257,7 +258,7 @@ class BenchCommand implements Callable<Integer> {
         System.out.println("two ingest instances ...");
         stack.engines.supervisor().start(stack.appSpec(second));
         JsonNode two = runCorpus(ingest, json);
-        System.out.printf("ingest cluster one_instance_chunks_per_s=%.1f two_instances_chunks_per_s=%.1f chunks=%d brokers=%d opensearch_nodes=%d%n",
+        System.out.printf(Locale.ROOT, "ingest cluster one_instance_chunks_per_s=%.1f two_instances_chunks_per_s=%.1f chunks=%d brokers=%d opensearch_nodes=%d%n",
                 one.path("rate").asDouble(), two.path("rate").asDouble(), two.path("chunks").asInt(),
                 stack.config.kafkaBrokers(), stack.config.openSearchNodes());
         return "completed".equals(one.path("state").asText()) && "completed".equals(two.path("state").asText()) ? 0 : 1;
@@ -271,7 +272,7 @@ class BenchCommand implements Callable<Integer> {
         JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
         double seconds = (System.nanoTime() - started) / 1e9;
         int chunks = status.path("stages").path("sink-opensearch").path("chunks").asInt();
-        System.out.printf("  %d chunks in %.1f s = %.1f chunks/s (job %s, collection %s)%n", chunks, seconds, chunks / seconds,
+        System.out.printf(Locale.ROOT, "  %d chunks in %.1f s = %.1f chunks/s (job %s, collection %s)%n", chunks, seconds, chunks / seconds,
                 status.path("state").asText(), collection);
         return new ObjectMapper().createObjectNode().put("rate", chunks / seconds).put("chunks", chunks)
                 .put("state", status.path("state").asText());
@@ -309,7 +310,7 @@ class BenchCommand implements Callable<Integer> {
         double bareSeconds = chunkSeconds + summarySeconds;
         double embedCpuPerText = (double) (StackCpu.self() - bareCpu) / (texts.size() + summaries.size());
         double bareRate = texts.size() / bareSeconds; // chunks per second of the same work as the pipeline's
-        System.out.printf("bare embedder: %d chunks in %.1f s and %d summaries in %.1f s = %.1f chunks/s (%.1f ms CPU a text)%n",
+        System.out.printf(Locale.ROOT, "bare embedder: %d chunks in %.1f s and %d summaries in %.1f s = %.1f chunks/s (%.1f ms CPU a text)%n",
                 texts.size(), chunkSeconds, summaries.size(), summarySeconds, bareRate, embedCpuPerText);
 
         // LangChain4j's stock model on the same texts, for comparison
@@ -317,7 +318,7 @@ class BenchCommand implements Callable<Integer> {
         stock.embedAll(texts.subList(0, Math.min(16, texts.size())).stream().map(TextSegment::from).toList());
         Consumer<List<String>> stockEmbedding = batch -> stock.embedAll(batch.stream().map(TextSegment::from).toList());
         double stockRate = texts.size() / (timeEmbedding(texts, stockEmbedding) + timeEmbedding(summaries, stockEmbedding));
-        System.out.printf("stock embedder (LangChain4j BgeSmallEnV15QuantizedEmbeddingModel): %.1f chunks/s%n", stockRate);
+        System.out.printf(Locale.ROOT, "stock embedder (LangChain4j BgeSmallEnV15QuantizedEmbeddingModel): %.1f chunks/s%n", stockRate);
 
         String collection = "bench-" + System.currentTimeMillis();
         ApiClient ingest = new ApiClient(url);
@@ -336,7 +337,7 @@ class BenchCommand implements Callable<Integer> {
         long jitCpu = jitByComponent.values().stream().mapToLong(Long::longValue).sum();
         int chunks = status.path("stages").path("sink-opensearch").path("chunks").asInt();
         double pipelineRate = chunks / pipelineSeconds;
-        System.out.printf("end to end:    %d chunks in %.1f s = %.1f chunks/s (job %s, collection %s)%n",
+        System.out.printf(Locale.ROOT, "end to end:    %d chunks in %.1f s = %.1f chunks/s (job %s, collection %s)%n",
                 chunks, pipelineSeconds, pipelineRate, status.path("state").asText(), collection);
         // every process's CPU during the run, less the pipeline's embedder threads' own (measured where the OS
         // accounts threads; elsewhere predicted from the bare run's CPU a text, which under the stack's
@@ -345,15 +346,15 @@ class BenchCommand implements Callable<Integer> {
         double predictedEmbeddingCpu = embedCpuPerText * (chunks + (chunks == texts.size() ? summaries.size() : 0));
         double embeddingCpu = embedderCpu > 0 ? embedderCpu : predictedEmbeddingCpu;
         double outside = chunks == 0 ? 0 : (totalCpu - embeddingCpu) / chunks;
-        System.out.printf("cpu during end to end: %s; total %.1f s, of which embedding %.1f s (%s; the bare run predicted %.1f s)"
+        System.out.printf(Locale.ROOT, "cpu during end to end: %s; total %.1f s, of which embedding %.1f s (%s; the bare run predicted %.1f s)"
                         + " and JIT compilation %.1f s%n",
-                String.join(", ", cpu.entrySet().stream().map(e -> "%s %.1f s".formatted(e.getKey(), e.getValue() / 1000.0)).toList()),
+                String.join(", ", cpu.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %.1f s", e.getKey(), e.getValue() / 1000.0)).toList()),
                 totalCpu / 1000.0, embeddingCpu / 1000.0, embedderCpu > 0 ? "the pipeline's embedder threads" : "predicted",
                 predictedEmbeddingCpu / 1000.0, jitCpu / 1000.0);
         if (embedderCpu > 0 && chunks > 0) {
             System.out.println(outsideTheEmbedderByComponent(cpu, embedderByComponent, jitByComponent, chunks));
         }
-        System.out.printf("ingest end-to-end/bare-embedder ratio=%.2f e2e_chunks_per_s=%.1f embedder_chunks_per_s=%.1f"
+        System.out.printf(Locale.ROOT, "ingest end-to-end/bare-embedder ratio=%.2f e2e_chunks_per_s=%.1f embedder_chunks_per_s=%.1f"
                         + " stock_embedder_chunks_per_s=%.1f cpu_ms_per_chunk_outside_embedder=%.1f chunks=%d%n",
                 pipelineRate / bareRate, pipelineRate, bareRate, stockRate, outside, chunks);
         return "completed".equals(status.path("state").asText()) ? 0 : 1;
@@ -371,13 +372,13 @@ class BenchCommand implements Callable<Integer> {
             String name = component.getKey();
             long outside = component.getValue() - embedder.getOrDefault(name, 0L);
             long compiling = jit.getOrDefault(name, 0L);
-            parts.add("%s %.1f ms (JIT %.1f)".formatted(name, (double) outside / chunks, (double) compiling / chunks));
+            parts.add(String.format(Locale.ROOT, "%s %.1f ms (JIT %.1f)", name, (double) outside / chunks, (double) compiling / chunks));
             if (Arrays.stream(Stack.App.values()).noneMatch(app -> name.startsWith(app.module))) {
                 engines += outside;
                 enginesJit += compiling;
             }
         }
-        return "cpu a chunk outside the embedder: %s; engines %.1f ms, of which JIT %.1f ms".formatted(String.join(", ", parts),
+        return String.format(Locale.ROOT, "cpu a chunk outside the embedder: %s; engines %.1f ms, of which JIT %.1f ms", String.join(", ", parts),
                 (double) engines / chunks, (double) enginesJit / chunks);
     }
 

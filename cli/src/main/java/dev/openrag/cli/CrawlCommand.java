@@ -2,6 +2,7 @@ package dev.openrag.cli;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -68,7 +69,7 @@ class CrawlCommand implements Callable<Integer> {
             JsonNode pages = status.path("pages");
             int limit = status.path("request").path("maxPages").asInt(100);
             int filled = Math.min(30, pages.path("fetched").asInt() * 30 / Math.max(1, limit));
-            String line = String.format("  [%s%s] %s: %d/%d pages fetched, %d skipped, %d failed", "#".repeat(filled), ".".repeat(30 - filled),
+            String line = String.format(Locale.ROOT, "  [%s%s] %s: %d/%d pages fetched, %d skipped, %d failed", "#".repeat(filled), ".".repeat(30 - filled),
                     status.path("state").asText(), pages.path("fetched").asInt(), limit, pages.path("skipped").asInt(),
                     pages.path("failed").asInt());
             if (!line.equals(shown)) {

@@ -3,6 +3,7 @@ package dev.openrag.cli;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.Callable;
@@ -77,7 +78,7 @@ class DlqCommand implements Runnable {
             query.add("limit=" + limit);
             JsonNode listing = new ApiClient(filters.url).get(query.toString());
             for (JsonNode letter : listing.path("deadLetters")) {
-                System.out.printf("%s  %-16s %-14s %s  %s%n", letter.path("at").asText(), letter.path("stage").asText(),
+                System.out.printf(Locale.ROOT, "%s  %-16s %-14s %s  %s%n", letter.path("at").asText(), letter.path("stage").asText(),
                         letter.path("collection").asText(), letter.path("documentId").asText(), letter.path("reason").asText());
             }
             System.out.println(listing.path("count").asInt() + " dead letter(s)");

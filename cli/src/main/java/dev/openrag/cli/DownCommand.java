@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 
 import dev.openrag.localstack.ComponentSpec;
 import picocli.CommandLine.Command;
@@ -21,7 +22,7 @@ class DownCommand implements Runnable {
         for (ComponentSpec spec : specs) {
             var process = stack.engines.supervisor().runningProcess(spec.name());
             if (stack.engines.supervisor().stop(spec.name(), Duration.ofSeconds(30))) {
-                System.out.printf("  stopped %-16s (pid %d)%n", spec.name(), process.map(ProcessHandle::pid).orElse(-1L));
+                System.out.printf(Locale.ROOT, "  stopped %-16s (pid %d)%n", spec.name(), process.map(ProcessHandle::pid).orElse(-1L));
                 stopped++;
             }
         }

@@ -62,16 +62,16 @@ class EstimateCommand implements Callable<Integer> {
         long tokensIn = 0;
         long tokensOut = 0;
         if (roles.isEmpty()) {
-            System.out.printf("collection '%s' uses no LLM: ingesting costs no tokens%n", collection);
+            System.out.printf(Locale.ROOT, "collection '%s' uses no LLM: ingesting costs no tokens%n", collection);
         }
         for (Map.Entry<String, long[]> role : roles.entrySet()) {
             long[] sums = role.getValue();
-            System.out.printf("  %-16s %-28s calls=%d tokens_in=%d (cached %d) tokens_out=%d%n", role.getKey(),
+            System.out.printf(Locale.ROOT, "  %-16s %-28s calls=%d tokens_in=%d (cached %d) tokens_out=%d%n", role.getKey(),
                     models.get(role.getKey()), sums[0], sums[1], sums[2], sums[3]);
             tokensIn += sums[1];
             tokensOut += sums[3];
         }
-        System.out.printf("estimate documents=%d chunks=%d tokens_in=%d tokens_out=%d cost=%s%n", documents, chunks, tokensIn, tokensOut,
+        System.out.printf(Locale.ROOT, "estimate documents=%d chunks=%d tokens_in=%d tokens_out=%d cost=%s%n", documents, chunks, tokensIn, tokensOut,
                 cost == null ? "unknown" : String.format(Locale.ROOT, "%.4f", cost));
         return 0;
     }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -114,7 +115,7 @@ class EvalCommand implements Callable<Integer> {
             report.set("queries", perQuery);
             Files.writeString(jsonOut, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
         }
-        System.out.printf("collection=%s mode=%s%s mean_search_ms=%.1f%n", target, mode,
+        System.out.printf(Locale.ROOT, "collection=%s mode=%s%s mean_search_ms=%.1f%n", target, mode,
                 rerank == null ? "" : rerank ? " rerank=on" : " rerank=off", at5.isEmpty() ? 0.0 : (double) searchMillis / at5.size());
         System.out.println(PassAtK.summaryLine(PassAtK.mean(at5), PassAtK.mean(at10), PassAtK.mean(at20), at5.size()));
         return 0;
@@ -161,7 +162,7 @@ class EvalCommand implements Callable<Integer> {
         }
         System.out.printf(java.util.Locale.ROOT, "left-out mean pass@5=%.4f pass@10=%.4f pass@20=%.4f; worst fold pass@5=%.4f pass@10=%.4f pass@20=%.4f%n",
                 result.mean().at5(), result.mean().at10(), result.mean().at20(), result.worst().at5(), result.worst().at10(), result.worst().at20());
-        System.out.printf("collection=%s mode=%s cross-validated over %d folds%n", target, mode, foldFiles.size());
+        System.out.printf(Locale.ROOT, "collection=%s mode=%s cross-validated over %d folds%n", target, mode, foldFiles.size());
         System.out.println(PassAtK.summaryLine(result.pooled().at5(), result.pooled().at10(), result.pooled().at20(), result.pooled().queries()));
         return 0;
     }

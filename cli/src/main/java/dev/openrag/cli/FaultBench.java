@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,7 +43,7 @@ final class FaultBench {
             long pid = stack.engines.status(engine).pid();
             new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor();
             ProcessHandle.of(pid).ifPresent(process -> process.onExit().join());
-            System.out.printf("%s killed (pid %d); back in %d s ...%n", engine.componentName(), pid, outage.toSeconds());
+            System.out.printf(Locale.ROOT, "%s killed (pid %d); back in %d s ...%n", engine.componentName(), pid, outage.toSeconds());
             Thread.sleep(outage.toMillis());
             stack.engines.start(Set.of(engine), line -> System.out.println("  " + line));
             long back = System.nanoTime();
@@ -54,7 +55,7 @@ final class FaultBench {
             boolean exact = "completed".equals(job.path("state").asText()) && stats.path("opensearch").asInt() == chunks
                     && stats.path("neo4j").asInt() == chunks && deadLetters == 0;
             allExact &= exact;
-            System.out.printf("faults %-10s outage %d s: job %s %.1f s after the engine returned; chunks opensearch %d, neo4j %d of %d;"
+            System.out.printf(Locale.ROOT, "faults %-10s outage %d s: job %s %.1f s after the engine returned; chunks opensearch %d, neo4j %d of %d;"
                             + " dead letters %d%s%n", engine.componentName(), outage.toSeconds(), job.path("state").asText(), seconds,
                     stats.path("opensearch").asInt(), stats.path("neo4j").asInt(), chunks, deadLetters, exact ? "" : "  << NOT EXACT");
         }

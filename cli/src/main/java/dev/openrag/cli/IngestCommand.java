@@ -40,7 +40,7 @@ class IngestCommand implements Callable<Integer> {
             System.err.println("openrag: no files found in " + String.join(" ", paths));
             return 2;
         }
-        System.out.printf("ingesting %d file(s) into collection '%s'%n", files.size(), collection);
+        System.out.printf(Locale.ROOT, "ingesting %d file(s) into collection '%s'%n", files.size(), collection);
         ApiClient ingest = new ApiClient(url);
         int done = 0;
         int failed = 0;
@@ -57,9 +57,9 @@ class IngestCommand implements Callable<Integer> {
             status.path("failures").forEach(f -> failures.add(f.path("source").asText(f.path("documentId").asText())
                     + " (" + f.path("stage").asText() + "): " + f.path("reason").asText()));
         }
-        System.out.printf("done: %d document(s), %d chunk(s) indexed, %d failed%n", done, chunks, failed);
+        System.out.printf(Locale.ROOT, "done: %d document(s), %d chunk(s) indexed, %d failed%n", done, chunks, failed);
         if (usage.calls > 0) {
-            System.out.printf("llm: %d call(s), %d token(s) in (%d cached), %d out, cost %s%n", usage.calls, usage.input,
+            System.out.printf(Locale.ROOT, "llm: %d call(s), %d token(s) in (%d cached), %d out, cost %s%n", usage.calls, usage.input,
                     usage.cached, usage.output, usage.unknownCost ? "unknown (a model has no price)" : String.format(Locale.ROOT, "%.4f", usage.cost));
         }
         failures.forEach(failure -> System.out.println("  failed " + failure));

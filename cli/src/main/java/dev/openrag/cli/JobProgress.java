@@ -1,6 +1,7 @@
 package dev.openrag.cli;
 
 import java.io.PrintStream;
+import java.util.Locale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -22,7 +23,7 @@ final class JobProgress {
             int done = status.path("documents").path("done").asInt();
             int failed = status.path("documents").path("failed").asInt();
             int filled = total == 0 ? 0 : (done + failed) * WIDTH / total;
-            String line = String.format("  [%s%s] %d/%d documents, %d failed, %d chunks indexed", "#".repeat(filled),
+            String line = String.format(Locale.ROOT, "  [%s%s] %d/%d documents, %d failed, %d chunks indexed", "#".repeat(filled),
                     ".".repeat(WIDTH - filled), done + failed, total, failed,
                     status.path("stages").path("sink-opensearch").path("chunks").asInt()) + waiting(status);
             if (!line.equals(shown)) {

@@ -1,6 +1,7 @@
 package dev.openrag.cli;
 
 import java.util.Arrays;
+import java.util.Locale;
 
 /** Latency samples in milliseconds and their percentiles (nearest rank). */
 final class Latencies {
@@ -31,6 +32,6 @@ final class Latencies {
     }
 
     String summary() {
-        return String.format("p50=%.1fms p95=%.1fms p99=%.1fms n=%d", percentile(50), percentile(95), percentile(99), size);
+        return String.format(Locale.ROOT, "p50=%.1fms p95=%.1fms p99=%.1fms n=%d", percentile(50), percentile(95), percentile(99), size);
     }
 }

@@ -107,7 +107,7 @@ final class LocomoBench {
                     count += counts.get(entry.getKey());
                 }
             }
-            return String.format("%s evidence_recall@5=%.4f @10=%.4f @20=%.4f questions=%d", label,
+            return String.format(Locale.ROOT, "%s evidence_recall@5=%.4f @10=%.4f @20=%.4f questions=%d", label,
                     sum[0] / Math.max(count, 1), sum[1] / Math.max(count, 1), sum[2] / Math.max(count, 1), count);
         }
     }
@@ -218,13 +218,13 @@ final class LocomoBench {
                             "category", question.category(), "evidence", question.evidence(), "results", found.path("results"))));
                 }
             }
-            System.out.printf("  %s: %d turns, %d questions%n", name, turns.size(), questions.size());
+            System.out.printf(Locale.ROOT, "  %s: %d turns, %d questions%n", name, turns.size(), questions.size());
         }
         for (var category : CATEGORIES.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
             System.out.println(recall.line(category.getValue(), category.getKey()));
         }
-        System.out.printf("add (per memory, batches of %d) %s%n", BATCH, adds.summary());
-        System.out.printf("search_memory %s%n", searches.summary());
+        System.out.printf(Locale.ROOT, "add (per memory, batches of %d) %s%n", BATCH, adds.summary());
+        System.out.printf(Locale.ROOT, "search_memory %s%n", searches.summary());
         if (!tune.isEmpty()) {
             System.out.println(halves.get("tune").line("tune (" + String.join(", ", new TreeSet<>(tune)) + ")", null));
             System.out.println(halves.get("check").line("check (the others)", null));

@@ -2,6 +2,7 @@ package dev.openrag.cli;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
@@ -26,8 +27,8 @@ final class MemoryPlan {
         }
         long machine = machineMiB();
         String each = heaps.entrySet().stream().map(entry -> entry.getKey() + " " + entry.getValue()).collect(Collectors.joining(", "));
-        return String.format("memory: %d processes, max heap %.1f GiB (MiB each: %s)%s", specs.size(), total / 1024.0, each,
-                machine > 0 ? String.format("; this machine has %.1f GiB; off-heap (page cache, Lucene, ONNX) comes on top", machine / 1024.0) : "");
+        return String.format(Locale.ROOT, "memory: %d processes, max heap %.1f GiB (MiB each: %s)%s", specs.size(), total / 1024.0, each,
+                machine > 0 ? String.format(Locale.ROOT, "; this machine has %.1f GiB; off-heap (page cache, Lucene, ONNX) comes on top", machine / 1024.0) : "");
     }
 
     /** The last {@code -Xmx} of a java command line in MiB (0 when it sets none). */

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -84,7 +85,7 @@ public final class MemoryScenarios {
             failures.add(name + ": stopped: " + e.getMessage());
         }
         failures.subList(failed, failures.size()).forEach(failure -> out.println("  FAILED " + failure));
-        out.printf("%-55s %d/%d%n", name, passed - before, total - checks);
+        out.printf(Locale.ROOT, "%-55s %d/%d%n", name, passed - before, total - checks);
     }
 
     // ---------------------------------------------------------------------------------------------------------------

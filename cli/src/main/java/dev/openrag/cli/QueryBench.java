@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
@@ -89,12 +90,12 @@ final class QueryBench {
         double seconds = (System.nanoTime() - started) / 1e9;
         pool.shutdown();
         StringBuilder where = new StringBuilder();
-        timingSums.forEach((step, sum) -> where.append(String.format(" %s=%.1fms", step, sum / latencies.count())));
-        String line = String.format("query chunks=%d clients=%d p50_ms=%.1f p95_ms=%.1f p99_ms=%.1f qps=%.1f",
+        timingSums.forEach((step, sum) -> where.append(String.format(Locale.ROOT, " %s=%.1fms", step, sum / latencies.count())));
+        String line = String.format(Locale.ROOT, "query chunks=%d clients=%d p50_ms=%.1f p95_ms=%.1f p99_ms=%.1f qps=%.1f",
                 chunks, clients, latencies.percentile(50), latencies.percentile(95), latencies.percentile(99),
                 latencies.count() / seconds);
         // the server's own time (tookMs) beside the client's: what the client and the network add
-        System.out.printf("%s   server p50_ms=%.0f, mean per step:%s%n", line, serverTimes.percentile(50), where);
+        System.out.printf(Locale.ROOT, "%s   server p50_ms=%.0f, mean per step:%s%n", line, serverTimes.percentile(50), where);
         return line;
     }
 

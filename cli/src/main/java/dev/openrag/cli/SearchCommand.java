@@ -1,6 +1,7 @@
 package dev.openrag.cli;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -41,7 +42,7 @@ class SearchCommand implements Callable<Integer> {
         JsonNode answer = new ApiClient(queryUrl).postJson("/api/search", JSON.writeValueAsString(request));
         int n = 1;
         for (JsonNode result : answer.path("results")) {
-            System.out.printf("%2d. %s  (%s, score %.4f, ranks %s)%n", n++, result.path("title").asText(result.path("documentId").asText()),
+            System.out.printf(Locale.ROOT, "%2d. %s  (%s, score %.4f, ranks %s)%n", n++, result.path("title").asText(result.path("documentId").asText()),
                     result.path("chunkId").asText(), result.path("score").asDouble(), result.path("ranks"));
             System.out.println("    " + Text.abbreviate(result.path("text").asText(), 240));
         }
@@ -51,7 +52,7 @@ class SearchCommand implements Callable<Integer> {
         for (JsonNode memory : answer.path("memories")) {
             System.out.println("memory: " + memory.path("text").asText());
         }
-        System.out.printf("%d results in %d ms%s%n", answer.path("results").size(), answer.path("tookMs").asLong(),
+        System.out.printf(Locale.ROOT, "%d results in %d ms%s%n", answer.path("results").size(), answer.path("tookMs").asLong(),
                 answer.has("degraded") ? " (degraded: " + answer.path("degraded") + ")" : "");
         return 0;
     }

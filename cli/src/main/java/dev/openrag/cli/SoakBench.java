@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
@@ -86,8 +87,8 @@ final class SoakBench {
         String collection = "soak-" + System.currentTimeMillis();
         Stack stack = new Stack();
         Map<String, String> memoryAtStart = memory(stack);
-        System.out.printf("soak: %d documents at %.1f/s into %s, %d search clients%n", documents, rate, collection, SEARCH_CLIENTS);
-        memoryAtStart.forEach((app, memory) -> System.out.printf("  at start  %-16s %s%n", app, memory));
+        System.out.printf(Locale.ROOT, "soak: %d documents at %.1f/s into %s, %d search clients%n", documents, rate, collection, SEARCH_CLIENTS);
+        memoryAtStart.forEach((app, memory) -> System.out.printf(Locale.ROOT, "  at start  %-16s %s%n", app, memory));
 
         AtomicBoolean producing = new AtomicBoolean(true);
         Latencies duringIngest = new Latencies();
@@ -117,10 +118,10 @@ final class SoakBench {
                 if (!producing.get() && producedAt == 0) {
                     producedAt = System.nanoTime();
                 }
-                System.out.printf("  t=%4.0fs %s lag=%d documents=%d/%d chunks=%d%n", seconds, producing.get() ? "producing" : "drained? ",
+                System.out.printf(Locale.ROOT, "  t=%4.0fs %s lag=%d documents=%d/%d chunks=%d%n", seconds, producing.get() ? "producing" : "drained? ",
                         lag, indexedDocuments, documents, chunks);
                 if (++ticks % MEMORY_EVERY_TICKS == 0) { // memory over time: growth beyond warm-up, or flat
-                    System.out.printf("  t=%4.0fs memory %s%n", seconds, String.join("; ", memory(stack).entrySet().stream()
+                    System.out.printf(Locale.ROOT, "  t=%4.0fs memory %s%n", seconds, String.join("; ", memory(stack).entrySet().stream()
                             .map(entry -> entry.getKey() + " " + entry.getValue()).toList()));
                 }
                 if (!producing.get() && lag == 0 && indexedDocuments >= documents) {
@@ -158,14 +159,14 @@ final class SoakBench {
             idleOneClient.add(sent);
         }
         Map<String, String> memoryAtEnd = memory(stack);
-        memoryAtEnd.forEach((app, memory) -> System.out.printf("  at end    %-16s %s (start: %s)%n", app, memory, memoryAtStart.get(app)));
-        System.out.printf("search during ingest %s%nsearch idle          %s (the same %d clients)%n"
+        memoryAtEnd.forEach((app, memory) -> System.out.printf(Locale.ROOT, "  at end    %-16s %s (start: %s)%n", app, memory, memoryAtStart.get(app)));
+        System.out.printf(Locale.ROOT, "search during ingest %s%nsearch idle          %s (the same %d clients)%n"
                 + "search idle, 1 client %s%n", duringIngest.summary(), idle.summary(), SEARCH_CLIENTS, idleOneClient.summary());
         if (failures.get() > 0) {
-            System.out.printf("searches that failed during ingest: %d (the first: %s)%n", failures.get(), firstFailure);
+            System.out.printf(Locale.ROOT, "searches that failed during ingest: %d (the first: %s)%n", failures.get(), firstFailure);
         }
         boolean complete = indexedDocuments >= documents;
-        System.out.printf("soak documents=%d ingest_chunks_per_s=%.1f lag_max=%d lag_end=%d search_p50_ingest_ms=%.1f"
+        System.out.printf(Locale.ROOT, "soak documents=%d ingest_chunks_per_s=%.1f lag_max=%d lag_end=%d search_p50_ingest_ms=%.1f"
                         + " search_p99_ingest_ms=%.1f search_p50_idle_ms=%.1f search_p99_idle_ms=%.1f complete=%s%n",
                 documents, chunks / ingestSeconds, lagMax, lag, duringIngest.percentile(50), duringIngest.percentile(99),
                 idle.percentile(50), idle.percentile(99), complete);
@@ -279,7 +280,7 @@ final class SoakBench {
             String rss = stack.engines.supervisor().runningProcess(app).map(process -> residentMb(process.pid())).orElse("?");
             String heap;
             try {
-                heap = "%.0f MB".formatted(heapBytes(APPS.get(app)) / 1e6);
+                heap = String.format(Locale.ROOT, "%.0f MB", heapBytes(APPS.get(app)) / 1e6);
             } catch (RuntimeException e) {
                 heap = "?";
             }
@@ -292,7 +293,7 @@ final class SoakBench {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
                 if (line.startsWith("VmRSS:")) {
-                    return "%.0f MB".formatted(Long.parseLong(line.replaceAll("\\D+", "")) / 1024.0);
+                    return String.format(Locale.ROOT, "%.0f MB", Long.parseLong(line.replaceAll("\\D+", "")) / 1024.0);
                 }
             }
         } catch (IOException | NumberFormatException e) {

@@ -1,5 +1,6 @@
 package dev.openrag.cli;
 
+import java.util.Locale;
 import java.util.concurrent.Callable;
 
 import dev.openrag.localstack.ComponentSpec;
@@ -19,24 +20,32 @@ class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Stack stack = new Stack();
-        System.out.printf("%-18s %-10s %-8s %-6s%n", "COMPONENT", "STATE", "PID", "PORT");
+        System.out.printf(Locale.ROOT, "%-18s %-10s %-8s %-6s%n", "COMPONENT", "STATE", "PID", "PORT");
         boolean failed = false;
         StringBuilder tails = new StringBuilder();
+        Integer ingestPort = null;
         for (ComponentSpec spec : stack.allSpecs()) {
             ComponentStatus status = stack.engines.supervisor().status(spec);
-            System.out.printf("%-18s %-10s %-8s %-6d%n", status.name(), status.state().name().toLowerCase(),
+            if (spec.name().equals(Stack.App.INGEST_PIPELINE.module)
+                    && (status.state() == ComponentStatus.State.RUNNING || status.state() == ComponentStatus.State.UNHEALTHY)) {
+                ingestPort = spec.port();
+            }
+            System.out.printf(Locale.ROOT, "%-18s %-10s %-8s %-6d%n", status.name(), status.state().name().toLowerCase(Locale.ROOT),
                     status.pid() == null ? "-" : status.pid(), status.port());
             if (status.state() == ComponentStatus.State.FAILED || status.state() == ComponentStatus.State.UNHEALTHY) {
                 failed |= status.state() == ComponentStatus.State.FAILED;
-                tails.append(String.format("%n%s is %s; last lines of %s:%n", status.name(),
-                        status.state().name().toLowerCase(), stack.engines.supervisor().logFile(status.name())));
+                tails.append(String.format(Locale.ROOT, "%n%s is %s; last lines of %s:%n", status.name(),
+                        status.state().name().toLowerCase(Locale.ROOT), stack.engines.supervisor().logFile(status.name())));
                 status.logTail().forEach(line -> tails.append("  ").append(line).append('\n'));
             }
         }
         System.out.print(tails);
-        String ingest = "http://127.0.0.1:" + Stack.App.INGEST_PIPELINE.port();
-        fetch(ingest + "/q/health/ready").map(StatusCommand::formatWaits).filter(waits -> !waits.isEmpty()).ifPresent(System.out::println);
-        printLag(ingest + "/q/metrics");
+        // only this home's ingest app: whatever else answers on its port (another checkout's stack) is not this stack's
+        if (ingestPort != null) {
+            String ingest = "http://127.0.0.1:" + ingestPort;
+            fetch(ingest + "/q/health/ready").map(StatusCommand::formatWaits).filter(waits -> !waits.isEmpty()).ifPresent(System.out::println);
+            printLag(ingest + "/q/metrics");
+        }
         return failed ? SOME_FAILED : 0;
     }
 
@@ -92,9 +101,9 @@ class StatusCommand implements Callable<Integer> {
 
     /** The lag lines of a Prometheus text exposition, a header first. */
     static String formatLag(String metrics) {
-        StringBuilder lines = new StringBuilder(String.format("%n%-18s %-18s %s%n", "LAG", "STAGE", "RECORDS"));
+        StringBuilder lines = new StringBuilder(String.format(Locale.ROOT, "%n%-18s %-18s %s%n", "LAG", "STAGE", "RECORDS"));
         metrics.lines().map(LAG_LINE::matcher).filter(java.util.regex.Matcher::find).forEach(line ->
-                lines.append(String.format("%-18s %-18s %d%n", "lag", line.group(1), (long) Double.parseDouble(line.group(2)))));
+                lines.append(String.format(Locale.ROOT, "%-18s %-18s %d%n", "lag", line.group(1), (long) Double.parseDouble(line.group(2)))));
         return lines.toString().stripTrailing();
     }
 }

@@ -42,7 +42,7 @@ final class SyncBench {
             JsonNode source = ingest.postJson("/api/sources", JSON.writeValueAsString(Map.of("type", "folder",
                     "location", folder.toString(), "collection", collection)));
             String id = source.path("id").asText();
-            System.out.printf("bench sync: %d files in %s, collection %s%n", files, folder, collection);
+            System.out.printf(Locale.ROOT, "bench sync: %d files in %s, collection %s%n", files, folder, collection);
             long started = System.nanoTime();
             String runId = ingest.postJson("/api/sources/" + id + "/run", "{}").path("runId").asText();
             JsonNode run;

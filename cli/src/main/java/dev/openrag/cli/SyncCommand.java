@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
@@ -67,7 +68,7 @@ class SyncCommand implements Callable<Integer> {
         ApiClient ingest = new ApiClient(url);
         JsonNode created = ingest.postJson("/api/sources", JSON.writeValueAsString(request));
         String id = created.path("id").asText();
-        System.out.printf("syncing %s %s into collection '%s' (source %s)%n", created.path("type").asText(),
+        System.out.printf(Locale.ROOT, "syncing %s %s into collection '%s' (source %s)%n", created.path("type").asText(),
                 created.path("location").asText(), created.path("collection").asText(), id);
         if (dryRun) {
             return report(id, ingest.postJson("/api/sources/" + id + "/run?dryRun=true", "{}"));
@@ -149,7 +150,7 @@ class SyncCommand implements Callable<Integer> {
         } else if ("dry-run".equals(state)) {
             System.out.println("dry run: nothing was changed; a sync now would do this");
         }
-        System.out.printf("sync source=%s added=%d changed=%d deleted=%d unchanged=%d%n", id, run.path("added").asInt(),
+        System.out.printf(Locale.ROOT, "sync source=%s added=%d changed=%d deleted=%d unchanged=%d%n", id, run.path("added").asInt(),
                 run.path("changed").asInt(), run.path("deleted").asInt(), run.path("unchanged").asInt());
         return ("completed".equals(state) || "dry-run".equals(state)) && run.path("refused").isEmpty() ? 0 : 1;
     }

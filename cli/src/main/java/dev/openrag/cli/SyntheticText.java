@@ -1,6 +1,7 @@
 package dev.openrag.cli;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 
 /** Deterministic English-like sentences for benchmarks (seeded, so runs are comparable). */
@@ -28,7 +29,7 @@ final class SyntheticText {
     }
 
     String word() {
-        return pick(OBJECTS).split(" ")[0].toLowerCase();
+        return pick(OBJECTS).split(" ")[0].toLowerCase(Locale.ROOT);
     }
 
     private String pick(List<String> words) {

@@ -1,6 +1,7 @@
 package dev.openrag.cli;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -42,8 +43,8 @@ class UpCommand implements Runnable {
                 .map(instance -> CompletableFuture.runAsync(() -> {
                     long appBegan = System.nanoTime();
                     boolean started = stack.engines.supervisor().start(stack.appSpec(instance));
-                    System.out.printf("  %-18s %s on %s%s%n", instance.name(), started ? "ready" : "already running",
-                            stack.url(instance), started ? String.format(" (%.1f s)", (System.nanoTime() - appBegan) / 1e9) : "");
+                    System.out.printf(Locale.ROOT, "  %-18s %s on %s%s%n", instance.name(), started ? "ready" : "already running",
+                            stack.url(instance), started ? String.format(Locale.ROOT, " (%.1f s)", (System.nanoTime() - appBegan) / 1e9) : "");
                 }, executor))
                 .toList();
         try {
@@ -57,7 +58,7 @@ class UpCommand implements Runnable {
         if (!noSample) {
             ingestSample(stack);
         }
-        System.out.printf("%nOpenRAG is up in %.1f s%n", (System.nanoTime() - began) / 1e9);
+        System.out.printf(Locale.ROOT, "%nOpenRAG is up in %.1f s%n", (System.nanoTime() - began) / 1e9);
         System.out.println("  query API        " + stack.url(Stack.App.QUERY_API) + "   (OpenAPI UI: /q/swagger-ui)");
         System.out.println("  ingest pipeline  " + stack.url(Stack.App.INGEST_PIPELINE));
         if (stack.cluster()) {
@@ -98,11 +99,11 @@ class UpCommand implements Runnable {
         if (files.isEmpty()) {
             return;
         }
-        System.out.printf("ingesting a sample: %d Markdown files of OpenRAG itself into collection '%s' ...%n", files.size(), SAMPLE_COLLECTION);
+        System.out.printf(Locale.ROOT, "ingesting a sample: %d Markdown files of OpenRAG itself into collection '%s' ...%n", files.size(), SAMPLE_COLLECTION);
         try {
             var accepted = ingest.postFiles("/api/documents", files, stack.root, SAMPLE_COLLECTION);
             var status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
-            System.out.printf("  sample %s: %d documents, %d chunks%n", status.path("state").asText(),
+            System.out.printf(Locale.ROOT, "  sample %s: %d documents, %d chunks%n", status.path("state").asText(),
                     status.path("documents").path("done").asInt(), status.path("stages").path("sink-opensearch").path("chunks").asInt());
         } catch (java.io.IOException e) {
             System.out.println("  (sample documents skipped: " + e.getMessage() + ")");

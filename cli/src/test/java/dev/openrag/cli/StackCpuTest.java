@@ -18,22 +18,29 @@ class StackCpuTest {
     void countsTheCpuOfTheNamedThreadsOnly() throws Exception {
         assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "per-thread accounting is Linux's /proc");
         long pid = ProcessHandle.current().pid();
+        // spins until it has had 300 ms of CPU by its own count, then until read: on a loaded machine that takes longer, not less
+        java.util.concurrent.CountDownLatch used = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean read = new java.util.concurrent.atomic.AtomicBoolean();
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
         Thread busy = new Thread(() -> {
-            long until = System.nanoTime() + 400_000_000L;
             long spin = 0;
-            while (System.nanoTime() < until) {
+            while (!read.get()) {
                 spin++;
+                if (used.getCount() > 0 && threads.getCurrentThreadCpuTime() >= 300_000_000L) {
+                    used.countDown();
+                }
             }
             if (spin < 0) {
                 System.out.println(spin);
             }
         }, "busy-cpu-test");
         busy.start();
-        Thread.sleep(300); // read while it still runs: an ended thread leaves /proc
-        long busyMillis = StackCpu.threadMillis(pid, "busy-cpu-test"::equals);
+        assertTrue(used.await(60, java.util.concurrent.TimeUnit.SECONDS), "the busy thread got 300 ms of CPU");
+        long busyMillis = StackCpu.threadMillis(pid, "busy-cpu-test"::equals); // read while it still runs: an ended thread leaves /proc
+        read.set(true);
         busy.join();
 
-        assertTrue(busyMillis >= 100, "a thread spinning for 300 ms used " + busyMillis + " ms");
+        assertTrue(busyMillis >= 250, "a thread that used 300 ms of CPU counted " + busyMillis + " ms");
         assertEquals(0, StackCpu.threadMillis(pid, "no-such-thread"::equals));
         assertEquals(0, StackCpu.threadMillis(Long.MAX_VALUE, name -> true), "a process that is gone counts nothing");
     }

@@ -215,14 +215,26 @@ public enum Engine {
         List<String> format = new ArrayList<>(javaCommand("kafka-format", EngineClasspath.of(KAFKA.name), List.of("-Xmx256m",
                         "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties")),
                 "kafka.tools.StorageTool", "format", "-t", clusterId(config), "-c", properties.toString()));
+        long logBefore = Files.size(log);
         Process process = new ProcessBuilder(format)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .start();
-        if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+        boolean exited = process.waitFor(120, TimeUnit.SECONDS);
+        if (!exited || process.exitValue() != 0) {
             process.destroyForcibly();
-            throw new LocalStackException("formatting Kafka storage in " + dataDir + " failed");
+            throw new LocalStackException("formatting Kafka storage in " + dataDir + " failed ("
+                    + (exited ? "exit status " + process.exitValue() : "no exit within 120 s") + "); its output, in " + log + ":\n  "
+                    + String.join("\n  ", outputTail(log, logBefore, 40)));
         }
+    }
+
+    /** The last {@code lines} lines a command appended to {@code log} from byte {@code from} on: why it failed, in its own words. */
+    static List<String> outputTail(Path log, long from, int lines) throws IOException {
+        byte[] all = Files.readAllBytes(log);
+        int start = (int) Math.min(from, all.length);
+        List<String> output = new String(all, start, all.length - start, StandardCharsets.UTF_8).lines().toList();
+        return output.isEmpty() ? List.of("(nothing)") : output.subList(Math.max(0, output.size() - lines), output.size());
     }
 
     /** A fresh id for one broker; the brokers of a cluster share one, kept in the home beside their directories. */

@@ -22,7 +22,7 @@ public final class JavaRuntime {
      * sun.misc.Unsafe; the engines and apps are known to, so keep their logs quiet about it. Then
      * those of {@value #EXTRA_OPTIONS_VARIABLE}: the test build runs its short-lived engines and apps
      * with the C1 compiler only ({@code -XX:TieredStopAtLevel=1}, as Quarkus dev mode does), which
-     * halves their CPU on a 2-core machine where every process competes for it.
+     * halves their CPU on a 2-core machine where every process competes for it. Then {@link #NEUTRAL_SETTINGS}.
      */
     public static List<String> commonOptions() {
         return commonOptions(System.getenv(EXTRA_OPTIONS_VARIABLE));
@@ -36,8 +36,20 @@ public final class JavaRuntime {
         if (extra != null && !extra.isBlank()) {
             options.addAll(Arrays.asList(extra.strip().split("\\s+")));
         }
+        options.addAll(NEUTRAL_SETTINGS);
         return List.copyOf(options);
     }
+
+    /**
+     * Locale, time zone and encoding every child runs with, last so that they win over the user's
+     * {@code JAVA_TOOL_OPTIONS} (the JVM reads those first) and {@value #EXTRA_OPTIONS_VARIABLE}: Kafka's
+     * own config parsing upper-cases "classic" with the default locale, which in Turkish gives "CLASSİC",
+     * no such group type, so a broker would not even format its storage. The servers' logs and answers
+     * then read the same on every machine.
+     */
+    static final List<String> NEUTRAL_SETTINGS = List.of(
+            "-Duser.language=en", "-Duser.country=US", "-Duser.timezone=UTC",
+            "-Dfile.encoding=UTF-8", "-Dstdout.encoding=UTF-8", "-Dstderr.encoding=UTF-8");
 
     /**
      * JVM options for OpenRAG's own apps, after {@link #commonOptions()}: the JDK's Vector API, which Lucene's

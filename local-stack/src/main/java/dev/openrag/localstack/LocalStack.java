@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
@@ -32,6 +33,12 @@ public final class LocalStack {
         return supervisor;
     }
 
+    /** "kafka        ready on 127.0.0.1:9092 (12.3 s)", or "already running" without a time: the same digits in every locale. */
+    static String progressLine(ComponentSpec spec, Duration took) {
+        return String.format(Locale.ROOT, "%-12s %s on 127.0.0.1:%d%s", spec.name(), took == null ? "already running" : "ready",
+                spec.port(), took == null ? "" : String.format(Locale.ROOT, " (%.1f s)", took.toMillis() / 1e3));
+    }
+
     /**
      * Starts the given engines (those already running are kept) and waits until all are healthy.
      *
@@ -46,9 +53,7 @@ public final class LocalStack {
             List<CompletableFuture<Void>> nodes = engine.specs(config).stream().map(spec -> CompletableFuture.runAsync(() -> {
                 long began = System.nanoTime();
                 boolean started = supervisor.start(spec);
-                progress.accept(String.format("%-12s %s on 127.0.0.1:%d%s", spec.name(),
-                        started ? "ready" : "already running", spec.port(),
-                        started ? String.format(" (%.1f s)", (System.nanoTime() - began) / 1e9) : ""));
+                progress.accept(progressLine(spec, started ? Duration.ofNanos(System.nanoTime() - began) : null));
             }, executor)).toList();
             CompletableFuture<Void> all = CompletableFuture.allOf(nodes.toArray(CompletableFuture[]::new));
             starts.add(engine == Engine.KAFKA

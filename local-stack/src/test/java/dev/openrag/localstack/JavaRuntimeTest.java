@@ -2,6 +2,7 @@ package dev.openrag.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +14,8 @@ class JavaRuntimeTest {
     @Test
     void extraOptionsFollowTheCommonOnesSplitOnWhitespace() {
         assertThat(JavaRuntime.commonOptions("  -XX:TieredStopAtLevel=1 \t -Xss1m "))
-                .endsWith("-XX:TieredStopAtLevel=1", "-Xss1m")
+                .containsSubsequence("-XX:TieredStopAtLevel=1", "-Xss1m")
+                .endsWith(JavaRuntime.NEUTRAL_SETTINGS.toArray(String[]::new))
                 .hasSize(JavaRuntime.commonOptions(null).size() + 2);
     }
 
@@ -33,11 +35,27 @@ class JavaRuntimeTest {
         command.addAll(JavaRuntime.commonOptions(options));
         command.addAll(List.of("-XX:+PrintFlagsFinal", "-version"));
         Process java = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(java.getInputStream().readAllBytes());
+        String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(java.exitValue()).as(output).isZero();
         if (options.contains("TieredStopAtLevel=1")) {
             assertThat(output).containsPattern("TieredStopAtLevel\\s*=\\s*1\\b");
         }
+    }
+
+    @Test
+    void aChildRunsInEnglishAndUtcWhateverTheUsersJavaToolOptionsSay() throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(JavaRuntime.javaBinary());
+        command.addAll(JavaRuntime.commonOptions(null));
+        command.addAll(List.of("-XshowSettings:properties", "-version"));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("JAVA_TOOL_OPTIONS", "-Duser.language=tr -Duser.country=TR -Duser.timezone=Pacific/Chatham -Dfile.encoding=ISO-8859-9");
+        Process java = builder.start();
+        String output = new String(java.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(output).as("the variable was read").contains("Picked up JAVA_TOOL_OPTIONS")
+                .containsPattern("user\\.language = en\\b").containsPattern("user\\.country = US\\b")
+                .containsPattern("user\\.timezone = UTC\\b").containsPattern("file\\.encoding = UTF-8\\b");
     }
 }

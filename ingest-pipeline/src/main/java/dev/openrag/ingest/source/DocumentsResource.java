@@ -101,7 +101,7 @@ public class DocumentsResource {
         String uri = document.uri() != null && !document.uri().isBlank() ? document.uri()
                 : "text://" + (document.title() != null && !document.title().isBlank() ? document.title() : Ids.contentHash(document.text()));
         String jobId = DocumentPublisher.newJobId();
-        String mediaType = uri.toLowerCase().matches(".*\\.(md|markdown)$") ? "text/markdown" : "text/plain";
+        String mediaType = uri.toLowerCase(java.util.Locale.ROOT).matches(".*\\.(md|markdown)$") ? "text/markdown" : "text/plain";
         List<String> ids = publisher.publish(jobId, collection, List.of(DocumentPublisher.text(jobId, collection,
                 new Source("api", uri), Ids.documentIdFromUri(uri), document.title(), mediaType, document.text(),
                 document.metadata())), List.of());

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -101,7 +102,7 @@ public final class AddressPolicy {
      *         is safe from DNS rebinding
      */
     public InetAddress[] check(URI uri) {
-        if (uri.getScheme() == null || !List.of("http", "https").contains(uri.getScheme().toLowerCase())) {
+        if (uri.getScheme() == null || !List.of("http", "https").contains(uri.getScheme().toLowerCase(Locale.ROOT))) {
             throw new RefusedException("refusing to fetch " + uri + ": only http and https URLs are fetched");
         }
         String host = uri.getHost();

@@ -45,7 +45,7 @@ public final class ProviderHttpException extends HttpException {
             return Duration.ofMillis(Math.round(Double.parseDouble(v) * 1000));
         } catch (NumberFormatException notSeconds) {
             try {
-                Duration until = Duration.between(ZonedDateTime.now(), ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME));
+                Duration until = Duration.between(ZonedDateTime.now(java.time.ZoneOffset.UTC), ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME));
                 return until.isNegative() ? Duration.ZERO : until;
             } catch (DateTimeParseException notDate) {
                 return null;

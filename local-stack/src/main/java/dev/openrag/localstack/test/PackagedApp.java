@@ -34,7 +34,10 @@ public final class PackagedApp {
                 "QUARKUS_HTTP_PORT", Integer.toString(port),
                 "KAFKA_BOOTSTRAP_SERVERS", stack.kafkaBootstrapServers(),
                 "QUARKUS_NEO4J_URI", stack.neo4jUri(),
-                "OPENRAG_OPENSEARCH_URL", stack.openSearchUrls()));
+                "OPENRAG_OPENSEARCH_URL", stack.openSearchUrls(),
+                // the test stack's own, as ./openrag up sets its stack's: never the defaults under the user's ~/.openrag
+                "OPENRAG_SECRETS_KEY_FILE", stack.home().resolve("secrets.key").toAbsolutePath().toString(),
+                "OPENRAG_SOURCES_DIR", stack.home().resolve("sources").toAbsolutePath().toString()));
         env.putAll(extraEnv);
         return new ComponentSpec(name, port, List.of(), command, Map.copyOf(env), ComponentSpec.Preparation.NONE,
                 () -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))

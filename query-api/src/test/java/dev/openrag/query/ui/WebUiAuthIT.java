@@ -46,7 +46,8 @@ class WebUiAuthIT {
         supervisor = new ProcessSupervisor(Files.createTempDirectory("ui-auth"), false);
         int port = Ports.free();
         supervisor.start(PackagedApp.spec("query-ui-auth", Path.of("target/quarkus-app/quarkus-run.jar"), port, stack,
-                Map.of("OPENRAG_AUTH_ADMIN_KEY", ADMIN)));
+                // no ingest app here: a free port, not the page's host on 8081, where a running ./openrag up would get the key
+                Map.of("OPENRAG_AUTH_ADMIN_KEY", ADMIN, "OPENRAG_UI_INGEST_URL", "http://127.0.0.1:" + Ports.free())));
         base = "http://127.0.0.1:" + port + "/";
         playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
         browser = playwright.chromium().launch(new BrowserType.LaunchOptions().setExecutablePath(CHROMIUM).setHeadless(true)

@@ -95,7 +95,7 @@ public class DocumentParser {
         if (text.isBlank()) {
             throw new ParseFailure("no text in the document (it is empty or only whitespace)");
         }
-        boolean markdown = MARKDOWN_TYPES.contains(mediaType) || (fileName != null && fileName.toLowerCase().matches(".*\\.(md|markdown)$"));
+        boolean markdown = MARKDOWN_TYPES.contains(mediaType) || (fileName != null && fileName.toLowerCase(java.util.Locale.ROOT).matches(".*\\.(md|markdown)$"));
         List<Heading> headings = markdown ? headings(text) : List.of();
         String resolvedTitle = firstNonBlank(title, headings.isEmpty() ? null : headings.get(0).text(), fileName);
         return new Parsed(text, resolvedTitle, markdown ? "text/markdown" : mediaType, headings);
