@@ -45,7 +45,8 @@ public class QueryVectors {
         if (size < 0) {
             throw new IllegalArgumentException("openrag.search.query-cache.size must be 0 (off) or more, got " + size);
         }
-        this.cache = Caffeine.newBuilder().maximumSize(size).recordStats().build();
+        // upkeep (evictions) on the caller's thread: a few microseconds, and the size bound holds at every return
+        this.cache = Caffeine.newBuilder().maximumSize(size).executor(Runnable::run).recordStats().build();
     }
 
     /** {@code query}'s vector by {@code embedder}: from the cache when this model was given this exact text before. */
