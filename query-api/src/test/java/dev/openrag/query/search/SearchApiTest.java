@@ -192,9 +192,6 @@ class SearchApiTest extends FixtureTest {
                 "how many hours of sun do tomatoes need?", null, null, now, null),
                 embedder.embedQuery("how many hours of sun do tomatoes need?"));
         post(searchCorrected).statusCode(200).body("skipped", nullValue()).body("corrections.id", hasItem("skip-corr-" + now));
-        // an empty list of scopes (a key that reaches none) skips it too
-        post(Map.of("query", "garden courtyard shade", "collection", COLLECTION, "scopes", List.of(), "explain", true))
-                .statusCode(200).body("skipped.memories", equalTo("the caller's key reaches no memory scope"));
     }
 
     @Test
