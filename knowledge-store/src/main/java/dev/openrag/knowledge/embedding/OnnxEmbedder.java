@@ -120,6 +120,11 @@ public final class OnnxEmbedder implements Embedder {
         return encode(queryPrefix, List.of(query)).get(0);
     }
 
+    @Override
+    public String queryInput(String query) {
+        return queryPrefix + Embedder.nonBlank(query);
+    }
+
     private List<float[]> encode(String prefix, List<String> texts) {
         if (texts.isEmpty()) {
             return List.of();

@@ -16,8 +16,16 @@ public interface Embedder {
         return text == null || text.isBlank() ? "(empty)" : text;
     }
 
-    /** A search query's vector; models trained with a query instruction override this. */
+    /** A search query's vector; models trained with a query instruction override this and {@link #queryInput}. */
     default float[] embedQuery(String query) {
         return embed(List.of(query)).get(0);
+    }
+
+    /**
+     * The exact text {@link #embedQuery} gives the model for {@code query} (with any instruction prefix): with
+     * {@link #modelName()}, what determines the query's vector, so a cache of query vectors is keyed by both.
+     */
+    default String queryInput(String query) {
+        return query;
     }
 }

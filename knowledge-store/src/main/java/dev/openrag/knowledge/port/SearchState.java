@@ -1,5 +1,7 @@
 package dev.openrag.knowledge.port;
 
+import java.util.Collection;
+
 /**
  * What a search must know of the stores before it ranks, read in one round trip beside the
  * query's embedding: the searched collection's vector version (whether an in-memory copy of its
@@ -10,12 +12,22 @@ package dev.openrag.knowledge.port;
  */
 public interface SearchState {
 
-    Snapshot read(String collection);
+    /** {@link #read(String, Collection)} for every memory scope. */
+    default Snapshot read(String collection) {
+        return read(collection, null);
+    }
+
+    /**
+     * The state for a search whose pinned memories and corrections come from {@code scopes} (null: every scope).
+     * Read live on each search, in the round trip the collection's version needs anyway, so a memory pinned or a
+     * correction added through any app instance or path is seen by the very next search.
+     */
+    Snapshot read(String collection, Collection<String> scopes);
 
     /**
      * @param vectors                the collection's version, as {@link CollectionVectors#version} reads it
      * @param anyFeedback            whether any feedback on any search exists
-     * @param anyPinnedOrCorrections whether any pinned memory or any correction exists
+     * @param anyPinnedOrCorrections whether the scopes hold a pinned memory (not forgotten, expired or ended) or a correction
      */
     record Snapshot(CollectionVectors.Version vectors, boolean anyFeedback, boolean anyPinnedOrCorrections) {
     }

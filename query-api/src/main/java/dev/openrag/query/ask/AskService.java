@@ -14,10 +14,7 @@ import org.jboss.logging.Logger;
 import dev.openrag.knowledge.access.Scopes;
 import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.port.ChatModel;
-import dev.openrag.knowledge.port.DocumentTexts;
-import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.runtime.ApiException;
-import dev.openrag.knowledge.runtime.ReadDeadline;
 import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.query.cite.Span;
@@ -45,19 +42,14 @@ public class AskService {
     private final SearchService search;
     private final Instance<ChatModel> chat;
     private final Access access;
-    private final DocumentTexts texts;
-    private final ReadDeadline deadline;
 
     private final Tracer tracer;
 
-    public AskService(SearchService search, Instance<ChatModel> chat, Access access, DocumentTexts texts, ReadDeadline deadline,
-                      Tracer tracer) {
+    public AskService(SearchService search, Instance<ChatModel> chat, Access access, Tracer tracer) {
         this.tracer = tracer;
         this.search = search;
         this.chat = chat;
         this.access = access;
-        this.texts = texts;
-        this.deadline = deadline;
     }
 
     /** A checked question: what {@link #answer} works on. */
@@ -103,8 +95,9 @@ public class AskService {
         long started = System.nanoTime();
         String question = q.text();
         // a deeper list than k, so that the k sources can come from several documents rather than one long one
-        SearchResponse found = search.search(new SearchRequest(question, Math.min(SOURCE_POOL_MAX, q.k() * SOURCE_POOL_FACTOR),
-                q.collection(), "hybrid", null, null, null, q.scopes()));
+        SearchService.Searched searched = search.searchWithTexts(new SearchRequest(question,
+                Math.min(SOURCE_POOL_MAX, q.k() * SOURCE_POOL_FACTOR), q.collection(), "hybrid", null, null, null, q.scopes()));
+        SearchResponse found = searched.response();
         List<SearchResponse.Result> results = ExtractiveAnswer.diverse(found.results(), q.k());
         Consumer<String> tokens = onToken == null ? token -> { } : onToken;
         String answer = null;
@@ -141,7 +134,8 @@ public class AskService {
             sentences.forEach(sentence -> tokens.accept(sentence + "\n"));
             answer = String.join("\n", sentences);
         }
-        Map<String, DocumentText> documentTexts = textsOf(q.collection(), results);
+        // the texts the search cut its spans from: the sources are among its hits, so no document is read twice
+        Map<String, DocumentText> documentTexts = searched.texts();
         List<List<Span>> cited = mode.equals(GENERATIVE) ? SourceSpans.generative(answer, results, documentTexts)
                 : SourceSpans.extractive(ExtractiveAnswer.quotes(question, results), results, documentTexts);
         List<AskResponse.Source> sources = IntStream.range(0, results.size()).mapToObj(i -> {
@@ -151,16 +145,5 @@ public class AskService {
         }).toList();
         return new AskResponse(answer, mode, model, sources, found.memories(), found.corrections(), fallbackReason,
                 found.degraded(), usage, (System.nanoTime() - started) / 1_000_000);
-    }
-
-    /** The sources' document texts for their spans; none when Neo4j does not answer in time (the answer stands without spans). */
-    private Map<String, DocumentText> textsOf(String collection, List<SearchResponse.Result> results) {
-        List<String> ids = results.stream().map(SearchResponse.Result::documentId).distinct().toList();
-        try {
-            return deadline.call(EngineUnavailableException.NEO4J, () -> texts.getAll(collection, ids));
-        } catch (RuntimeException e) {
-            LOG.warnf("documents' texts unavailable, the answer's sources carry no spans: %s", e.getMessage());
-            return Map.of();
-        }
     }
 }

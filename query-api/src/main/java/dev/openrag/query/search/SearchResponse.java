@@ -11,11 +11,15 @@ import dev.openrag.query.cite.Span;
 
 /**
  * {@code POST /api/search} answer (ARCHITECTURE §5); with explain, {@code timings} gives the
- * milliseconds of each step (embedQuery, vector, bm25, fusion, memories; retrievers run in parallel).
+ * milliseconds of each step (embedQuery, vector, bm25, fusion, memories; retrievers run in parallel),
+ * {@code cache} whether a step was answered from a cache ({@code {"embedQuery": "hit"|"miss"}}) and
+ * {@code skipped} the steps that did no work because they could not change the answer, with why
+ * ({@code {"memories": "no pinned memory or correction in the searched scopes"}}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SearchResponse(List<Result> results, List<MemoryNote> memories, List<Correction> corrections, long tookMs,
-                             String mode, List<String> degraded, Map<String, Double> timings, Route route) {
+                             String mode, List<String> degraded, Map<String, Double> timings, Route route,
+                             Map<String, String> cache, Map<String, String> skipped) {
 
     /** What {@code automatic} chose (with explain): the mode, weights it changed, and why. */
     @JsonInclude(JsonInclude.Include.NON_NULL)

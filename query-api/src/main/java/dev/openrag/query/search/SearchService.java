@@ -39,6 +39,8 @@ import dev.openrag.memory.RelatedKnowledge;
 import dev.openrag.query.cite.Span;
 import dev.openrag.query.cite.Spans;
 import dev.openrag.schemas.CollectionNames;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 
@@ -64,6 +66,9 @@ public class SearchService {
     static final String GRAPH = "graph";
     static final String SUMMARY = "summary";
     static final String HYBRID_EXPANDED = "hybrid_expanded";
+    /** Span attributes: {@code search.embedQuery} answered from {@link QueryVectors}; why a step did no work. */
+    static final AttributeKey<Boolean> CACHE_HIT = AttributeKey.booleanKey("openrag.cache.hit");
+    static final AttributeKey<String> SKIPPED = AttributeKey.stringKey("openrag.skipped");
 
     private final Embedder embedder;
     private final VectorIndex vectors;
@@ -100,6 +105,7 @@ public class SearchService {
     private final long readTimeoutNanos;
     /** Documents' texts, for the hits' exact spans. */
     private final DocumentTexts texts;
+    private final QueryVectors queryVectors;
     private static final long LATE_WAIT_NANOS = 100_000_000L;
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
@@ -120,7 +126,8 @@ public class SearchService {
                          @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double graphNodeSeeds,
                          @ConfigProperty(name = "openrag.search.read-timeout", defaultValue = "PT2S") java.time.Duration readTimeout,
                          GraphRetriever graph, FeedbackRanking feedback, SummaryIndex summaries, Reranker reranker, ChunkLookup chunks,
-                         DocumentTexts texts, Tracer tracer) {
+                         DocumentTexts texts, Tracer tracer, QueryVectors queryVectors) {
+        this.queryVectors = queryVectors;
         this.texts = texts;
         this.tracer = tracer;
         this.expandDocuments = expandDocuments;
@@ -159,10 +166,19 @@ public class SearchService {
 
     /** A search, as one span ({@code search}) with one child per retriever and step ({@code search.vector}, {@code search.rerank}, …). */
     public SearchResponse search(SearchRequest request) {
+        return searchWithTexts(request).response();
+    }
+
+    /** A search's answer and the documents' texts it read for its spans (an answer citing its hits reads none again). */
+    public record Searched(SearchResponse response, Map<String, DocumentText> texts) {
+    }
+
+    /** {@link #search}, with the documents' texts its spans were cut from. */
+    public Searched searchWithTexts(SearchRequest request) {
         return Tracing.inSpan(tracer, "search", () -> searchTraced(request));
     }
 
-    private SearchResponse searchTraced(SearchRequest request) {
+    private Searched searchTraced(SearchRequest request) {
         long started = System.nanoTime();
         String query = request.query() == null ? "" : request.query().strip();
         if (query.isEmpty()) {
@@ -227,10 +243,18 @@ public class SearchService {
         // the query vector serves the vector retriever, memories and feedback: embedded once, and
         // only when one of them needs it (a BM25 search on an install without memories never does)
         Map<String, Double> timings = new ConcurrentHashMap<>();
-        Supplier<float[]> queryVector = once(() -> timed(timings, "embedQuery", () -> embedder.embedQuery(query)));
+        // with explain: which steps a cache answered and which were skipped, and why (their spans say the same)
+        Map<String, String> cached = new ConcurrentHashMap<>();
+        Map<String, String> skipped = new ConcurrentHashMap<>();
+        Supplier<float[]> queryVector = once(() -> timed(timings, "embedQuery", () -> {
+            QueryVectors.Lookup lookup = queryVectors.embed(embedder, query);
+            Span.current().setAttribute(CACHE_HIT, lookup.cached());
+            cached.put("embedQuery", lookup.cached() ? "hit" : "miss");
+            return lookup.vector();
+        }));
         // the collection's vector version and whether the feedback and memory lookups after ranking
         // are needed at all: one round trip, asked now, beside the retrievers, off the search's path
-        CompletableFuture<SearchState.Snapshot> stores = CompletableFuture.supplyAsync(() -> state.read(collection), retrievers);
+        CompletableFuture<SearchState.Snapshot> stores = CompletableFuture.supplyAsync(() -> state.read(collection, request.scopes()), retrievers);
         // bounded where they are read, after the retrievers: a store that does not answer in time means "skip", named in degraded
         CompletableFuture<SearchState.Snapshot> storesRead = stores;
         CompletableFuture<Boolean> anyFeedback = CompletableFuture.supplyAsync(() -> storesRead.join().anyFeedback(), retrievers);
@@ -325,7 +349,7 @@ public class SearchService {
         List<String> resultIds = fused.stream().map(SearchResponse.Result::chunkId).toList();
         List<String> memoriesDegraded = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<RelatedKnowledge> relatedLookup = CompletableFuture.supplyAsync(() -> timed(timings, "memories",
-                () -> related(request.scopes(), anyMemories, queryVector, resultIds, memoriesDegraded)), retrievers);
+                () -> related(request.scopes(), anyMemories, queryVector, resultIds, memoriesDegraded, skipped)), retrievers);
         List<String> documentIds = fused.stream().map(SearchResponse.Result::documentId).distinct().toList();
         CompletableFuture<Map<String, DocumentText>> textLookup = CompletableFuture.supplyAsync(() -> timed(timings, "spans", () -> {
             try {
@@ -348,12 +372,14 @@ public class SearchService {
         RelatedKnowledge related = orElse(relatedLookup, deadline, RelatedKnowledge.NONE, "memories", memoriesDegraded);
         degraded.addAll(List.copyOf(memoriesDegraded));
         List<String> named = List.copyOf(new java.util.LinkedHashSet<>(List.copyOf(degraded)));
-        return new SearchResponse(results, related.memories().stream()
+        return new Searched(new SearchResponse(results, related.memories().stream()
                 .map(hit -> new SearchResponse.MemoryNote(hit.memory().id(), hit.memory().scope(), hit.memory().text(),
                         hit.memory().tags(), hit.score()))
                 .toList(), related.corrections(), (System.nanoTime() - started) / 1_000_000, requestedMode,
                 named.isEmpty() ? null : named, explain ? new TreeMap<>(timings) : null,
-                route != null && explain ? new SearchResponse.Route(route.mode(), route.weights(), route.reason()) : null);
+                route != null && explain ? new SearchResponse.Route(route.mode(), route.weights(), route.reason()) : null,
+                explain && !cached.isEmpty() ? new TreeMap<>(cached) : null,
+                explain && !skipped.isEmpty() ? new TreeMap<>(skipped) : null), documentTexts);
     }
 
     /**
@@ -421,14 +447,15 @@ public class SearchService {
 
     /** Pinned memories and corrections for the results; Neo4j being down only costs this section. */
     private RelatedKnowledge related(List<String> scopes, CompletableFuture<Boolean> anyMemories, Supplier<float[]> queryVector,
-                                     List<String> chunkIds, List<String> degraded) {
+                                     List<String> chunkIds, List<String> degraded, Map<String, String> skipped) {
         try {
-            // the existence check spares the full lookup on installs without pinned memories or corrections
-            if (!anyMemories.join()) {
-                return RelatedKnowledge.NONE;
-            }
             if (scopes != null && scopes.isEmpty()) {
-                return RelatedKnowledge.NONE; // the caller's key reaches no memory scope
+                return skip(skipped, "memories", "the caller's key reaches no memory scope");
+            }
+            // the existence check (live, beside the retrievers) spares the lookup where it could return nothing
+            if (!anyMemories.join()) {
+                return skip(skipped, "memories", scopes == null ? "no pinned memory or correction in any scope"
+                        : "no pinned memory or correction in the searched scopes");
             }
             return memories.related(scopes, queryVector.get(), memoryMinSimilarity,
                     chunkIds, MEMORY_LIMIT, System.currentTimeMillis());
@@ -437,6 +464,13 @@ public class SearchService {
             degraded.add("memories");
             return RelatedKnowledge.NONE;
         }
+    }
+
+    /** A step left out because it cannot change the answer: said in explain ({@code skipped}) and on its span. */
+    private static RelatedKnowledge skip(Map<String, String> skipped, String step, String reason) {
+        skipped.put(step, reason);
+        Span.current().setAttribute(SKIPPED, reason);
+        return RelatedKnowledge.NONE;
     }
 
     /** The message of what went wrong, not of the {@link java.util.concurrent.CompletionException} around it. */

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.memory.Correction;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
+import dev.openrag.query.CountedDocumentTexts;
 import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
 import io.opentelemetry.api.trace.SpanKind;
@@ -100,6 +101,22 @@ class AskApiTest extends FixtureTest {
         Map<String, SpanData> search = trace(searchTrace, "search");
         assertThat(search).containsKeys("search", "search.bm25").doesNotContainKey("search.vector");
         assertThat(search.get(parentOf(search, "search")).getKind()).isEqualTo(SpanKind.SERVER);
+    }
+
+    /** Issue 72: an ask cuts its answer and citations from its one search's hits and texts, reading no document again. */
+    @Test
+    void anAskSearchesOnceAndReadsTheTextsOnce() {
+        String askTrace = "5c0a2f3577b34da6a3ce929d0e0e4736";
+        int readsBefore = CountedDocumentTexts.READS.get();
+        given().contentType(ContentType.JSON).header("traceparent", "00-" + askTrace + "-00f067aa0ba902b7-01")
+                .body(Map.of("question", "How much sun do tomatoes need?", "collection", SearchFixture.COLLECTION, "k", 3))
+                .post("/api/ask").then().statusCode(200).body("mode", equalTo("extractive"))
+                .body("answer", containsString("Tomatoes need six hours of sun"));
+        trace(askTrace, "ask.extractive");
+        List<String> names = spans.getFinishedSpanItems().stream().filter(span -> span.getTraceId().equals(askTrace))
+                .map(SpanData::getName).toList();
+        assertThat(names).as("one search, one read of texts").containsOnlyOnce("search", "search.spans");
+        assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("documents' text reads").isEqualTo(1);
     }
 
     /** The spans of one trace by name, once the one named {@code last} has ended (spans end as the answer is written). */

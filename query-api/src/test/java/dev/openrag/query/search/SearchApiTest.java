@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.inject.Inject;
+
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
@@ -28,6 +30,8 @@ import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.data.SpanData;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -105,6 +109,89 @@ class SearchApiTest extends FixtureTest {
                 "scopes", List.of("someone-else"))).statusCode(200).body("corrections", empty()).body("memories", empty());
         post(Map.of("query", "which consumers share topic partitions", "collection", COLLECTION, "k", 1, "scopes", List.of(scope)))
                 .statusCode(200).body("corrections", empty()).body("memories", empty());
+    }
+
+    /** Issue 72: a repeated query takes its vector from the cache, and answers exactly as the first time. */
+    @Test
+    void aRepeatedQueryIsAnsweredFromTheVectorCacheWithTheSameResults() {
+        // a text no other test asks, so the first ask is a miss whatever ran before
+        Map<String, Object> search = Map.of("query", "which consumers share topic partitions " + System.nanoTime(), "k", 4,
+                "collection", COLLECTION, "explain", true);
+        double hitsBefore = cacheGets("hit");
+        JsonPath miss = post(search).statusCode(200).extract().jsonPath();
+        JsonPath hit = post(search).statusCode(200).extract().jsonPath();
+
+        assertThat(miss.getString("cache.embedQuery")).isEqualTo("miss");
+        assertThat(hit.getString("cache.embedQuery")).isEqualTo("hit");
+        assertThat(hit.getList("results.chunkId")).isEqualTo(miss.getList("results.chunkId"));
+        assertThat(hit.getList("results.score")).isEqualTo(miss.getList("results.score"));
+        assertThat(hit.getList("results.ranks")).isEqualTo(miss.getList("results.ranks"));
+        assertThat(hit.getMap("timings")).containsKey("embedQuery");
+        assertThat(cacheGets("hit") - hitsBefore).isEqualTo(1.0);
+        given().get("/q/metrics").then().statusCode(200)
+                .body(containsString("cache_size{cache=\"" + QueryVectors.CACHE + "\""));
+    }
+
+    @Inject
+    InMemorySpanExporter spans;
+
+    /** The span of that name in the trace, once it has ended. */
+    private SpanData finishedSpan(String traceId, String name) {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            java.util.Optional<SpanData> span = spans.getFinishedSpanItems().stream()
+                    .filter(data -> data.getTraceId().equals(traceId) && data.getName().equals(name)).findFirst();
+            if (span.isPresent() || System.nanoTime() > deadline) {
+                return span.orElseThrow(() -> new AssertionError("no span " + name + " in trace " + traceId));
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** {@code cache_gets_total{cache="query-vectors",result=...}} as /q/metrics shows it now. */
+    private static double cacheGets(String result) {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        java.util.regex.Matcher line = java.util.regex.Pattern.compile("(?m)^cache_gets_total\\{cache=\"" + QueryVectors.CACHE
+                + "\",result=\"" + result + "\"} (\\S+)$").matcher(metrics);
+        assertThat(line.find()).as(metrics).isTrue();
+        return Double.parseDouble(line.group(1));
+    }
+
+    /**
+     * Issue 72: the memories step is skipped while the searched scopes hold no pinned memory or correction, and a pinned
+     * memory or correction written to Neo4j by any way in (here the store itself, as another app instance would) is
+     * injected into the very next search.
+     */
+    @Test
+    void theMemoriesStepIsSkippedUntilTheScopeHoldsAPinnedMemoryOrCorrection() {
+        MemoryStore memories = new Neo4jMemoryStore(driver);
+        long now = System.currentTimeMillis();
+        String scope = "skip-test-" + now;
+        Map<String, Object> search = Map.of("query", "garden courtyard shade", "collection", COLLECTION, "k", 1,
+                "scopes", List.of(scope), "explain", true);
+        String none = "no pinned memory or correction in the searched scopes";
+
+        String trace = Long.toHexString(now) + "0000000000000000".substring(Long.toHexString(now).length()) + "0123456789abcdef";
+        given().contentType(ContentType.JSON).header("traceparent", "00-" + trace + "-00f067aa0ba902b7-01").body(search)
+                .post("/api/search").then().statusCode(200).body("skipped.memories", equalTo(none)).body("memories", empty());
+        assertThat(finishedSpan(trace, "search.memories").getAttributes().get(SearchService.SKIPPED)).isEqualTo(none);
+        assertThat(finishedSpan(trace, "search.embedQuery").getAttributes().get(SearchService.CACHE_HIT)).isNotNull();
+        memories.add(new Memory("skip-unpinned-" + now, scope, "The garden is in a shady courtyard", List.of(), false, now, now,
+                null, null, null, List.of(), List.of()), embedder.embed(List.of("The garden is in a shady courtyard")).get(0));
+        post(search).statusCode(200).body("skipped.memories", equalTo(none));
+
+        memories.add(new Memory("skip-pinned-" + now, scope, "The garden is in a shady courtyard", List.of(), true, now, now,
+                null, null, null, List.of(), List.of()), embedder.embed(List.of("The garden is in a shady courtyard")).get(0));
+        post(search).statusCode(200).body("skipped", nullValue()).body("memories.id", hasItem("skip-pinned-" + now));
+
+        String corrected = scope + "-corrections";
+        Map<String, Object> searchCorrected = Map.of("query", "How many hours of sunlight do tomato plants need?",
+                "collection", COLLECTION, "k", 1, "scopes", List.of(corrected), "explain", true);
+        post(searchCorrected).statusCode(200).body("skipped.memories", equalTo(none));
+        memories.addCorrection(new Correction("skip-corr-" + now, corrected, "Tomatoes need eight hours of sun, not six.",
+                "how many hours of sun do tomatoes need?", null, null, now, null),
+                embedder.embedQuery("how many hours of sun do tomatoes need?"));
+        post(searchCorrected).statusCode(200).body("skipped", nullValue()).body("corrections.id", hasItem("skip-corr-" + now));
     }
 
     @Test
