@@ -30,7 +30,7 @@ class ReindexCommand implements Callable<Integer> {
         for (JsonNode documentId : answer.path("documentIds")) {
             System.out.println("rebuilt " + documentId.asText());
         }
-        System.out.printf("reindex collection=%s rebuilt=%d%n", answer.path("collection").asText(collection), answer.path("rebuilt").asInt());
+        System.out.printf(java.util.Locale.ROOT, "reindex collection=%s rebuilt=%d%n", answer.path("collection").asText(collection), answer.path("rebuilt").asInt());
         return 0;
     }
 }

@@ -92,11 +92,11 @@ class StatusCommand implements Callable<Integer> {
         StringBuilder lines = new StringBuilder();
         for (var check : checks) {
             if (check.path("name").asText().equals("ingest-stages")) {
-                check.path("data").properties().forEach(stage -> lines.append(String.format("%-18s %-18s %s%n", "waiting", stage.getKey(),
+                check.path("data").properties().forEach(stage -> lines.append(String.format(Locale.ROOT, "%-18s %-18s %s%n", "waiting", stage.getKey(),
                         stage.getValue().asText())));
             }
         }
-        return lines.isEmpty() ? "" : String.format("%n%-18s %-18s %s%n", "WAIT", "STAGE", "REASON") + lines.toString().stripTrailing();
+        return lines.isEmpty() ? "" : String.format(Locale.ROOT, "%n%-18s %-18s %s%n", "WAIT", "STAGE", "REASON") + lines.toString().stripTrailing();
     }
 
     /** The lag lines of a Prometheus text exposition, a header first. */

@@ -1,6 +1,7 @@
 package dev.openrag.query;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -30,8 +31,18 @@ public class CountedDocumentTexts implements DocumentTexts {
     }
 
     @Override
-    public void put(DocumentText text) {
-        texts.put(text);
+    public boolean put(DocumentText text, long arrivedAt) {
+        return texts.put(text, arrivedAt);
+    }
+
+    @Override
+    public void delete(String collection, String documentId, long deletedAt) {
+        texts.delete(collection, documentId, deletedAt);
+    }
+
+    @Override
+    public List<String> rebuildMissing(String collection) {
+        return texts.rebuildMissing(collection);
     }
 
     @Override

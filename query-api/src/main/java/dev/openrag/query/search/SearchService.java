@@ -40,7 +40,6 @@ import dev.openrag.query.cite.Span;
 import dev.openrag.query.cite.Spans;
 import dev.openrag.schemas.CollectionNames;
 import io.opentelemetry.api.common.AttributeKey;
-import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.context.Context;
 
@@ -248,7 +247,7 @@ public class SearchService {
         Map<String, String> skipped = new ConcurrentHashMap<>();
         Supplier<float[]> queryVector = once(() -> timed(timings, "embedQuery", () -> {
             QueryVectors.Lookup lookup = queryVectors.embed(embedder, query);
-            Span.current().setAttribute(CACHE_HIT, lookup.cached());
+            io.opentelemetry.api.trace.Span.current().setAttribute(CACHE_HIT, lookup.cached());
             cached.put("embedQuery", lookup.cached() ? "hit" : "miss");
             return lookup.vector();
         }));
@@ -469,7 +468,7 @@ public class SearchService {
     /** A step left out because it cannot change the answer: said in explain ({@code skipped}) and on its span. */
     private static RelatedKnowledge skip(Map<String, String> skipped, String step, String reason) {
         skipped.put(step, reason);
-        Span.current().setAttribute(SKIPPED, reason);
+        io.opentelemetry.api.trace.Span.current().setAttribute(SKIPPED, reason);
         return RelatedKnowledge.NONE;
     }
 
