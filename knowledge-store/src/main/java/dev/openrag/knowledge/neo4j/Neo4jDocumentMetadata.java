@@ -105,14 +105,22 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
                     MATCH (d:Document {collection: $collection, documentId: id})
                     WHERE d.metadataJson IS NOT NULL
                     RETURN id, d.metadataJson AS json""", Map.of("collection", collection, "ids", List.copyOf(documentIds))).list()) {
-                try {
-                    found.put(record.get("id").asString(), JSON.readValue(record.get("json").asString(), new TypeReference<>() { }));
-                } catch (JsonProcessingException e) {
-                    throw new IllegalStateException("metadata of " + record.get("id").asString() + " is not JSON", e);
-                }
+                found.put(record.get("id").asString(), fromJson(record.get("json").asString()));
             }
         }
         return found;
+    }
+
+    /** A document's {@code metadataJson} as a map (null or absent: empty). */
+    static Map<String, Object> fromJson(String json) {
+        if (json == null) {
+            return Map.of();
+        }
+        try {
+            return JSON.readValue(json, new TypeReference<>() { });
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a document's metadataJson is not JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     /** The filter as a Cypher predicate on {@code d}; adds its parameters to {@code params}. */

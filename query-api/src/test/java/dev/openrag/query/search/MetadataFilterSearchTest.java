@@ -159,6 +159,14 @@ class MetadataFilterSearchTest {
                 .body("results[0].metadata.modified", equalTo("2026-03-01T00:00:00Z"));
     }
 
+    @Test
+    void documentBrowsingShowsTheMetadata() {
+        given().get("/api/documents?collection=" + OPS + "&size=50").then().statusCode(200)
+                .body("documents.find { it.documentId == 'a' }.metadata.team", equalTo("payments"))
+                .body("documents.find { it.documentId == 'b' }.metadata.modified", equalTo("2025-06-01T00:00:00Z"))
+                .body("documents.find { it.documentId == 'e' }.metadata", equalTo(Map.of()));
+    }
+
     /** 30 documents outrank the one the filter keeps, in each retriever and fused: it is still found, first. */
     @ParameterizedTest
     @ValueSource(strings = {"bm25", "vector", "hybrid"})
