@@ -86,11 +86,20 @@ final class ApiClient {
      * different folders stay two documents.
      */
     JsonNode postFiles(String path, List<Path> files, Path base, String collection) throws IOException {
+        return postFiles(path, files, base, collection, null);
+    }
+
+    /** As above, with a {@code metadata} part (JSON, null: none) for every file of the request. */
+    JsonNode postFiles(String path, List<Path> files, Path base, String collection, String metadataJson) throws IOException {
         String boundary = "openrag-" + UUID.randomUUID();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         if (collection != null) {
             body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"collection\"\r\n\r\n"
                     + collection + "\r\n").getBytes(StandardCharsets.UTF_8));
+        }
+        if (metadataJson != null) {
+            body.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"metadata\"\r\n"
+                    + "Content-Type: application/json\r\n\r\n" + metadataJson + "\r\n").getBytes(StandardCharsets.UTF_8));
         }
         for (Path file : files) {
             Path absolute = file.toAbsolutePath().normalize();

@@ -26,6 +26,9 @@ class AskCommand implements Callable<Integer> {
     @Option(names = {"-k"}, defaultValue = "5", description = "sources (default ${DEFAULT-VALUE})")
     int k;
 
+    @Option(names = "--filter", paramLabel = "JSON", description = "only sources whose document's metadata matches (as in search)")
+    String filter;
+
     @Option(names = "--query-url", defaultValue = "${env:OPENRAG_QUERY_API_URL:-http://127.0.0.1:8080}")
     String queryUrl;
 
@@ -34,6 +37,9 @@ class AskCommand implements Callable<Integer> {
         Map<String, Object> request = new LinkedHashMap<>(Map.of("question", question, "k", k));
         if (collection != null) {
             request.put("collection", collection);
+        }
+        if (filter != null) {
+            request.put("filter", MetaOptions.filter(filter));
         }
         int[] exit = {0};
         new ApiClient(queryUrl).postForEvents("/api/ask", JSON.writeValueAsString(request), (event, data) -> {

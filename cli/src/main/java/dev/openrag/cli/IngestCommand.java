@@ -33,6 +33,10 @@ class IngestCommand implements Callable<Integer> {
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
 
+    @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "metadata for every file (repeatable): a number stays a "
+            + "number, an ISO-8601 date a date, a key given twice a list of strings")
+    List<String> meta;
+
     @Override
     public Integer call() throws IOException {
         List<Path> files = expand(paths);
@@ -47,8 +51,9 @@ class IngestCommand implements Callable<Integer> {
         int chunks = 0;
         List<String> failures = new ArrayList<>();
         Usage usage = new Usage();
+        String metadata = MetaOptions.json(meta);
         for (List<Path> batch : batches(files)) {
-            JsonNode accepted = ingest.postFiles("/api/documents", batch, Path.of(""), collection);
+            JsonNode accepted = ingest.postFiles("/api/documents", batch, Path.of(""), collection, metadata);
             JsonNode status = JobProgress.follow(ingest, accepted.path("jobId").asText(), System.out);
             done += status.path("documents").path("done").asInt();
             failed += status.path("documents").path("failed").asInt();

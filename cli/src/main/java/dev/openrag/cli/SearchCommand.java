@@ -30,6 +30,10 @@ class SearchCommand implements Callable<Integer> {
     @Option(names = "--mode", defaultValue = "hybrid", description = "hybrid, vector, bm25, graph, summary, hybrid_expanded or automatic (default ${DEFAULT-VALUE})")
     String mode;
 
+    @Option(names = "--filter", paramLabel = "JSON", description = "only documents whose metadata matches, e.g. "
+            + "'{\"team\": \"payments\", \"year\": {\"gte\": 2025}}' (the form is in docs/architecture.md)")
+    String filter;
+
     @Option(names = "--query-url", defaultValue = "${env:OPENRAG_QUERY_API_URL:-http://127.0.0.1:8080}")
     String queryUrl;
 
@@ -38,6 +42,9 @@ class SearchCommand implements Callable<Integer> {
         Map<String, Object> request = new LinkedHashMap<>(Map.of("query", query, "k", k, "mode", mode));
         if (collection != null) {
             request.put("collection", collection);
+        }
+        if (filter != null) {
+            request.put("filter", MetaOptions.filter(filter));
         }
         JsonNode answer = new ApiClient(queryUrl).postJson("/api/search", JSON.writeValueAsString(request));
         int n = 1;

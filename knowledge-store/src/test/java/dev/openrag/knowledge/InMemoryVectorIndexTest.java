@@ -328,6 +328,12 @@ class InMemoryVectorIndexTest {
         }
 
         @Override
+        public List<ScoredChunk> searchWithin(String collection, float[] queryVector, int k, java.util.Set<String> documentIds) {
+            searches.incrementAndGet();
+            return delegate.searchWithin(collection, queryVector, k, documentIds);
+        }
+
+        @Override
         public void upsert(List<IndexedChunk> chunks) {
             delegate.upsert(chunks);
         }

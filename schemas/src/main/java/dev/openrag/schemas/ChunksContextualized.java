@@ -15,6 +15,6 @@ public record ChunksContextualized(
         String contentHash,
         String contextualizer,
         List<Chunk> chunks,
-        Map<String, String> metadata,
+        Map<String, Object> metadata,
         ApiGraph api) implements EventEnvelope, HasSource {
 }

@@ -16,6 +16,6 @@ public record ChunksEmbedded(
         String embeddingModel,
         int dimension,
         List<Chunk> chunks,
-        Map<String, String> metadata,
+        Map<String, Object> metadata,
         List<SectionSummary> sections) implements EventEnvelope, HasSource {
 }

@@ -20,7 +20,7 @@ public record DocumentArrived(
         String content,
         String contentEncoding,
         List<PremadeChunk> chunks,
-        Map<String, String> metadata) implements EventEnvelope, HasSource {
+        Map<String, Object> metadata) implements EventEnvelope, HasSource {
 
     public static final String TEXT = "text";
     public static final String BASE64 = "base64";

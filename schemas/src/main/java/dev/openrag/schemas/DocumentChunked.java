@@ -20,7 +20,7 @@ public record DocumentChunked(
         String text,
         String contentHash,
         List<Chunk> chunks,
-        Map<String, String> metadata,
+        Map<String, Object> metadata,
         ApiGraph api,
         List<Heading> headings,
         List<Page> pages) implements EventEnvelope, HasSource {

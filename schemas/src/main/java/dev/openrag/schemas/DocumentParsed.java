@@ -20,7 +20,7 @@ public record DocumentParsed(
         String contentHash,
         List<Heading> headings,
         List<PremadeChunk> chunks,
-        Map<String, String> metadata,
+        Map<String, Object> metadata,
         ApiGraph api,
         List<Page> pages) implements EventEnvelope, HasSource {
 }

@@ -58,11 +58,21 @@ public final class EventCodec {
         if (!problems.isEmpty()) {
             throw new InvalidEventException(type, problems);
         }
+        T event;
         try {
-            return mapper.treeToValue(tree, recordType);
+            event = mapper.treeToValue(tree, recordType);
         } catch (JsonProcessingException e) {
             throw new InvalidEventException(type, List.of(e.getOriginalMessage()));
         }
+        // the rules a schema cannot say (reserved words, dates): any producer may write the entry event
+        if (event instanceof DocumentArrived arrived) {
+            try {
+                Metadata.normalise(arrived.metadata(), true);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidEventException(type, List.of("$.metadata: " + e.getMessage()));
+            }
+        }
+        return event;
     }
 
     /** Schema problems of a JSON tree, each naming its field (empty when valid). */

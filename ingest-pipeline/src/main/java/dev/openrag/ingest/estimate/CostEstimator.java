@@ -83,7 +83,7 @@ public class CostEstimator {
                 parsed = parsing.parse(document).event();
                 chunks = chunker.chunk(parsed);
             } catch (RuntimeException e) {
-                rejected.add(new DocumentPublisher.Rejection(document.metadata().getOrDefault("fileName", document.documentId()),
+                rejected.add(new DocumentPublisher.Rejection(String.valueOf(document.metadata().getOrDefault("fileName", document.documentId())),
                         e.getMessage(), null));
                 continue;
             }

@@ -10,6 +10,7 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.port.DocumentMetadataStore;
 import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphStore;
@@ -32,14 +33,16 @@ public class Neo4jSink {
     private final GraphStore graph;
     private final Embedder embedder;
     private final DocumentTexts texts;
+    private final DocumentMetadataStore metadata;
     private final boolean embedGraphNodes;
 
     /**
      * @param nodeSeeds {@code openrag.graph.node-seeds}, the weight query-api gives entities and
      *                  operations similar to a question; above 0, their vectors are made here
      */
-    public Neo4jSink(StageRunner runner, GraphStore graph, Embedder embedder, DocumentTexts texts,
+    public Neo4jSink(StageRunner runner, GraphStore graph, Embedder embedder, DocumentTexts texts, DocumentMetadataStore metadata,
                      @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double nodeSeeds) {
+        this.metadata = metadata;
         this.runner = runner;
         this.graph = graph;
         this.embedder = embedder;
@@ -54,6 +57,7 @@ public class Neo4jSink {
             graph.upsertDocument(document.collection(), document.documentId(), document.title(), document.source().uri(),
                     document.contentHash(), IndexedChunks.of(document),
                     document.sections() == null ? List.of() : document.sections());
+            metadata.replaceMetadata(document.collection(), document.documentId(), IndexedChunks.metadata(document));
             return document.chunks().size();
         });
     }

@@ -80,7 +80,7 @@ public class DocumentPublisher {
     }
 
     public static DocumentArrived text(String jobId, String collection, Source source, String documentId, String title,
-                                       String mediaType, String text, java.util.Map<String, String> metadata) {
+                                       String mediaType, String text, java.util.Map<String, Object> metadata) {
         return new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId, collection,
                 source, title, mediaType, text, DocumentArrived.TEXT, null, metadata == null ? java.util.Map.of() : metadata);
     }

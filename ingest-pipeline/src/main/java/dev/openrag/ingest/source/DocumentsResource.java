@@ -41,7 +41,7 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 public class DocumentsResource {
 
     /** JSON ingest body. */
-    public record TextDocument(String title, String text, String uri, String collection, Map<String, String> metadata) {
+    public record TextDocument(String title, String text, String uri, String collection, Map<String, Object> metadata) {
     }
 
     /** 202 answer: the job to follow and the ids of the accepted documents; refused files with reasons. */
@@ -67,12 +67,15 @@ public class DocumentsResource {
 
     @POST
     @Consumes(MediaType.MULTIPART_FORM_DATA)
-    @Operation(summary = "Upload files (one or more `files` parts, optional `collection`)")
-    public Response upload(@RestForm("files") List<FileUpload> files, @RestForm("collection") String collection) throws IOException {
+    @Operation(summary = "Upload files (one or more `files` parts, optional `collection`, optional `metadata`: a JSON object "
+            + "of key → string, number, ISO-8601 date or list of strings, given to every file of the request)")
+    public Response upload(@RestForm("files") List<FileUpload> files, @RestForm("collection") String collection,
+                           @RestForm("metadata") String metadata) throws IOException {
         String target = access.collection(collection);
+        Map<String, Object> callerMetadata = CallerMetadata.fromJson(metadata);
         String jobId = DocumentPublisher.newJobId();
         Uploads.Read read = uploads.read(files, target, jobId);
-        List<DocumentArrived> documents = read.documents();
+        List<DocumentArrived> documents = read.documents().stream().map(document -> CallerMetadata.withMetadata(document, callerMetadata)).toList();
         List<DocumentPublisher.Rejection> rejections = read.rejections();
         if (documents.isEmpty()) {
             publisher.publish(jobId, target, List.of(), rejections);
@@ -98,13 +101,14 @@ public class DocumentsResource {
                     + " characters, the limit is " + parser.maxBytes());
         }
         String collection = access.collection(document.collection());
+        Map<String, Object> callerMetadata = CallerMetadata.checked(document.metadata());
         String uri = document.uri() != null && !document.uri().isBlank() ? document.uri()
                 : "text://" + (document.title() != null && !document.title().isBlank() ? document.title() : Ids.contentHash(document.text()));
         String jobId = DocumentPublisher.newJobId();
         String mediaType = uri.toLowerCase(java.util.Locale.ROOT).matches(".*\\.(md|markdown)$") ? "text/markdown" : "text/plain";
-        List<String> ids = publisher.publish(jobId, collection, List.of(DocumentPublisher.text(jobId, collection,
-                new Source("api", uri), Ids.documentIdFromUri(uri), document.title(), mediaType, document.text(),
-                document.metadata())), List.of());
+        List<String> ids = publisher.publish(jobId, collection, List.of(CallerMetadata.withMetadata(DocumentPublisher.text(jobId,
+                collection, new Source("api", uri), Ids.documentIdFromUri(uri), document.title(), mediaType, document.text(), Map.of()),
+                callerMetadata)), List.of());
         return Response.accepted(new Accepted(jobId, ids, List.of())).build();
     }
 

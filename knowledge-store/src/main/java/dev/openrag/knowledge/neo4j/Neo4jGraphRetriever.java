@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
@@ -119,7 +120,10 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
 
     @Override
     public List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, double nodeSeeds,
-                                    int limit) {
+                                    int limit, Set<String> documentIds) {
+        if (documentIds != null && documentIds.isEmpty()) {
+            return List.of();
+        }
         List<String> grams = QueryTerms.squashedGrams(query);
         if (grams.isEmpty() && queryVector == null) {
             return List.of();
@@ -145,11 +149,12 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 }
                 WITH ch, s, why ORDER BY s DESC
                 WITH ch, max(s) AS score, collect(why)[0] AS why
-                WHERE ch.text IS NOT NULL
+                WHERE ch.text IS NOT NULL AND ($documents IS NULL OR ch.documentId IN $documents)
                 RETURN ch %s AS ch, score, why ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(BY_NAME,
                 queryVector == null ? "" : BY_SIMILARITY, seedByNodes ? NODE_SEEDS : "", Neo4jVectorIndex.CHUNK_FIELDS);
         Map<String, Object> parameters = new HashMap<>(Map.of("collection", collection, "grams", grams, "hops", hops,
                 "limit", limit, "seeds", SIMILAR_SEEDS));
+        parameters.put("documents", documentIds == null ? null : List.copyOf(documentIds));
         if (queryVector != null) {
             parameters.put("vector", Neo4jGraphStore.toList(queryVector));
         }

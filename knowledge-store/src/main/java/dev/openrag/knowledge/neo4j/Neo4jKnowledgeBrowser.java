@@ -185,7 +185,8 @@ public final class Neo4jKnowledgeBrowser implements KnowledgeBrowser {
     private static DocumentSummary summary(Node d) {
         return new DocumentSummary(d.get("documentId").asString(), d.get("collection").asString(), text(d.get("title")),
                 text(d.get("sourceUri")), d.get("chunkCount").asInt(0),
-                d.get("updatedAt").isNull() ? null : d.get("updatedAt").asZonedDateTime().toOffsetDateTime().toString());
+                d.get("updatedAt").isNull() ? null : d.get("updatedAt").asZonedDateTime().toOffsetDateTime().toString(),
+                Neo4jDocumentMetadata.fromJson(text(d.get("metadataJson"))));
     }
 
     private static String text(Value value) {

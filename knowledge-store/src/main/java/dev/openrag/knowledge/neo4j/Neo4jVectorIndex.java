@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
@@ -101,6 +102,31 @@ public final class Neo4jVectorIndex implements VectorIndex, CollectionVectors, C
                     RETURN node %s AS node, score""".formatted(Neo4jSchema.CHUNK_VECTOR_INDEX, CHUNK_FIELDS),
                     Map.of("vector", Neo4jGraphStore.toList(queryVector), "collection", collection, "k", k,
                             "breadth", Math.max(k, breadth))).list();
+            List<ScoredChunk> results = new ArrayList<>();
+            int rank = 1;
+            for (Record record : records) {
+                results.add(new ScoredChunk(toChunk(record.get("node")), rank++, record.get("score").asDouble()));
+            }
+            return results;
+        }
+    }
+
+    /** Exact cosine over the chunks of the given documents, found through the (collection, documentId) index. */
+    @Override
+    public List<ScoredChunk> searchWithin(String collection, float[] queryVector, int k, Set<String> documentIds) {
+        if (documentIds.isEmpty()) {
+            return List.of();
+        }
+        try (Session session = driver.session()) {
+            List<Record> records = session.run("""
+                    UNWIND $documents AS documentId
+                    MATCH (node:Chunk {collection: $collection, documentId: documentId})
+                    WHERE node.text IS NOT NULL AND node.embedding IS NOT NULL
+                    WITH node, vector.similarity.cosine(node.embedding, $vector) AS score
+                    ORDER BY score DESC LIMIT $k
+                    RETURN node %s AS node, score""".formatted(CHUNK_FIELDS),
+                    Map.of("vector", Neo4jGraphStore.toList(queryVector), "collection", collection, "k", k,
+                            "documents", List.copyOf(documentIds))).list();
             List<ScoredChunk> results = new ArrayList<>();
             int rank = 1;
             for (Record record : records) {

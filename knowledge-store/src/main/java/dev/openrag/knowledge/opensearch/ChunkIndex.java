@@ -15,6 +15,10 @@ import dev.openrag.schemas.CollectionNames;
  * also splits identifiers (camelCase, snake_case, digits) so "parseHttpHeader" matches "http header".
  * One shard; one replica as soon as the cluster has a second node ({@code auto_expand_replicas 0-1}),
  * none on a single node, where a replica could never be assigned and would keep the index yellow.
+ * Document metadata goes into one object per kind of value, {@code meta_s} (keyword: strings and
+ * the items of lists), {@code meta_n} (double) and {@code meta_d} (date), typed by dynamic templates,
+ * so a key that is a number in one document and a string in another lives in two fields and never
+ * makes a write fail on a mapping conflict.
  */
 public final class ChunkIndex {
 
@@ -46,7 +50,15 @@ public final class ChunkIndex {
                 }
               },
               "mappings": {
+                "dynamic_templates": [
+                  {"meta_strings": {"path_match": "meta_s.*", "mapping": {"type": "keyword"}}},
+                  {"meta_numbers": {"path_match": "meta_n.*", "mapping": {"type": "double"}}},
+                  {"meta_dates": {"path_match": "meta_d.*", "mapping": {"type": "date", "format": "strict_date_optional_time"}}}
+                ],
                 "properties": {
+                  "meta_s": {"type": "object"},
+                  "meta_n": {"type": "object"},
+                  "meta_d": {"type": "object"},
                   "collection": {"type": "keyword"},
                   "documentId": {"type": "keyword"},
                   "chunkId": {"type": "keyword"},

@@ -1,5 +1,6 @@
 package dev.openrag.knowledge.opensearch;
 
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,6 +19,7 @@ import org.opensearch.client.opensearch.core.SearchResponse;
 import org.opensearch.client.opensearch.core.bulk.BulkOperation;
 import org.opensearch.client.opensearch.core.search.Hit;
 
+import dev.openrag.knowledge.filter.DocumentFilter;
 import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.LexicalIndex;
@@ -122,8 +124,19 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
     static final String WRITE_PROBE_ID = "openrag-write-probe";
 
     @Override
-    @SuppressWarnings("rawtypes")
     public List<ScoredChunk> search(String collection, String query, int k) {
+        return search(collection, query, k, null);
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public List<ScoredChunk> search(String collection, String query, int k, DocumentFilter filter) {
+        Query text = Query.of(q -> q.multiMatch(m -> m
+                .query(query)
+                .type(TextQueryType.MostFields)
+                .fields(SEARCH_FIELDS)));
+        // in the query's filter clause: BM25 ranks only the documents the filter keeps
+        Query filtered = filter == null ? text : Query.of(q -> q.bool(b -> b.must(text).filter(OpenSearchFilters.query(filter))));
         try {
             SearchResponse<Map> response = client.search(s -> s
                     .index(ChunkIndex.name(collection))
@@ -131,10 +144,7 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
                     .size(k)
                     // no total to count: Lucene may then skip documents that cannot reach the top k
                     .trackTotalHits(t -> t.enabled(false))
-                    .query(q -> q.multiMatch(m -> m
-                            .query(query)
-                            .type(TextQueryType.MostFields)
-                            .fields(SEARCH_FIELDS))), Map.class);
+                    .query(filtered), Map.class);
             List<ScoredChunk> results = new ArrayList<>();
             int rank = 1;
             for (Hit<Map> hit : response.hits().hits()) {
@@ -193,6 +203,8 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         document.put("headingPath", chunk.headingPath());
         document.put("text", chunk.text());
         document.put("context", chunk.context());
+        Map<String, Map<String, Object>> byKind = OpenSearchFilters.fields(chunk.metadata());
+        byKind.forEach(document::put);
         return document;
     }
 

@@ -2,6 +2,7 @@ package dev.openrag.knowledge.port;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.openrag.knowledge.browse.ApiOperation;
 
@@ -20,7 +21,16 @@ public interface GraphRetriever {
      * @param nodeSeeds   what the entity or operation most similar to the query passes on (0: entities
      *                    and operations seed by name only)
      */
-    List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, double nodeSeeds, int limit);
+    default List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, double nodeSeeds, int limit) {
+        return search(collection, query, queryVector, maxHops, nodeSeeds, limit, null);
+    }
+
+    /**
+     * As above, answering only chunks of {@code documentIds} (null: any document): the restriction
+     * applies before the limit, so a selective filter still gets its best chunks.
+     */
+    List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, double nodeSeeds, int limit,
+                             Set<String> documentIds);
 
     /** The OpenAPI operations (with examples and related entities) the given chunks present, by chunk id. */
     Map<String, ApiOperation> operations(List<String> chunkIds);

@@ -2,6 +2,8 @@ package dev.openrag.knowledge.port;
 
 import java.util.List;
 
+import dev.openrag.knowledge.filter.DocumentFilter;
+
 /** BM25 search over contextualized chunk text (OpenSearch). */
 public interface LexicalIndex {
 
@@ -12,6 +14,9 @@ public interface LexicalIndex {
     void replaceDocument(String collection, String documentId, List<IndexedChunk> chunks);
 
     List<ScoredChunk> search(String collection, String query, int k);
+
+    /** The k best chunks among the documents {@code filter} selects (null: all), the filter applied inside the query. */
+    List<ScoredChunk> search(String collection, String query, int k, DocumentFilter filter);
 
     void deleteDocument(String collection, String documentId);
 

@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.port;
 
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /** Nearest-neighbour search over chunk vectors: Neo4j's vector index or Qdrant, chosen by config. */
@@ -15,6 +16,13 @@ public interface VectorIndex {
     List<ScoredChunk> search(String collection, float[] queryVector, int k);
 
     /**
+     * The k nearest chunks among those of {@code documentIds} only: a filtered search, exact over
+     * the selected documents' chunks (never the top of the whole collection cut down afterwards,
+     * which would lose a selective filter's matches).
+     */
+    List<ScoredChunk> searchWithin(String collection, float[] queryVector, int k, Set<String> documentIds);
+
+    /**
      * Starts a search of {@code collection} before its query vector exists. A search calls this
      * first and embeds the query meanwhile. {@code version} gives the collection's version as the
      * search read it ({@link SearchState}, beside the embedding): an index that keeps a copy of
@@ -23,6 +31,12 @@ public interface VectorIndex {
      */
     default PreparedSearch prepareSearch(String collection, Supplier<CollectionVectors.Version> version) {
         return (queryVector, k) -> search(collection, queryVector, k);
+    }
+
+    /** {@link #prepareSearch(String, Supplier)} within {@code documentIds} (null: the whole collection), as {@link #searchWithin}. */
+    default PreparedSearch prepareSearch(String collection, Supplier<CollectionVectors.Version> version, Set<String> documentIds) {
+        return documentIds == null ? prepareSearch(collection, version)
+                : (queryVector, k) -> searchWithin(collection, queryVector, k, documentIds);
     }
 
     void deleteDocument(String collection, String documentId);

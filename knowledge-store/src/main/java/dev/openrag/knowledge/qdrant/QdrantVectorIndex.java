@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.qdrant;
 
 import static io.qdrant.client.ConditionFactory.matchKeyword;
+import static io.qdrant.client.ConditionFactory.matchKeywords;
 import static io.qdrant.client.ConditionFactory.range;
 import static io.qdrant.client.ValueFactory.value;
 
@@ -19,6 +20,7 @@ import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.schemas.Ids;
+import dev.openrag.schemas.Metadata;
 import io.qdrant.client.PointIdFactory;
 import io.qdrant.client.QdrantClient;
 import io.qdrant.client.VectorsFactory;
@@ -82,6 +84,17 @@ public final class QdrantVectorIndex implements VectorIndex {
 
     @Override
     public List<ScoredChunk> search(String collection, float[] queryVector, int k) {
+        return search(collection, queryVector, k, null);
+    }
+
+    /** With Qdrant's payload filter on the document id: it filters during the HNSW search, not after it. */
+    @Override
+    public List<ScoredChunk> searchWithin(String collection, float[] queryVector, int k, Set<String> documentIds) {
+        return documentIds.isEmpty() ? List.of() : search(collection, queryVector, k,
+                Filter.newBuilder().addMust(matchKeywords("documentId", List.copyOf(documentIds))).build());
+    }
+
+    private List<ScoredChunk> search(String collection, float[] queryVector, int k, Filter filter) {
         if (!exists(collection)) {
             return List.of();
         }
@@ -89,6 +102,9 @@ public final class QdrantVectorIndex implements VectorIndex {
                 .setCollectionName(collection)
                 .setLimit(k)
                 .setWithPayload(WithPayloadSelectorFactory.enable(true));
+        if (filter != null) {
+            request.setFilter(filter);
+        }
         for (float value : queryVector) {
             request.addVector(value);
         }
@@ -142,6 +158,21 @@ public final class QdrantVectorIndex implements VectorIndex {
                 : chunk.headingPath().stream().map(io.qdrant.client.ValueFactory::value).toList()));
         payload.put("text", value(chunk.text() == null ? "" : chunk.text()));
         payload.put("context", value(chunk.context() == null ? "" : chunk.context()));
+        if (!chunk.metadata().isEmpty()) {
+            payload.put("metadata", value(metadataPayload(chunk.metadata())));
+        }
+        return payload;
+    }
+
+    /** The document's metadata as a payload object: strings, numbers, lists of strings, dates as ISO-8601 instants. */
+    private static Map<String, Value> metadataPayload(Map<String, Object> metadata) {
+        Map<String, Value> payload = new HashMap<>();
+        Metadata.toJson(Metadata.normalise(metadata, true)).forEach((key, item) -> payload.put(key, switch (item) {
+            case Long number -> value(number);
+            case Number number -> value(number.doubleValue());
+            case List<?> list -> value(list.stream().map(text -> value((String) text)).toList());
+            default -> value(item.toString());
+        }));
         return payload;
     }
 

@@ -75,22 +75,29 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
 
     @Override
     public PreparedSearch prepareSearch(String collection, Supplier<Version> version) {
+        return prepareSearch(collection, version, null);
+    }
+
+    /** From the copy too when it is current: a scan of only the selected documents' chunks, exact like the whole one. */
+    @Override
+    public PreparedSearch prepareSearch(String collection, Supplier<Version> version, Set<String> documentIds) {
         return (queryVector, k) -> {
             Version current = version.get();
             Copy copy = copies.get(collection);
             if (copy != null && copy.version().equals(current)) {
-                return copy.nearest(queryVector, k);
+                return copy.nearest(queryVector, k, documentIds);
             }
             if (current.chunks() > 0 && current.chunks() <= maxChunks) {
                 Copy caughtUp = copy == null ? null : caughtUp(collection, current);
                 if (caughtUp != null) {
-                    return caughtUp.nearest(queryVector, k);
+                    return caughtUp.nearest(queryVector, k, documentIds);
                 }
                 loadInBackground(collection);
             } else if (copy != null) {
                 copies.remove(collection); // emptied, or grown past the budget
             }
-            return backend.search(collection, queryVector, k);
+            return documentIds == null ? backend.search(collection, queryVector, k)
+                    : backend.searchWithin(collection, queryVector, k, documentIds);
         };
     }
 
@@ -125,6 +132,11 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
             LOG.debugf("could not bring the copy of collection %s up to date, searching it in the index: %s", collection, e.getMessage());
             return null;
         }
+    }
+
+    @Override
+    public List<ScoredChunk> searchWithin(String collection, float[] queryVector, int k, Set<String> documentIds) {
+        return prepareSearch(collection, () -> source.version(collection), documentIds).nearest(queryVector, k);
     }
 
     /** Asks the store for the collection's version first (a search asks it beside the embedding, see {@link #prepareSearch}). */
@@ -309,8 +321,11 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
             return lastUsed;
         }
 
-        /** The k chunks of highest cosine to the query, best first (ties: the earlier chunk first). */
-        List<ScoredChunk> nearest(float[] query, int k) {
+        /**
+         * The k chunks of highest cosine to the query among those of {@code documentIds} (null: all),
+         * best first (ties: the earlier chunk first).
+         */
+        List<ScoredChunk> nearest(float[] query, int k, Set<String> documentIds) {
             lastUsed = System.nanoTime();
             unitVectors.checkDimension(query, "the collection's vectors");
             double queryNorm = UnitVectors.norm(query);
@@ -322,6 +337,9 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
             int[] best = new int[size];
             int found = 0;
             for (int i = 0; i < chunks.length; i++) {
+                if (documentIds != null && !documentIds.contains(chunks[i].documentId())) {
+                    continue;
+                }
                 double cosine = unitVectors.cosine(i, query, queryNorm);
                 if (found == size && cosine <= bestScores[size - 1]) {
                     continue;

@@ -31,6 +31,11 @@ import io.quarkiverse.mcp.server.ToolCallException;
 @EngineOutagesAsToolErrors
 public class KnowledgeTools {
 
+    static final String FILTER = "Only documents whose metadata matches, as a JSON object: {\"team\": \"payments\"}, "
+            + "{\"team\": {\"in\": [...]}}, {\"team\": {\"not\": ...}}, {\"owner\": {\"exists\": true}}, "
+            + "{\"year\": {\"gte\": 2025, \"lt\": 2027}} (numbers or ISO-8601 dates), {\"path\": {\"prefix\": \"docs/\"}}, "
+            + "{\"and\": [...]}, {\"or\": [...]}; top-level keys are and-ed";
+
     private final QueryApi queryApi;
     private final IngestApi ingestApi;
     private final DocumentIngestor ingestor;
@@ -60,7 +65,8 @@ public class KnowledgeTools {
             @ToolArg(description = "Collection (default 'default')", required = false) String collection,
             @ToolArg(description = "hybrid (default), vector, bm25, graph, summary, hybrid_expanded or automatic", required = false) String mode,
             @ToolArg(description = "Scope whose memories and corrections to include (default: all the caller may use)",
-                    required = false) String scope) {
+                    required = false) String scope,
+            @ToolArg(description = FILTER, required = false) Map<String, Object> filter) {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("query", ToolArguments.text(query, "query", settings.maxTextChars()));
         request.put("k", ToolArguments.k(k, 10));
@@ -69,6 +75,7 @@ public class KnowledgeTools {
             request.put("mode", mode);
         }
         putScopes(request, scope);
+        putFilter(request, filter);
         String authorization = scopes.authorization().orElse(null);
         return call("query-api", queryApiUrl, () -> queryApi.search(authorization, request));
     }
@@ -79,11 +86,13 @@ public class KnowledgeTools {
             @ToolArg(description = "The question") String question,
             @ToolArg(description = "Collection (default 'default')", required = false) String collection,
             @ToolArg(description = "Scope whose memories and corrections to use (default: all the caller may use)",
-                    required = false) String scope) {
+                    required = false) String scope,
+            @ToolArg(description = FILTER, required = false) Map<String, Object> filter) {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("question", ToolArguments.text(question, "question", settings.maxTextChars()));
         request.put("collection", scopes.collection(collection));
         putScopes(request, scope);
+        putFilter(request, filter);
         String authorization = scopes.authorization().orElse(null);
         return call("query-api", queryApiUrl, () -> queryApi.ask(authorization, request));
     }
@@ -119,6 +128,13 @@ public class KnowledgeTools {
     private void putScopes(Map<String, Object> request, String scope) {
         if (scope != null) {
             request.put("scopes", List.of(scopes.require(scope)));
+        }
+    }
+
+    /** Passed on as given: query-api checks it, and its 400 comes back as the tool's error with the message. */
+    private static void putFilter(Map<String, Object> request, Map<String, Object> filter) {
+        if (filter != null && !filter.isEmpty()) {
+            request.put("filter", filter);
         }
     }
 

@@ -2,6 +2,17 @@ package dev.openrag.query.ask;
 
 import java.util.List;
 
-/** {@code POST /api/ask} body: k sources (1..20, default 5) from a collection; scopes as in search. */
-public record AskRequest(String question, Integer k, String collection, List<String> scopes) {
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import dev.openrag.query.search.SearchRequest;
+
+/** {@code POST /api/ask} body: k sources (1..20, default 5) from a collection; scopes and filter as in search. */
+public record AskRequest(String question, Integer k, String collection, List<String> scopes,
+                         @Schema(implementation = Object.class, description = SearchRequest.FILTER_DOC) JsonNode filter) {
+
+    public AskRequest(String question, Integer k, String collection, List<String> scopes) {
+        this(question, k, collection, scopes, null);
+    }
 }

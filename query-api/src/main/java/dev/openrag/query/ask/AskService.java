@@ -11,8 +11,11 @@ import jakarta.enterprise.inject.Instance;
 
 import org.jboss.logging.Logger;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import dev.openrag.knowledge.access.Scopes;
 import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.knowledge.filter.DocumentFilters;
 import dev.openrag.knowledge.port.ChatModel;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.auth.Access;
@@ -53,7 +56,11 @@ public class AskService {
     }
 
     /** A checked question: what {@link #answer} works on. */
-    public record Question(String text, int k, String collection, List<String> scopes) {
+    public record Question(String text, int k, String collection, List<String> scopes, JsonNode filter) {
+
+        public Question(String text, int k, String collection, List<String> scopes) {
+            this(text, k, collection, scopes, null);
+        }
     }
 
     /** Checks a request (400 naming the problem) before any answering or streaming starts. */
@@ -80,7 +87,12 @@ public class AskService {
                 }
             });
         }
-        return new Question(question, k, collection, access.scopes(request.scopes()));
+        try {
+            DocumentFilters.parse(request.filter()); // checked before a stream opens, like the rest
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        return new Question(question, k, collection, access.scopes(request.scopes()), request.filter());
     }
 
     /**
@@ -95,8 +107,9 @@ public class AskService {
         long started = System.nanoTime();
         String question = q.text();
         // a deeper list than k, so that the k sources can come from several documents rather than one long one
-        SearchService.Searched searched = search.searchWithTexts(new SearchRequest(question,
-                Math.min(SOURCE_POOL_MAX, q.k() * SOURCE_POOL_FACTOR), q.collection(), "hybrid", null, null, null, q.scopes()));
+        SearchService.Searched searched = search.searchWithTexts(new SearchRequest(question, Math.min(SOURCE_POOL_MAX,
+                q.k() * SOURCE_POOL_FACTOR), q.collection(), "hybrid", null, null, null, q.scopes(), null, null, null, null, null,
+                null, null, q.filter()));
         SearchResponse found = searched.response();
         List<SearchResponse.Result> results = ExtractiveAnswer.diverse(found.results(), q.k());
         Consumer<String> tokens = onToken == null ? token -> { } : onToken;

@@ -3,6 +3,10 @@ package dev.openrag.query.search;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
 /**
  * {@code POST /api/search} body; null fields take their defaults. {@code scopes} limits the pinned
  * memories and corrections that come back with the results (absent: every scope). {@code candidates}
@@ -15,23 +19,41 @@ import java.util.Map;
  * {@code rerankWeight} and {@code headPrior} (0-10; defaults {@code openrag.search.rerank.weight} and
  * {@code openrag.search.head-prior}) for the second stage, and {@code graphNodeSeeds} (0-10; default
  * {@code openrag.graph.node-seeds}) for graph retrieval's seeding by similar entities and operations.
+ * {@code filter} keeps only documents whose metadata matches ({@link #FILTER_DOC}).
  */
 public record SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
                             Integer maxHops, List<String> scopes, Integer candidates, Integer expand, Integer rrfK,
-                            Map<String, Double> weights, Double rerankWeight, Double headPrior, Double graphNodeSeeds) {
+                            Map<String, Double> weights, Double rerankWeight, Double headPrior, Double graphNodeSeeds,
+                            @Schema(implementation = Object.class, description = FILTER_DOC) JsonNode filter) {
+
+    /** The filter's form, for the OpenAPI description (the rules: {@code DocumentFilters}). */
+    public static final String FILTER_DOC = "Only documents whose metadata matches, applied inside every retriever. A JSON object "
+            + "whose top-level keys are and-ed: equality {\"team\": \"payments\"} (an item of a list value counts); "
+            + "{\"team\": {\"in\": [\"payments\", \"risk\"]}}; {\"team\": {\"not\": \"payments\"}} (documents without the key match); "
+            + "{\"owner\": {\"exists\": true}}; ranges gte/gt/lte/lt on numbers or ISO-8601 dates {\"year\": {\"gte\": 2025, \"lt\": 2027}}; "
+            + "{\"path\": {\"prefix\": \"docs/\"}}; {\"and\": [...]} and {\"or\": [...]}. Keys are caller metadata or the source fields "
+            + "title, fileName, extension, mediaType, path, sourceId, created, modified, author, url, host, commit. "
+            + "An unknown operator, a wrong type or a malformed filter is a 400; a key no document has matches nothing.";
 
     /** The same request for a checked collection and the memory scopes the caller may read (null: all). */
     public SearchRequest restrictedTo(String checkedCollection, List<String> readableScopes) {
         return new SearchRequest(query, k, checkedCollection, mode, rerank, explain, maxHops, readableScopes, candidates, expand,
-                rrfK, weights, rerankWeight, headPrior, graphNodeSeeds);
+                rrfK, weights, rerankWeight, headPrior, graphNodeSeeds, filter);
+    }
+
+    public SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
+                         Integer maxHops, List<String> scopes, Integer candidates, Integer expand, Integer rrfK,
+                         Map<String, Double> weights, Double rerankWeight, Double headPrior, Double graphNodeSeeds) {
+        this(query, k, collection, mode, rerank, explain, maxHops, scopes, candidates, expand, rrfK, weights, rerankWeight, headPrior,
+                graphNodeSeeds, null);
     }
 
     public SearchRequest(String query, Integer k, String collection, String mode) {
-        this(query, k, collection, mode, null, null, null, null, null, null, null, null, null, null, null);
+        this(query, k, collection, mode, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     public SearchRequest(String query, Integer k, String collection, String mode, Boolean rerank, Boolean explain,
                          Integer maxHops, List<String> scopes) {
-        this(query, k, collection, mode, rerank, explain, maxHops, scopes, null, null, null, null, null, null, null);
+        this(query, k, collection, mode, rerank, explain, maxHops, scopes, null, null, null, null, null, null, null, null);
     }
 }

@@ -36,26 +36,40 @@ public record SearchResponse(List<Result> results, List<MemoryNote> memories, Li
      * in graph mode the OpenAPI {@code operation} the chunk presents, with examples and entities;
      * {@code spans}: where the chunk lies in its document's text (one span, exact, or without offsets
      * and the reason why: another version, a pre-made chunk, no text kept for the document, the texts
-     * not answering in time).
+     * not answering in time); {@code collection} and the document's {@code metadata} (caller keys and
+     * source fields; {} when it has none).
      */
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record Result(String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text,
                          String context, double score, Map<String, Integer> ranks, Map<String, Double> scores, Double feedback,
-                         ApiOperation operation, List<Span> spans) {
+                         ApiOperation operation, List<Span> spans, String collection, Map<String, Object> metadata) {
+
+        public Result(String chunkId, String documentId, int chunkIndex, String title, String sourceUri, String text,
+                      String context, double score, Map<String, Integer> ranks, Map<String, Double> scores, Double feedback,
+                      ApiOperation operation, List<Span> spans) {
+            this(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score, ranks, scores, feedback, operation, spans,
+                    null, null);
+        }
 
         Result withFeedback(double factor, boolean explain) {
             return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score * factor, ranks, scores,
-                    explain ? factor : null, operation, spans);
+                    explain ? factor : null, operation, spans, collection, metadata);
         }
 
         Result withOperation(ApiOperation apiOperation) {
             return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score, ranks, scores, feedback,
-                    apiOperation, spans);
+                    apiOperation, spans, collection, metadata);
         }
 
         Result withSpans(List<Span> documentSpans) {
             return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score, ranks, scores, feedback,
-                    operation, documentSpans);
+                    operation, documentSpans, collection, metadata);
+        }
+
+        /** The hit naming its collection and carrying its document's metadata (empty: the document has none). */
+        Result withMetadata(String hitCollection, Map<String, Object> documentMetadata) {
+            return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score, ranks, scores, feedback,
+                    operation, spans, hitCollection, documentMetadata);
         }
     }
 }

@@ -16,13 +16,17 @@ import java.util.function.Supplier;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.browse.ApiOperation;
 import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.knowledge.filter.DocumentFilter;
+import dev.openrag.knowledge.filter.DocumentFilters;
 import dev.openrag.knowledge.port.ChunkLookup;
+import dev.openrag.knowledge.port.DocumentMetadataStore;
 import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
@@ -105,6 +109,9 @@ public class SearchService {
     /** Documents' texts, for the hits' exact spans. */
     private final DocumentTexts texts;
     private final QueryVectors queryVectors;
+    /** Injected into the field: documents' metadata, for filters that a retriever cannot translate itself and for the hits. */
+    @Inject
+    DocumentMetadataStore metadata;
     private static final long LATE_WAIT_NANOS = 100_000_000L;
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
@@ -238,6 +245,12 @@ public class SearchService {
             throw ApiException.badRequest("field 'candidates' must be between 1 and 200, got " + pool);
         }
         int depth = hybrid ? Math.max(pool, k) : k;
+        DocumentFilter filter;
+        try {
+            filter = DocumentFilters.parse(request.filter());
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
 
         // the query vector serves the vector retriever, memories and feedback: embedded once, and
         // only when one of them needs it (a BM25 search on an install without memories never does)
@@ -258,16 +271,23 @@ public class SearchService {
         CompletableFuture<SearchState.Snapshot> storesRead = stores;
         CompletableFuture<Boolean> anyFeedback = CompletableFuture.supplyAsync(() -> storesRead.join().anyFeedback(), retrievers);
         CompletableFuture<Boolean> anyMemories = CompletableFuture.supplyAsync(() -> storesRead.join().anyPinnedOrCorrections(), retrievers);
+        // the documents a filter selects, for the retrievers that search within them (vectors, graph);
+        // BM25 applies the filter in its own query. Read beside the embedding, off the search's path.
+        CompletableFuture<Set<String>> selected = filter == null ? CompletableFuture.completedFuture(null)
+                : CompletableFuture.supplyAsync(() -> timed(timings, "filter", () -> metadata.matching(collection, filter)), retrievers);
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
         if (mode.equals(SUMMARY)) {
             running.put(SUMMARY, retrieve(() -> {
                 float[] vector = queryVector.get();
-                return timed(timings, SUMMARY, () -> summaries.searchBySummary(collection, vector, summarySections, depth));
+                // summaries are searched whole and the hits of other documents dropped: deep enough for
+                // broad filters, not for very selective ones (the hybrid modes are)
+                return ofSelected(timed(timings, SUMMARY, () -> summaries.searchBySummary(collection, vector, summarySections,
+                        filter == null ? depth : Math.max(depth, 200))), selected.join(), depth);
             }));
         }
         if (hybrid || mode.equals(VECTOR)) {
             running.put(VECTOR, retrieve(() -> {
-                VectorIndex.PreparedSearch search = vectors.prepareSearch(collection, () -> stores.join().vectors());
+                VectorIndex.PreparedSearch search = vectors.prepareSearch(collection, () -> stores.join().vectors(), selected.join());
                 float[] vector = queryVector.get();
                 return timed(timings, VECTOR, () -> search.nearest(vector, depth));
             }));
@@ -275,11 +295,12 @@ public class SearchService {
         if (hybrid && fusionWeights.get(GRAPH) > 0 || mode.equals(GRAPH)) {
             running.put(GRAPH, retrieve(() -> {
                 float[] vector = queryVector.get();
-                return timed(timings, GRAPH, () -> graph.search(collection, query, vector, maxHops, nodeSeeds, depth));
+                Set<String> documents = selected.join();
+                return timed(timings, GRAPH, () -> graph.search(collection, query, vector, maxHops, nodeSeeds, depth, documents));
             }));
         }
         if (hybrid || mode.equals(BM25)) {
-            running.put(BM25, retrieve(() -> timed(timings, BM25, () -> lexical.search(collection, query, depth))));
+            running.put(BM25, retrieve(() -> timed(timings, BM25, () -> lexical.search(collection, query, depth, filter))));
         }
         Map<String, List<ScoredChunk>> hits = new LinkedHashMap<>();
         // steps past the deadline may still add to it from their own threads: synchronized, and copied once at the end
@@ -359,14 +380,25 @@ public class SearchService {
                 return Map.<String, DocumentText>of();
             }
         }), retrievers);
+        CompletableFuture<Map<String, Map<String, Object>>> metadataLookup = CompletableFuture.supplyAsync(() -> timed(timings, "metadata", () -> {
+            try {
+                return metadata.metadataOf(collection, documentIds);
+            } catch (RuntimeException e) {
+                LOG.warnf("documents' metadata unavailable, answering without it: %s", e.getMessage());
+                degraded.add("metadata");
+                return Map.<String, Map<String, Object>>of();
+            }
+        }), retrievers);
         List<SearchResponse.Result> reordered = timed(timings, "feedback", () -> orElse(CompletableFuture.supplyAsync(
                 () -> feedback.apply(fused, anyFeedback, queryVector, explain, degraded), retrievers), deadline, fused, "feedback", degraded));
         Map<String, DocumentText> documentTexts = orElse(textLookup, deadline, Map.of(), "spans", degraded);
+        Map<String, Map<String, Object>> documentMetadata = orElse(metadataLookup, deadline, Map.of(), "metadata", degraded);
         // a hit without a span of its own says why: its document has no text kept, or the texts did not answer in time
         Span noText = Span.without(null, false, degraded.contains("spans") ? Spans.TEXTS_UNAVAILABLE : Spans.NO_TEXT);
         List<SearchResponse.Result> results = reordered.stream().map(result -> {
             DocumentText text = documentTexts.get(result.documentId());
-            return result.withSpans(List.of(text == null ? noText : Spans.ofChunk(text, result.chunkIndex(), result.text())));
+            return result.withMetadata(collection, documentMetadata.getOrDefault(result.documentId(), Map.of()))
+                    .withSpans(List.of(text == null ? noText : Spans.ofChunk(text, result.chunkIndex(), result.text())));
         }).toList();
         RelatedKnowledge related = orElse(relatedLookup, deadline, RelatedKnowledge.NONE, "memories", memoriesDegraded);
         degraded.addAll(List.copyOf(memoriesDegraded));
@@ -379,6 +411,20 @@ public class SearchService {
                 route != null && explain ? new SearchResponse.Route(route.mode(), route.weights(), route.reason()) : null,
                 explain && !cached.isEmpty() ? new TreeMap<>(cached) : null,
                 explain && !skipped.isEmpty() ? new TreeMap<>(skipped) : null), documentTexts);
+    }
+
+    /** The hits of the selected documents (null: all), ranked again from 1, at most {@code k}. */
+    private static List<ScoredChunk> ofSelected(List<ScoredChunk> hits, Set<String> documentIds, int k) {
+        if (documentIds == null) {
+            return hits;
+        }
+        List<ScoredChunk> kept = new ArrayList<>();
+        for (ScoredChunk hit : hits) {
+            if (kept.size() < k && documentIds.contains(hit.chunk().documentId())) {
+                kept.add(new ScoredChunk(hit.chunk(), kept.size() + 1, hit.score(), hit.signals()));
+            }
+        }
+        return kept;
     }
 
     /**

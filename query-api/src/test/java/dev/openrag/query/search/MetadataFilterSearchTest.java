@@ -1,0 +1,235 @@
+package dev.openrag.query.search;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.neo4j.driver.Driver;
+import org.opensearch.client.opensearch.OpenSearchClient;
+
+import dev.openrag.knowledge.neo4j.Neo4jDocumentMetadata;
+import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
+import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
+import dev.openrag.knowledge.port.Embedder;
+import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+
+/**
+ * Metadata written the way the sinks write it (OpenSearch fields, Neo4j document properties) and
+ * filtered searches over it, on real Neo4j and OpenSearch: every operator selects exactly its
+ * documents in BM25 (translated to OpenSearch) and in vector search (within the documents Neo4j
+ * selects); a selective filter finds a document that many others outrank; malformed and hostile
+ * filters are 400s that change nothing.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+class MetadataFilterSearchTest {
+
+    private static final String OPS = "meta-ops";
+    private static final String NEEDLE = "meta-needle";
+    private static final int NOISE = 30;
+    private static boolean loaded;
+
+    @Inject
+    Driver driver;
+
+    @Inject
+    OpenSearchClient openSearch;
+
+    @Inject
+    Embedder embedder;
+
+    @BeforeEach
+    void load() {
+        if (loaded) {
+            return;
+        }
+        document(OPS, "a", "Payments handbook for the billing team.", Map.of("team", "payments", "year", 2026,
+                "modified", "2026-03-01T00:00:00Z", "path", "docs/pay.md", "tags", List.of("oncall", "billing"), "owner", "alice"));
+        document(OPS, "b", "Risk handbook with fraud rules.", Map.of("team", "risk", "year", 2025,
+                "modified", "2025-06-01", "path", "docs/risk.md", "tags", List.of("billing")));
+        document(OPS, "c", "Operations handbook for deployments.", Map.of("team", "ops", "year", 2024, "path", "src/ops.md"));
+        // the same keys with other kinds: a number for team, a string for year
+        document(OPS, "d", "Legacy handbook from the old wiki.", Map.of("team", 7, "year", "2026"));
+        document(OPS, "e", "Handbook without any metadata.", Map.of());
+        for (int i = 0; i < NOISE; i++) {
+            document(NEEDLE, "noise-" + i, "Invoice payment retries: the billing service retries a failed invoice payment "
+                    + "three times, invoice payment number " + i + ".", Map.of("team", "other"));
+        }
+        document(NEEDLE, "needle", "Bank transfers are another way to settle an invoice.", Map.of("team", "payments"));
+        // a first query of a fresh index can outlast the search's read deadline on a busy machine (a 503
+        // naming the retrievers): one unasserted search of each collection warms them
+        for (String collection : List.of(OPS, NEEDLE)) {
+            given().contentType(ContentType.JSON).body(Map.of("query", "handbook", "collection", collection, "filter", Map.of("team", "x")))
+                    .post("/api/search");
+        }
+        loaded = true;
+    }
+
+    private void document(String collection, String documentId, String text, Map<String, Object> metadata) {
+        String title = "Doc " + documentId;
+        IndexedChunk chunk = new IndexedChunk(collection, documentId, collection + "/" + documentId + "#0", 0, title,
+                "file:///" + documentId, List.of(), text, "Document: " + title, embedder.embed(List.of(text)).get(0), metadata);
+        new Neo4jGraphStore(driver).upsertDocument(collection, documentId, title, "file:///" + documentId, "h", List.of(chunk), List.of());
+        new Neo4jDocumentMetadata(driver).replaceMetadata(collection, documentId, metadata);
+        new OpenSearchLexicalIndex(openSearch, true).upsert(List.of(chunk));
+    }
+
+    private static List<String> found(String collection, String query, String mode, int k, Object filter, Map<String, Object> more) {
+        Map<String, Object> body = new HashMap<>(Map.of("query", query, "k", k, "collection", collection, "mode", mode, "rerank", false));
+        if (filter != null) {
+            body.put("filter", filter);
+        }
+        body.putAll(more);
+        return given().contentType(ContentType.JSON).body(body).post("/api/search")
+                .then().statusCode(200).extract().jsonPath().getList("results.documentId", String.class);
+    }
+
+    private static void assertSelects(String filterJson, Set<String> expected) {
+        Object filter = io.restassured.path.json.JsonPath.from(filterJson).get("$");
+        for (String mode : List.of("bm25", "vector")) {
+            assertThat(Set.copyOf(found(OPS, "handbook", mode, 50, filter, Map.of())))
+                    .as(mode + " with " + filterJson).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void withoutAFilterEveryDocumentIsFound() {
+        assertThat(Set.copyOf(found(OPS, "handbook", "bm25", 50, null, Map.of()))).isEqualTo(Set.of("a", "b", "c", "d", "e"));
+    }
+
+    @Test
+    void equalityMatchesAStringAnItemOfAListOrANumberByKind() {
+        assertSelects("{\"team\": \"payments\"}", Set.of("a"));
+        assertSelects("{\"tags\": \"billing\"}", Set.of("a", "b"));
+        assertSelects("{\"team\": 7}", Set.of("d"));
+        assertSelects("{\"year\": \"2026\"}", Set.of("d"));
+        assertSelects("{\"year\": 2026}", Set.of("a"));
+    }
+
+    @Test
+    void inNotAndExists() {
+        assertSelects("{\"team\": {\"in\": [\"payments\", \"risk\"]}}", Set.of("a", "b"));
+        assertSelects("{\"team\": {\"not\": \"payments\"}}", Set.of("b", "c", "d", "e"));
+        assertSelects("{\"owner\": {\"exists\": true}}", Set.of("a"));
+        assertSelects("{\"owner\": {\"exists\": false}}", Set.of("b", "c", "d", "e"));
+    }
+
+    @Test
+    void rangesOnNumbersAndDatesLeaveOtherKindsOut() {
+        assertSelects("{\"year\": {\"gte\": 2025, \"lt\": 2027}}", Set.of("a", "b"));
+        assertSelects("{\"year\": {\"gt\": 2025}}", Set.of("a"));
+        assertSelects("{\"year\": {\"lte\": 2024}}", Set.of("c"));
+        assertSelects("{\"modified\": {\"gte\": \"2026-01-01T00:00:00Z\"}}", Set.of("a"));
+        assertSelects("{\"modified\": {\"lt\": \"2026-01-01\"}}", Set.of("b"));
+    }
+
+    @Test
+    void prefixAndCombinations() {
+        assertSelects("{\"path\": {\"prefix\": \"docs/\"}}", Set.of("a", "b"));
+        assertSelects("{\"or\": [{\"team\": \"ops\"}, {\"tags\": \"oncall\"}]}", Set.of("a", "c"));
+        assertSelects("{\"and\": [{\"tags\": \"billing\"}, {\"year\": {\"lt\": 2026}}]}", Set.of("b"));
+        assertSelects("{\"tags\": \"billing\", \"team\": {\"not\": \"risk\"}}", Set.of("a"));
+    }
+
+    @Test
+    void aKeyNoDocumentHasMatchesNothing() {
+        assertSelects("{\"nosuchkey\": \"x\"}", Set.of());
+    }
+
+    @Test
+    void hitsCarryTheirCollectionAndTheirDocumentsMetadata() {
+        given().contentType(ContentType.JSON)
+                .body(Map.of("query", "handbook", "k", 5, "collection", OPS, "mode", "bm25", "filter", Map.of("team", "payments")))
+                .post("/api/search").then().statusCode(200)
+                .body("results[0].documentId", equalTo("a"))
+                .body("results[0].collection", equalTo(OPS))
+                .body("results[0].metadata.team", equalTo("payments"))
+                .body("results[0].metadata.year", equalTo(2026))
+                .body("results[0].metadata.tags", equalTo(List.of("oncall", "billing")))
+                .body("results[0].metadata.modified", equalTo("2026-03-01T00:00:00Z"));
+    }
+
+    @Test
+    void documentBrowsingShowsTheMetadata() {
+        given().get("/api/documents?collection=" + OPS + "&size=50").then().statusCode(200)
+                .body("documents.find { it.documentId == 'a' }.metadata.team", equalTo("payments"))
+                .body("documents.find { it.documentId == 'b' }.metadata.modified", equalTo("2025-06-01T00:00:00Z"))
+                .body("documents.find { it.documentId == 'e' }.metadata", equalTo(Map.of()));
+    }
+
+    /** 30 documents outrank the one the filter keeps, in each retriever and fused: it is still found, first. */
+    @ParameterizedTest
+    @ValueSource(strings = {"bm25", "vector", "hybrid"})
+    void aSelectiveFilterFindsTheDocumentThatOthersOutrank(String mode) {
+        Map<String, Object> shallow = Map.of("candidates", 3, "expand", 0);
+        String query = "invoice payment retries";
+        assertThat(found(NEEDLE, query, mode, 3, null, shallow)).doesNotContain("needle");
+
+        assertThat(found(NEEDLE, query, mode, 3, Map.of("team", "payments"), shallow)).containsExactly("needle");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "{\"team\": {\"regex\": \".*\"}}",
+            "{\"year\": {\"gte\": \"last year\"}}",
+            "{\"year\": {\"gte\": 2025, \"lt\": \"2027-01-01\"}}",
+            "{\"team\": {\"in\": \"payments\"}}",
+            "{\"team\": [\"payments\", \"risk\"]}",
+            "{\"team\": {\"exists\": \"yes\"}}",
+            "{\"team\": {}}",
+            "{\"team\": null}",
+            "{\"team\": {\"nested\": {\"x\": 1}}}",
+            "{\"and\": {}}",
+            "{\"or\": []}",
+            "\"team = payments\"",
+            "[{\"team\": \"payments\"}]",
+            "{\"a.b\": \"x\"}",
+            "{\"$where\": \"1\"}",
+            "{\"'] or 1=1\": \"x\"}",
+            "{\"x` OR true //\": \"x\"}",
+            "{\"n}) DETACH DELETE n //\": \"x\"}",
+            "{\"$.path\": \"x\"}",
+            "{\"meta_s.team\": \"x\"}",
+            "{\"in\": \"x\"}"})
+    void malformedAndHostileFiltersAreRefusedAndChangeNothing(String filterJson) {
+        Object filter = io.restassured.path.json.JsonPath.from("{\"f\": " + filterJson + "}").get("f");
+        Map<String, Object> body = new HashMap<>(Map.of("query", "handbook", "k", 5, "collection", OPS, "mode", "hybrid"));
+        body.put("filter", filter);
+        given().contentType(ContentType.JSON).body(body).post("/api/search")
+                .then().statusCode(400)
+                .contentType(ContentType.JSON)
+                .body("error", equalTo("bad_request"))
+                .body("message", containsString("filter"));
+
+        // the control beside it: a legitimate filter still answers, and nothing was lost
+        assertThat(found(OPS, "handbook", "hybrid", 5, Map.of("team", "payments"), Map.of())).containsExactly("a");
+        assertThat(Set.copyOf(found(OPS, "handbook", "bm25", 50, null, Map.of()))).hasSize(5);
+    }
+
+    @Test
+    void askTakesTheFilterToo() {
+        given().contentType(ContentType.JSON)
+                .body(Map.of("question", "what does the handbook say?", "k", 3, "collection", OPS, "filter", Map.of("team", "risk")))
+                .post("/api/ask").then().statusCode(200)
+                .body("sources.documentId", equalTo(List.of("b")));
+        given().contentType(ContentType.JSON)
+                .body(Map.of("question", "handbook?", "collection", OPS, "filter", Map.of("team", Map.of("regex", "x"))))
+                .post("/api/ask").then().statusCode(400).body("message", containsString("unknown operator 'regex'"));
+    }
+}

@@ -1,0 +1,181 @@
+package dev.openrag.schemas;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A document's metadata: key → string, number, date or list of strings. The rules every way in
+ * applies (REST uploads, the Kafka event, sync and crawl) and every store relies on: keys are
+ * plain names (no dots, quotes or operators, so they are safe as OpenSearch field names and Neo4j
+ * property names), values are small and flat. A string written as an ISO-8601 date or instant
+ * ({@code 2026-01-01}, {@code 2026-01-01T10:00:00Z}) is a date, kept as a UTC instant, so that
+ * ranges compare times, not text.
+ */
+public final class Metadata {
+
+    /** What the pipeline fills from the source; a caller's key may not take one of these names. */
+    public static final Set<String> SOURCE_FIELDS = Set.of(
+            "title", "fileName", "extension", "mediaType", "path", "sourceId", "created", "modified", "author", "url", "host", "commit");
+    /** The filter form's own words: a key named so could not be told from an operator. */
+    public static final Set<String> FILTER_WORDS = Set.of("and", "or", "in", "not", "exists", "gte", "gt", "lte", "lt", "prefix");
+    public static final int MAX_KEYS = 32;
+    public static final int MAX_KEY_LENGTH = 64;
+    public static final int MAX_VALUE_LENGTH = 1024;
+    public static final int MAX_LIST_SIZE = 64;
+
+    private static final Pattern KEY = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
+    private static final Pattern DATE_LIKE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}([Tt ].*)?");
+
+    /** The kinds a value can have; each store keeps each kind in its own typed field. */
+    public enum Kind { STRING, NUMBER, DATE }
+
+    private Metadata() {
+    }
+
+    /**
+     * A caller's metadata checked and normalised (dates to UTC instants, numbers to long or
+     * double); source field names are refused.
+     *
+     * @throws IllegalArgumentException naming the key and the rule it breaks
+     */
+    public static Map<String, Object> fromCaller(Map<String, ?> metadata) {
+        return normalise(metadata, false);
+    }
+
+    /** Metadata that may include source fields (the pipeline's own, or a producer's event). */
+    public static Map<String, Object> normalise(Map<String, ?> metadata, boolean sourceFieldsAllowed) {
+        if (metadata == null || metadata.isEmpty()) {
+            return Map.of();
+        }
+        long callerKeys = metadata.keySet().stream().filter(key -> !SOURCE_FIELDS.contains(key)).count();
+        if (callerKeys > MAX_KEYS) {
+            throw new IllegalArgumentException("metadata has " + callerKeys + " keys; at most " + MAX_KEYS + " are allowed");
+        }
+        Map<String, Object> normalised = new LinkedHashMap<>();
+        for (Map.Entry<String, ?> entry : metadata.entrySet()) {
+            String key = checkKey(entry.getKey());
+            if (SOURCE_FIELDS.contains(key) && !sourceFieldsAllowed) {
+                throw new IllegalArgumentException("metadata key '" + key + "' is a source field the pipeline fills; reserved are "
+                        + String.join(", ", SOURCE_FIELDS.stream().sorted().toList()));
+            }
+            normalised.put(key, value(key, entry.getValue()));
+        }
+        return normalised;
+    }
+
+    /** @throws IllegalArgumentException unless {@code key} is a usable metadata key (or filter field) */
+    public static String checkKey(String key) {
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException("metadata key must not be empty");
+        }
+        if (key.length() > MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("metadata key '" + key.substring(0, 20) + "…' is " + key.length()
+                    + " characters long; at most " + MAX_KEY_LENGTH + " are allowed");
+        }
+        if (!KEY.matcher(key).matches()) {
+            throw new IllegalArgumentException("metadata key '" + key + "' is not a plain name: use a letter, then letters, digits, '_' or '-'");
+        }
+        if (FILTER_WORDS.contains(key)) {
+            throw new IllegalArgumentException("metadata key '" + key + "' is a filter operator; reserved are "
+                    + String.join(", ", FILTER_WORDS.stream().sorted().toList()));
+        }
+        return key;
+    }
+
+    /** One value normalised: a string, a date ({@link Instant}), a number (long or double), or a list of strings. */
+    public static Object value(String key, Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException("metadata '" + key + "' is null; leave the key out instead");
+        }
+        if (value instanceof String text) {
+            return scalar(key, text);
+        }
+        if (value instanceof Instant instant) {
+            return instant;
+        }
+        if (value instanceof Number number) {
+            return number(key, number);
+        }
+        if (value instanceof List<?> list) {
+            if (list.size() > MAX_LIST_SIZE) {
+                throw new IllegalArgumentException("metadata '" + key + "' lists " + list.size() + " values; at most " + MAX_LIST_SIZE);
+            }
+            List<String> strings = new ArrayList<>();
+            for (Object item : list) {
+                if (!(item instanceof String text)) {
+                    throw new IllegalArgumentException("metadata '" + key + "' is a list with a " + typeName(item)
+                            + "; lists hold strings only");
+                }
+                strings.add(checkLength(key, text));
+            }
+            return List.copyOf(strings);
+        }
+        throw new IllegalArgumentException("metadata '" + key + "' is " + typeName(value)
+                + "; use a string, a number, an ISO-8601 date or a list of strings");
+    }
+
+    /** A string scalar as the stores keep it: an ISO-8601 date or instant becomes an {@link Instant}. */
+    public static Object scalar(String key, String text) {
+        checkLength(key, text);
+        Instant date = dateOrNull(text);
+        return date == null ? text : date;
+    }
+
+    public static Kind kindOf(Object normalisedValue) {
+        return normalisedValue instanceof Instant ? Kind.DATE : normalisedValue instanceof Number ? Kind.NUMBER : Kind.STRING;
+    }
+
+    /** Normalised metadata as JSON-ready values (dates as ISO-8601 instants). */
+    public static Map<String, Object> toJson(Map<String, Object> normalised) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        normalised.forEach((key, value) -> json.put(key, value instanceof Instant instant ? instant.toString() : value));
+        return json;
+    }
+
+    /** The date a text denotes (a date alone is its start, UTC), or null when it is not an ISO-8601 date. */
+    public static Instant dateOrNull(String text) {
+        if (!DATE_LIKE.matcher(text).matches()) {
+            return null;
+        }
+        try {
+            return text.length() == 10 ? LocalDate.parse(text).atStartOfDay(ZoneOffset.UTC).toInstant()
+                    : OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            try {
+                return Instant.parse(text);
+            } catch (DateTimeParseException notInstant) {
+                return null;
+            }
+        }
+    }
+
+    private static Number number(String key, Number number) {
+        double value = number.doubleValue();
+        if (!Double.isFinite(value)) {
+            throw new IllegalArgumentException("metadata '" + key + "' is not a finite number");
+        }
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? (Number) number.longValue() : (Number) value;
+    }
+
+    private static String checkLength(String key, String text) {
+        if (text.length() > MAX_VALUE_LENGTH) {
+            throw new IllegalArgumentException("metadata '" + key + "' has a value of " + text.length()
+                    + " characters; at most " + MAX_VALUE_LENGTH + " are allowed");
+        }
+        return text;
+    }
+
+    private static String typeName(Object value) {
+        return value == null ? "null" : value instanceof Map ? "an object (nested objects are not allowed)"
+                : value instanceof Boolean ? "a boolean" : "a " + value.getClass().getSimpleName();
+    }
+}

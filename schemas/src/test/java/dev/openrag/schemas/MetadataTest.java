@@ -1,0 +1,63 @@
+package dev.openrag.schemas;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class MetadataTest {
+
+    @Test
+    void valuesAreNormalisedByKind() {
+        Map<String, Object> normalised = Metadata.fromCaller(Map.of("team", "payments", "year", 2026.0, "score", 4.5,
+                "reviewed", "2026-03-01", "at", "2026-03-01T10:00:00+02:00", "tags", List.of("a", "b"), "version", "2026"));
+        assertThat(normalised).containsEntry("team", "payments").containsEntry("year", 2026L).containsEntry("score", 4.5)
+                .containsEntry("reviewed", Instant.parse("2026-03-01T00:00:00Z"))
+                .containsEntry("at", Instant.parse("2026-03-01T08:00:00Z"))
+                .containsEntry("tags", List.of("a", "b"))
+                .containsEntry("version", "2026");
+        assertThat(Metadata.toJson(normalised)).containsEntry("reviewed", "2026-03-01T00:00:00Z");
+    }
+
+    @Test
+    void sourceFieldsAreRefusedFromCallersAndAllowedFromThePipeline() {
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("path", "docs/"))).hasMessageContaining("'path' is a source field");
+        assertThat(Metadata.normalise(Map.of("path", "docs/a.md"), true)).containsEntry("path", "docs/a.md");
+    }
+
+    @Test
+    void badKeysAndValuesAreRefusedWithTheRule() {
+        Map<String, Object> many = new HashMap<>();
+        for (int i = 0; i < 33; i++) {
+            many.put("k" + i, "v");
+        }
+        assertThatThrownBy(() -> Metadata.fromCaller(many)).hasMessageContaining("at most 32");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("a.b", "x"))).hasMessageContaining("not a plain name");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("'] or 1=1", "x"))).hasMessageContaining("not a plain name");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("or", "x"))).hasMessageContaining("filter operator");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("k".repeat(65), "x"))).hasMessageContaining("at most 64");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("team", Map.of("a", 1)))).hasMessageContaining("nested objects");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("team", "x".repeat(1025)))).hasMessageContaining("at most 1024");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("tags", List.of("a", 1)))).hasMessageContaining("lists hold strings only");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("n", Double.NaN))).hasMessageContaining("finite");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("flag", true))).hasMessageContaining("a boolean");
+        assertThat(Metadata.fromCaller(Map.of("team-name_2", "ok"))).containsEntry("team-name_2", "ok");
+    }
+
+    @Test
+    void aKafkaEventWithBadMetadataIsInvalid() {
+        String json = new EventCodec().toJson(new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, "e", "d", "j", "c",
+                new Source("producer", "s3://x"), "t", "text/plain", "hello", DocumentArrived.TEXT, null, Map.of("or", "x")));
+        assertThatThrownBy(() -> new EventCodec().fromJson(json, DocumentArrived.class)).isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("$.metadata").hasMessageContaining("'or' is a filter operator");
+        String nested = json.replace("{\"or\":\"x\"}", "{\"team\":{\"a\":1}}");
+        assertThatThrownBy(() -> new EventCodec().fromJson(nested, DocumentArrived.class)).isInstanceOf(InvalidEventException.class);
+        String good = json.replace("{\"or\":\"x\"}", "{\"team\":\"payments\",\"year\":2026,\"tags\":[\"a\"]}");
+        assertThat(new EventCodec().fromJson(good, DocumentArrived.class).metadata()).containsEntry("team", "payments");
+    }
+}
