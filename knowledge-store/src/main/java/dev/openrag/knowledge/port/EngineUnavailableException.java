@@ -3,6 +3,7 @@ package dev.openrag.knowledge.port;
 import java.util.Optional;
 
 import org.neo4j.driver.exceptions.ClientException;
+import org.neo4j.driver.exceptions.DatabaseException;
 import org.neo4j.driver.exceptions.Neo4jException;
 import org.neo4j.driver.exceptions.RetryableException;
 import org.opensearch.client.opensearch._types.OpenSearchException;
@@ -90,7 +91,8 @@ public class EngineUnavailableException extends RuntimeException {
     /**
      * The unavailable engine behind a failure, if the failure (or one of its causes) is one: an
      * {@link EngineUnavailableException}, a Neo4j driver error the driver itself calls retryable
-     * (service unavailable, session expired, transient), an OpenSearch answer 429 or 5xx, a Qdrant
+     * (service unavailable, session expired, transient), a Neo4j database error (the server's own failure,
+     * such as a commit on a full disk; told from a document's failure by a probe write), an OpenSearch answer 429 or 5xx, a Qdrant
      * gRPC UNAVAILABLE / DEADLINE_EXCEEDED / RESOURCE_EXHAUSTED, Kafka's retriable errors (timeouts,
      * no leader, not enough replicas). Anything else (a constraint
      * violation, a mapping error, a bug) is not an outage and yields empty.
@@ -106,6 +108,12 @@ public class EngineUnavailableException extends RuntimeException {
                 return Optional.of(code != null && code.startsWith("Neo.TransientError.")
                         ? refusingWrites(NEO4J, code, 0, "Neo4j refused: " + cause.getMessage(), cause)
                         : new EngineUnavailableException(NEO4J, "Neo4j unavailable: " + cause.getMessage(), cause));
+            }
+            if (cause instanceof DatabaseException failed) {
+                // Neo.DatabaseError.*: the server failed, not the statement (a commit on a full disk, a
+                // panicked database); like OpenSearch's 5xx, an outage until a probe write goes through
+                return Optional.of(refusingWrites(NEO4J, failed.code() == null ? "Neo.DatabaseError" : failed.code(), 0,
+                        "Neo4j failed: " + cause.getMessage(), cause));
             }
             if (cause instanceof ClientException refused && NEO4J_READ_ONLY.contains(refused.code())) {
                 return Optional.of(refusingWrites(NEO4J, refused.code(), 0, "Neo4j refused a write: " + cause.getMessage(), cause));

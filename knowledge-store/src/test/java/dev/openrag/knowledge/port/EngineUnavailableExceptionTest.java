@@ -75,6 +75,21 @@ class EngineUnavailableExceptionTest {
         assertThat(EngineUnavailableException.isOpenSearchOutage(403, "cluster_block_exception")).isTrue();
     }
 
+    /**
+     * A Neo4j database error is the server's failure (a commit on a full disk, a panicked database),
+     * the Neo4j side of the disk that fills up: an outage with its code, as OpenSearch's 5xx is, so that
+     * the stage waits and a probe write decides whether only this document fails. The control: the
+     * client errors of one statement or document stay none.
+     */
+    @Test
+    void aNeo4jDatabaseErrorIsAnOutageNamedByItsCodeAndAClientErrorIsNot() {
+        assertThat(reasonOf(new CompletionException(new org.neo4j.driver.exceptions.DatabaseException(
+                "Neo.DatabaseError.Transaction.TransactionCommitFailed", "Could not apply the transaction: No space left on device"))))
+                .isEqualTo("neo4j refuses writes (Neo.DatabaseError.Transaction.TransactionCommitFailed)");
+        assertThat(reasonOf(new ClientException("Neo.ClientError.Schema.ConstraintValidationFailed", "already exists"))).isEqualTo("none");
+        assertThat(reasonOf(new ClientException("Neo.ClientError.Statement.TypeError", "disk full"))).isEqualTo("none");
+    }
+
     private static String reasonOf(Throwable failure) {
         return EngineUnavailableException.of(failure).map(e -> e.engine() + " " + e.reason()).orElse("none");
     }
