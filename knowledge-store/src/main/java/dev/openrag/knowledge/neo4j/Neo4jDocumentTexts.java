@@ -21,7 +21,7 @@ import dev.openrag.schemas.Page;
  * Texts as {@code (:DocumentText {uid})} nodes beside the document's (same uid, unique), their lists
  * as parallel arrays; removed by {@link #delete} (the delete sink calls it beside {@link Neo4jGraphStore#deleteDocument}). Each node
  * holds {@code arrivedAt}, the time of the version it holds; a write is a conditional update in one
- * statement, so two sink instances cannot interleave a check and a write. A deleted document's node
+ * statement that takes the node's write lock before its check, so two sink instances cannot interleave a check and a write. A deleted document's node
  * stays as a tombstone ({@code deleted: true}, no text) with the delete's time, read as no text.
  */
 public final class Neo4jDocumentTexts implements DocumentTexts {

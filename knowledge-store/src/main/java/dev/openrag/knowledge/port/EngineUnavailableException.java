@@ -41,8 +41,20 @@ public class EngineUnavailableException extends RuntimeException {
             "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase", "Neo.ClientError.Cluster.NotALeader",
             "Neo.ClientError.General.WriteOnReadOnlyAccessDatabase");
 
+    /**
+     * Refusals whose type is the engine's state, whatever the write: a block, a full write queue, a
+     * read-only or unavailable database. A probe write that goes through a moment later does not make
+     * the refused document poison (a queue full under load empties for a tiny probe first); unlike a
+     * breaker's 429 or a 5xx, which one large or odd document can cause.
+     */
+    private static final java.util.Set<String> ENGINE_STATES = java.util.Set.of(OPENSEARCH_BLOCK, "rejected_execution_exception",
+            "es_rejected_execution_exception", "Neo.TransientError.General.DatabaseUnavailable",
+            "Neo.TransientError.Database.DatabaseUnavailable", "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase",
+            "Neo.ClientError.Cluster.NotALeader", "Neo.ClientError.General.WriteOnReadOnlyAccessDatabase");
+
     private final String engine;
     private final String reason;
+    private final boolean everyWrite;
 
     public EngineUnavailableException(String engine, String message, Throwable cause) {
         this(engine, UNREACHABLE, message, cause);
@@ -53,14 +65,29 @@ public class EngineUnavailableException extends RuntimeException {
      *               jobs: {@value #UNREACHABLE}, {@code refuses writes (cluster_block_exception, 403)}, ...
      */
     public EngineUnavailableException(String engine, String reason, String message, Throwable cause) {
+        this(engine, reason, false, message, cause);
+    }
+
+    private EngineUnavailableException(String engine, String reason, boolean everyWrite, String message, Throwable cause) {
         super(message, cause);
         this.engine = engine;
         this.reason = reason;
+        this.everyWrite = everyWrite;
     }
 
     /** An engine that answered {@code status} with error {@code type} (or code) to a write it refused. */
     public static EngineUnavailableException refusingWrites(String engine, String type, int status, String message, Throwable cause) {
-        return new EngineUnavailableException(engine, "refuses writes (" + type + (status > 0 ? ", " + status : "") + ")", message, cause);
+        return new EngineUnavailableException(engine, "refuses writes (" + type + (status > 0 ? ", " + status : "") + ")",
+                ENGINE_STATES.contains(type), message, cause);
+    }
+
+    /**
+     * Whether the refusal's type is the engine's state rather than anything a document can cause (a
+     * block, a full write queue, a read-only or unavailable database): a stage then waits however many
+     * times the document was refused, and a probe write that goes through does not make it poison.
+     */
+    public boolean refusesEveryWrite() {
+        return everyWrite;
     }
 
     /**
