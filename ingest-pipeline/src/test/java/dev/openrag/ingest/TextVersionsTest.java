@@ -116,6 +116,90 @@ class TextVersionsTest {
     }
 
     /**
+     * The conditional writes are one check-and-write each: a late text write and a delete of one
+     * document (two consumers, two topics) that run at once must not both pass their checks on the same
+     * old time and leave the later commit standing whatever its time. Made deterministic by holding the
+     * text's write lock in a transaction of the test's while both start, then letting them go, the
+     * delete first: a write that checked before taking the lock would put its older text back after
+     * the delete's tombstone. The control: a newer version started the same way still wins over an
+     * older delete.
+     */
+    @Test
+    void aLateWriteAndADeleteRacingOnOneTextLeaveTheNewerStanding() throws Exception {
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 4; round++) {
+                String documentId = "raced-" + round + "-" + System.nanoTime();
+                String text = "Hedgehogs roll into a ball, round " + round + ".";
+                texts.put(textOf(documentId, "An older hedgehog text."), 1_000);
+                var late = raced(pool, documentId,
+                        () -> texts.delete(COLLECTION, documentId, 3_000),
+                        () -> texts.put(textOf(documentId, text), 2_000));
+                assertThat(late).as("round " + round + ": the write that arrived before the delete stays out").isEmpty();
+
+                // the control: a version newer than the delete is written, raced the same way
+                String control = documentId + "-control";
+                texts.put(textOf(control, "An older hedgehog text."), 1_000);
+                var newer = raced(pool, control,
+                        () -> texts.delete(COLLECTION, control, 2_000),
+                        () -> texts.put(textOf(control, text), 3_000));
+                assertThat(newer).as("round " + round + ": the version newer than the delete stands").contains(text);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /**
+     * A reindex reads a few documents' chunks at a time (a huge collection's chunk texts are never all
+     * held at once): with one document a batch, every textless document is rebuilt once, in id order,
+     * and the control, a document with its text, is left as it is.
+     */
+    @Test
+    void reindexPagesThroughTheCollectionAFewDocumentsAtATime() {
+        String collection = "text-reindex-pages";
+        try (Session session = driver.session()) {
+            for (String documentId : List.of("p-a", "p-b", "p-c", "p-kept")) {
+                session.executeWrite(tx -> tx.run("""
+                        CREATE (:Document {collection: $collection, documentId: $documentId, uid: $uid, contentHash: $documentId})
+                        CREATE (:Chunk {collection: $collection, documentId: $documentId, chunkIndex: 0, text: 'Voles, ' + $documentId})
+                        CREATE (:Chunk {collection: $collection, documentId: $documentId, chunkIndex: 1, text: 'and shrews.'})""",
+                        Map.of("collection", collection, "documentId", documentId,
+                                "uid", Neo4jGraphStore.documentUid(collection, documentId))).consume());
+            }
+        }
+        DocumentText kept = new DocumentText(collection, "p-kept", "v", "Kept as it is.", List.of(), List.of(), List.of());
+        texts.put(kept, 5_000);
+        var paged = new dev.openrag.knowledge.neo4j.Neo4jDocumentTexts(driver);
+        assertThat(paged.rebuildMissing(collection, 1)).containsExactly("p-a", "p-b", "p-c");
+        assertThat(texts.get(collection, "p-b")).map(DocumentText::text).contains("Voles, p-b\n\nand shrews.");
+        assertThat(texts.get(collection, "p-kept")).contains(kept);
+        assertThat(paged.rebuildMissing(collection, 1)).isEmpty();
+    }
+
+    /** Runs both while a transaction of the test's holds the text's write lock, then releases it; the text after both. */
+    private Optional<String> raced(java.util.concurrent.ExecutorService pool, String documentId, Runnable first, Runnable second)
+            throws Exception {
+        try (Session session = driver.session(); var holder = session.beginTransaction()) {
+            holder.run("MATCH (t:DocumentText {uid: $uid}) SET t.heldByTest = true",
+                    Map.of("uid", Neo4jGraphStore.documentUid(COLLECTION, documentId))).consume();
+            var one = pool.submit(first);
+            Thread.sleep(400); // the first is waiting for the lock (or, checked already, for its write)
+            var two = pool.submit(second);
+            Thread.sleep(400);
+            holder.rollback();
+            one.get(30, java.util.concurrent.TimeUnit.SECONDS);
+            two.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        return texts.get(COLLECTION, documentId).map(DocumentText::text);
+    }
+
+    private static DocumentText textOf(String documentId, String text) {
+        return new DocumentText(COLLECTION, documentId, Ids.contentHash(text), text, List.of(), List.of(),
+                List.of(new DocumentText.ChunkSpan(0, 0, text.length())));
+    }
+
+    /**
      * A document stored before texts were kept (its text node removed here) gets a text with every
      * chunk's exact span back from {@code POST /api/collections/{name}/reindex}; the control, a
      * document with its text, is left as it is, and a second reindex has nothing to do.

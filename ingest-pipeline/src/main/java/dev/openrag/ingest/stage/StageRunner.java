@@ -293,7 +293,14 @@ public class StageRunner {
         if (retry.refusedWhileUpAttempts() <= 0) {
             return failure;
         }
-        String engine = Outages.of(failure).orElseThrow().engine();
+        var outage = Outages.of(failure).orElseThrow();
+        String engine = outage.engine();
+        if (outage.refusesEveryWrite()) {
+            // a block or a full write queue by its type: the engine's state, never this document's, even when
+            // a tiny probe write slips through between rejections under load
+            count.set(0);
+            return failure;
+        }
         if (!liveness.answers(engine).orElse(false)) {
             count.set(0); // a real outage (or no way to tell): wait
             return failure;

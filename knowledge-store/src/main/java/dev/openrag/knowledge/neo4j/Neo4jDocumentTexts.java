@@ -21,7 +21,7 @@ import dev.openrag.schemas.Page;
  * Texts as {@code (:DocumentText {uid})} nodes beside the document's (same uid, unique), their lists
  * as parallel arrays; removed by {@link #delete} (the delete sink calls it beside {@link Neo4jGraphStore#deleteDocument}). Each node
  * holds {@code arrivedAt}, the time of the version it holds; a write is a conditional update in one
- * statement, so two sink instances cannot interleave a check and a write. A deleted document's node
+ * statement that takes the node's write lock before its check, so two sink instances cannot interleave a check and a write. A deleted document's node
  * stays as a tombstone ({@code deleted: true}, no text) with the delete's time, read as no text.
  */
 public final class Neo4jDocumentTexts implements DocumentTexts {
@@ -52,15 +52,16 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         params.put("chunkEnds", text.chunks().stream().map(DocumentText.ChunkSpan::end).toList());
         try (Session session = driver.session()) {
             // a text stored before versions were (no arrivedAt) is replaced; a tombstone of the same instant wins
-            return session.executeWrite(tx -> tx.run("""
+            return session.executeWrite(tx -> written(tx, tx.run("""
                     MERGE (t:DocumentText {uid: $uid})
+                    SET t._lock = true
                     WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt < $arrivedAt OR (t.arrivedAt = $arrivedAt AND t.deleted IS NULL)
                     SET t.collection = $collection, t.documentId = $documentId, t.version = $version, t.text = $text,
                         t.arrivedAt = $arrivedAt, t.deleted = null,
                         t.pageNumbers = $pageNumbers, t.pageStarts = $pageStarts, t.pageEnds = $pageEnds,
                         t.headingLevels = $headingLevels, t.headingTexts = $headingTexts, t.headingOffsets = $headingOffsets,
                         t.chunkIndexes = $chunkIndexes, t.chunkStarts = $chunkStarts, t.chunkEnds = $chunkEnds
-                    RETURN count(t) AS written""", params).single().get("written").asLong() > 0);
+                    RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params));
         }
     }
 
@@ -69,18 +70,35 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         Map<String, Object> params = Map.of("uid", Neo4jGraphStore.documentUid(collection, documentId), "collection", collection,
                 "documentId", documentId, "deletedAt", deletedAt);
         try (Session session = driver.session()) {
-            session.executeWrite(tx -> tx.run("""
+            session.executeWrite(tx -> written(tx, tx.run("""
                     MERGE (t:DocumentText {uid: $uid})
+                    SET t._lock = true
                     WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt <= $deletedAt
                     SET t.collection = $collection, t.documentId = $documentId, t.arrivedAt = $deletedAt, t.deleted = true,
                         t.version = null, t.text = null, t.pageNumbers = null, t.pageStarts = null, t.pageEnds = null,
                         t.headingLevels = null, t.headingTexts = null, t.headingOffsets = null,
-                        t.chunkIndexes = null, t.chunkStarts = null, t.chunkEnds = null""", params).consume());
+                        t.chunkIndexes = null, t.chunkStarts = null, t.chunkEnds = null
+                    RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params));
         }
+    }
+
+    /**
+     * Ends a conditional write begun with {@code SET t._lock = true}: that write takes the node's
+     * write lock before its condition reads the stored time, so a text write and a delete (or two
+     * writes) of one document on different consumers cannot both pass their checks on the same old
+     * time and the later commit win whatever its time (a lost update: a late write after a delete
+     * bringing text back). The marker goes in the same transaction; nothing else reads it.
+     */
+    private static boolean written(org.neo4j.driver.TransactionContext tx, boolean written, Map<String, Object> params) {
+        tx.run("MATCH (t:DocumentText {uid: $uid}) REMOVE t._lock", Map.of("uid", params.get("uid"))).consume();
+        return written;
     }
 
     /** Between rebuilt chunks: a blank line, so no chunk's span runs into the next one's. */
     static final String REBUILT_SEPARATOR = "\n\n";
+
+    /** Documents rebuilt per read: a huge collection's chunk texts are never all held at once. */
+    static final int REBUILD_BATCH = 100;
 
     /**
      * The text is the chunks' texts in order, a blank line between them (overlapping chunks repeat
@@ -88,37 +106,59 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
      */
     @Override
     public List<String> rebuildMissing(String collection) {
-        List<Record> rows;
-        try (Session session = driver.session()) {
-            rows = session.executeRead(tx -> tx.run("""
-                    MATCH (d:Document {collection: $collection})
-                    WHERE NOT EXISTS { MATCH (t:DocumentText {uid: d.uid}) WHERE t.deleted IS NULL }
-                    MATCH (ch:Chunk {collection: $collection, documentId: d.documentId})
-                    WITH d, ch ORDER BY ch.chunkIndex
-                    RETURN d.documentId AS documentId, d.contentHash AS version,
-                           collect(ch.chunkIndex) AS indexes, collect(ch.text) AS texts
-                    ORDER BY documentId""", Map.of("collection", collection)).list());
-        }
+        return rebuildMissing(collection, REBUILD_BATCH);
+    }
+
+    /** {@link #rebuildMissing(String)}, reading {@code batch} documents' chunks at a time, in document id order. */
+    public List<String> rebuildMissing(String collection, int batch) {
         List<String> rebuilt = new ArrayList<>();
-        for (Record row : rows) {
-            List<Integer> indexes = row.get("indexes").asList(Value::asInt);
-            List<String> chunkTexts = row.get("texts").asList(value -> value.isNull() ? "" : value.asString());
-            StringBuilder text = new StringBuilder();
-            List<DocumentText.ChunkSpan> spans = new ArrayList<>();
-            for (int i = 0; i < indexes.size(); i++) {
-                if (i > 0) {
-                    text.append(REBUILT_SEPARATOR);
+        String after = "";
+        while (true) {
+            String from = after;
+            List<String> documentIds;
+            List<Record> rows;
+            try (Session session = driver.session()) {
+                documentIds = session.executeRead(tx -> tx.run("""
+                        MATCH (d:Document {collection: $collection})
+                        WHERE d.documentId > $after
+                          AND NOT EXISTS { MATCH (t:DocumentText {uid: d.uid}) WHERE t.deleted IS NULL }
+                        RETURN d.documentId AS documentId ORDER BY documentId LIMIT $batch""",
+                        Map.of("collection", collection, "after", from, "batch", batch)).list(row -> row.get("documentId").asString()));
+                if (documentIds.isEmpty()) {
+                    return rebuilt;
                 }
-                spans.add(new DocumentText.ChunkSpan(indexes.get(i), text.length(), text.length() + chunkTexts.get(i).length()));
-                text.append(chunkTexts.get(i));
+                rows = session.executeRead(tx -> tx.run("""
+                        MATCH (d:Document {collection: $collection}) WHERE d.documentId IN $documentIds
+                        MATCH (ch:Chunk {collection: $collection, documentId: d.documentId})
+                        WITH d, ch ORDER BY ch.chunkIndex
+                        RETURN d.documentId AS documentId, d.contentHash AS version,
+                               collect(ch.chunkIndex) AS indexes, collect(ch.text) AS texts
+                        ORDER BY documentId""", Map.of("collection", collection, "documentIds", documentIds)).list());
             }
-            String documentId = row.get("documentId").asString();
-            String version = row.get("version").isNull() ? "rebuilt" : row.get("version").asString();
-            if (put(new DocumentText(collection, documentId, version, text.toString(), List.of(), List.of(), spans), 0)) {
-                rebuilt.add(documentId);
+            for (Record row : rows) {
+                rebuild(collection, row).ifPresent(rebuilt::add);
             }
+            after = documentIds.get(documentIds.size() - 1);
         }
-        return rebuilt;
+    }
+
+    /** One document's text from its chunks' texts; its id when written (a version the pipeline wrote meanwhile wins). */
+    private Optional<String> rebuild(String collection, Record row) {
+        List<Integer> indexes = row.get("indexes").asList(Value::asInt);
+        List<String> chunkTexts = row.get("texts").asList(value -> value.isNull() ? "" : value.asString());
+        StringBuilder text = new StringBuilder();
+        List<DocumentText.ChunkSpan> spans = new ArrayList<>();
+        for (int i = 0; i < indexes.size(); i++) {
+            if (i > 0) {
+                text.append(REBUILT_SEPARATOR);
+            }
+            spans.add(new DocumentText.ChunkSpan(indexes.get(i), text.length(), text.length() + chunkTexts.get(i).length()));
+            text.append(chunkTexts.get(i));
+        }
+        String documentId = row.get("documentId").asString();
+        String version = row.get("version").isNull() ? "rebuilt" : row.get("version").asString();
+        return put(new DocumentText(collection, documentId, version, text.toString(), List.of(), List.of(), spans), 0)
+                ? Optional.of(documentId) : Optional.empty();
     }
 
     @Override

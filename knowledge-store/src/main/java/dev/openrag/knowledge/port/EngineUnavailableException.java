@@ -3,6 +3,7 @@ package dev.openrag.knowledge.port;
 import java.util.Optional;
 
 import org.neo4j.driver.exceptions.ClientException;
+import org.neo4j.driver.exceptions.DatabaseException;
 import org.neo4j.driver.exceptions.Neo4jException;
 import org.neo4j.driver.exceptions.RetryableException;
 import org.opensearch.client.opensearch._types.OpenSearchException;
@@ -40,8 +41,20 @@ public class EngineUnavailableException extends RuntimeException {
             "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase", "Neo.ClientError.Cluster.NotALeader",
             "Neo.ClientError.General.WriteOnReadOnlyAccessDatabase");
 
+    /**
+     * Refusals whose type is the engine's state, whatever the write: a block, a full write queue, a
+     * read-only or unavailable database. A probe write that goes through a moment later does not make
+     * the refused document poison (a queue full under load empties for a tiny probe first); unlike a
+     * breaker's 429 or a 5xx, which one large or odd document can cause.
+     */
+    private static final java.util.Set<String> ENGINE_STATES = java.util.Set.of(OPENSEARCH_BLOCK, "rejected_execution_exception",
+            "es_rejected_execution_exception", "Neo.TransientError.General.DatabaseUnavailable",
+            "Neo.TransientError.Database.DatabaseUnavailable", "Neo.ClientError.General.ForbiddenOnReadOnlyDatabase",
+            "Neo.ClientError.Cluster.NotALeader", "Neo.ClientError.General.WriteOnReadOnlyAccessDatabase");
+
     private final String engine;
     private final String reason;
+    private final boolean everyWrite;
 
     public EngineUnavailableException(String engine, String message, Throwable cause) {
         this(engine, UNREACHABLE, message, cause);
@@ -52,14 +65,29 @@ public class EngineUnavailableException extends RuntimeException {
      *               jobs: {@value #UNREACHABLE}, {@code refuses writes (cluster_block_exception, 403)}, ...
      */
     public EngineUnavailableException(String engine, String reason, String message, Throwable cause) {
+        this(engine, reason, false, message, cause);
+    }
+
+    private EngineUnavailableException(String engine, String reason, boolean everyWrite, String message, Throwable cause) {
         super(message, cause);
         this.engine = engine;
         this.reason = reason;
+        this.everyWrite = everyWrite;
     }
 
     /** An engine that answered {@code status} with error {@code type} (or code) to a write it refused. */
     public static EngineUnavailableException refusingWrites(String engine, String type, int status, String message, Throwable cause) {
-        return new EngineUnavailableException(engine, "refuses writes (" + type + (status > 0 ? ", " + status : "") + ")", message, cause);
+        return new EngineUnavailableException(engine, "refuses writes (" + type + (status > 0 ? ", " + status : "") + ")",
+                ENGINE_STATES.contains(type), message, cause);
+    }
+
+    /**
+     * Whether the refusal's type is the engine's state rather than anything a document can cause (a
+     * block, a full write queue, a read-only or unavailable database): a stage then waits however many
+     * times the document was refused, and a probe write that goes through does not make it poison.
+     */
+    public boolean refusesEveryWrite() {
+        return everyWrite;
     }
 
     /**
@@ -90,7 +118,8 @@ public class EngineUnavailableException extends RuntimeException {
     /**
      * The unavailable engine behind a failure, if the failure (or one of its causes) is one: an
      * {@link EngineUnavailableException}, a Neo4j driver error the driver itself calls retryable
-     * (service unavailable, session expired, transient), an OpenSearch answer 429 or 5xx, a Qdrant
+     * (service unavailable, session expired, transient), a Neo4j database error (the server's own failure,
+     * such as a commit on a full disk; told from a document's failure by a probe write), an OpenSearch answer 429 or 5xx, a Qdrant
      * gRPC UNAVAILABLE / DEADLINE_EXCEEDED / RESOURCE_EXHAUSTED, Kafka's retriable errors (timeouts,
      * no leader, not enough replicas). Anything else (a constraint
      * violation, a mapping error, a bug) is not an outage and yields empty.
@@ -106,6 +135,12 @@ public class EngineUnavailableException extends RuntimeException {
                 return Optional.of(code != null && code.startsWith("Neo.TransientError.")
                         ? refusingWrites(NEO4J, code, 0, "Neo4j refused: " + cause.getMessage(), cause)
                         : new EngineUnavailableException(NEO4J, "Neo4j unavailable: " + cause.getMessage(), cause));
+            }
+            if (cause instanceof DatabaseException failed) {
+                // Neo.DatabaseError.*: the server failed, not the statement (a commit on a full disk, a
+                // panicked database); like OpenSearch's 5xx, an outage until a probe write goes through
+                return Optional.of(refusingWrites(NEO4J, failed.code() == null ? "Neo.DatabaseError" : failed.code(), 0,
+                        "Neo4j failed: " + cause.getMessage(), cause));
             }
             if (cause instanceof ClientException refused && NEO4J_READ_ONLY.contains(refused.code())) {
                 return Optional.of(refusingWrites(NEO4J, refused.code(), 0, "Neo4j refused a write: " + cause.getMessage(), cause));

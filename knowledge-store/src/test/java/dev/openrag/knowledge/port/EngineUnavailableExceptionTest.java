@@ -75,6 +75,48 @@ class EngineUnavailableExceptionTest {
         assertThat(EngineUnavailableException.isOpenSearchOutage(403, "cluster_block_exception")).isTrue();
     }
 
+    /**
+     * A Neo4j database error is the server's failure (a commit on a full disk, a panicked database),
+     * the Neo4j side of the disk that fills up: an outage with its code, as OpenSearch's 5xx is, so that
+     * the stage waits and a probe write decides whether only this document fails. The control: the
+     * client errors of one statement or document stay none.
+     */
+    @Test
+    void aNeo4jDatabaseErrorIsAnOutageNamedByItsCodeAndAClientErrorIsNot() {
+        assertThat(reasonOf(new CompletionException(new org.neo4j.driver.exceptions.DatabaseException(
+                "Neo.DatabaseError.Transaction.TransactionCommitFailed", "Could not apply the transaction: No space left on device"))))
+                .isEqualTo("neo4j refuses writes (Neo.DatabaseError.Transaction.TransactionCommitFailed)");
+        assertThat(reasonOf(new ClientException("Neo.ClientError.Schema.ConstraintValidationFailed", "already exists"))).isEqualTo("none");
+        assertThat(reasonOf(new ClientException("Neo.ClientError.Statement.TypeError", "disk full"))).isEqualTo("none");
+    }
+
+    /**
+     * Issue 68's "write rejections under load": a full write queue (429 rejected_execution) or a block
+     * refuses every write by its type, so a tiny probe write that slips through between rejections must
+     * not make the refused document poison. The controls: a breaker's 429 (one document's oversized
+     * bulk, issue 60's poison document), a 5xx and a Neo4j out-of-memory transient error may be one
+     * document's, and a probe write decides.
+     */
+    @Test
+    void aFullWriteQueueOrABlockRefusesEveryWriteByItsTypeWhileABreakerOrA5xxMayBeOneDocuments() {
+        assertThat(everyWrite(openSearch(429, "rejected_execution_exception", "rejected execution of coordinating operation"))).isTrue();
+        assertThat(everyWrite(openSearch(429, "cluster_block_exception", "flood-stage watermark"))).isTrue();
+        assertThat(everyWrite(openSearch(403, "cluster_block_exception", "index read-only"))).isTrue();
+        assertThat(everyWrite(new org.neo4j.driver.exceptions.TransientException("Neo.TransientError.General.DatabaseUnavailable", "x")))
+                .isTrue();
+        assertThat(everyWrite(new ClientException("Neo.ClientError.General.ForbiddenOnReadOnlyDatabase", "x"))).isTrue();
+
+        assertThat(everyWrite(openSearch(429, "circuit_breaking_exception", "[in_flight_requests] Data too large"))).isFalse();
+        assertThat(everyWrite(openSearch(503, "unavailable_shards_exception", "primary shard is not active"))).isFalse();
+        assertThat(everyWrite(new org.neo4j.driver.exceptions.TransientException("Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+                "x"))).isFalse();
+        assertThat(everyWrite(new ServiceUnavailableException("Unable to connect"))).isFalse();
+    }
+
+    private static boolean everyWrite(Throwable failure) {
+        return EngineUnavailableException.of(failure).orElseThrow().refusesEveryWrite();
+    }
+
     private static String reasonOf(Throwable failure) {
         return EngineUnavailableException.of(failure).map(e -> e.engine() + " " + e.reason()).orElse("none");
     }
