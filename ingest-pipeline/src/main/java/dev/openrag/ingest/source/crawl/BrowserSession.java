@@ -189,7 +189,8 @@ final class BrowserSession implements AutoCloseable {
      * Fills and submits the login form; true when the success selector appears. Before each value is
      * typed, and before the form is submitted, the element's frame and every frame above it must show
      * a site of the login's credentials, as the browser reports the frame's URL (after redirects and
-     * scripts' navigations; a page's script cannot change it). The value then goes into that very
+     * scripts' navigations; a page's script cannot change it), and so must the address its form (or the submit
+     * button's {@code formaction}) sends the values to. The value then goes into that very
      * element: a navigation in between detaches it, and the typing fails instead of going elsewhere.
      *
      * @throws LoginRefusedException before anything is typed into a page of another origin
@@ -219,7 +220,36 @@ final class BrowserSession implements AutoCloseable {
                 throw new LoginRefusedException("login refused before typing: " + refusal.get() + "; nothing was typed there");
             }
         }
+        @SuppressWarnings("unchecked")
+        List<String> targets = (List<String>) element.evaluate(FORM_TARGETS);
+        for (String target : targets) {
+            Optional<String> refusal = typing.refusal(target);
+            if (refusal.isPresent()) {
+                throw new LoginRefusedException("login refused before typing: its form sends the values to " + target + ", and "
+                        + refusal.get() + "; nothing was typed there");
+            }
+        }
     }
+
+    /**
+     * Where submitting the element's form sends its values, as the browser resolves it: the form's {@code action} (the
+     * page's own URL when it has none) and a submit button's {@code formaction}, against the page's base URL. Read from
+     * the attributes, since a field named "action" hides the form's property of that name.
+     */
+    static final String FORM_TARGETS = """
+            e => {
+              const target = (element, name) => {
+                const value = element.getAttribute(name);
+                if (value === null || value.trim() === '') return document.URL;
+                try { return new URL(value.trim(), document.baseURI).href; } catch (error) { return value; }
+              };
+              const form = e.form instanceof HTMLFormElement ? e.form : e.closest('form');
+              const targets = form ? [target(form, 'action')] : [];
+              if ((e instanceof HTMLButtonElement || e instanceof HTMLInputElement) && e.hasAttribute('formaction')) {
+                targets.push(target(e, 'formaction'));
+              }
+              return targets;
+            }""";
 
     @Override
     public void close() {

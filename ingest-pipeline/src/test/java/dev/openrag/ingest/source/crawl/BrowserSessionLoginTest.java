@@ -1,0 +1,197 @@
+package dev.openrag.ingest.source.crawl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import dev.openrag.knowledge.fetch.AddressPolicy;
+
+/**
+ * A credential typed into a page of its own site whose form sends the values to another origin: the form's {@code
+ * action}, a submit button's {@code formaction}, or a {@code <base>} that makes a relative action another origin's
+ * (markup a wiki or forum on the site may let its users post, and a writer may point the login's selectors at). The
+ * login is refused before anything is typed or submitted; the other origin receives nothing. The control: the site's own
+ * form (no action, or an action on the site) still logs in.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BrowserSessionLoginTest {
+
+    private static final String SECRET = "s3cret-canary";
+
+    private HttpServer site;
+    private HttpServer other;
+    private final List<String> otherReceived = new CopyOnWriteArrayList<>();
+    private final List<String> sitePosted = new CopyOnWriteArrayList<>();
+    private BrowserSession browser;
+
+    @BeforeAll
+    void start() throws IOException {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/chromium")), "Debian's chromium is installed");
+        other = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        other.createContext("/", exchange -> {
+            otherReceived.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
+                    + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            html(exchange, "<p>thanks</p>");
+        });
+        other.start();
+        String otherOrigin = "http://127.0.0.1:" + other.getAddress().getPort();
+        site = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        site.createContext("/", exchange -> {
+            String path = exchange.getRequestURI().getPath();
+            if ("POST".equals(exchange.getRequestMethod())) {
+                sitePosted.add(path + " " + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+                html(exchange, "<p id=\"welcome\">Welcome</p>");
+                return;
+            }
+            String form = switch (path) {
+                case "/login" -> "<form method=\"post\"><input id=\"pass\" name=\"pass\"><button id=\"go\">Sign in</button></form>";
+                case "/login-on-site" -> "<form method=\"post\" action=\"/session\"><input id=\"pass\" name=\"pass\">"
+                        + "<button id=\"go\">Sign in</button></form>";
+                case "/action" -> "<form method=\"post\" action=\"" + otherOrigin + "/steal\"><input id=\"pass\" name=\"pass\">"
+                        + "<button id=\"go\">Sign in</button></form>";
+                case "/get-action" -> "<form action=\"" + otherOrigin + "/search\"><input id=\"pass\" name=\"q\">"
+                        + "<button id=\"go\">Search</button></form>";
+                case "/formaction" -> "<form method=\"post\"><input id=\"pass\" name=\"pass\">"
+                        + "<button id=\"go\" formaction=\"" + otherOrigin + "/steal\">Sign in</button></form>";
+                case "/base" -> "<base href=\"" + otherOrigin + "/\"><form method=\"post\" action=\"steal\"><input id=\"pass\" name=\"pass\">"
+                        + "<button id=\"go\">Sign in</button></form>";
+                case "/clobbered" -> "<form method=\"post\" action=\"" + otherOrigin + "/steal\"><input name=\"action\" value=\"/\">"
+                        + "<input id=\"pass\" name=\"pass\"><button id=\"go\">Sign in</button></form>";
+                default -> "<p>nothing here</p>";
+            };
+            html(exchange, form);
+        });
+        site.start();
+        browser = new BrowserSession(settings(), AddressPolicy.of(List.of("127.0.0.1/32")));
+    }
+
+    @AfterAll
+    void stop() {
+        if (browser != null) {
+            browser.close();
+        }
+        if (site != null) {
+            site.stop(0);
+        }
+        if (other != null) {
+            other.stop(0);
+        }
+    }
+
+    private static void html(HttpExchange exchange, String body) throws IOException {
+        byte[] bytes = ("<!doctype html><html><body>" + body + "</body></html>").getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "text/html; charset=utf-8");
+        exchange.sendResponseHeaders(200, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    @BeforeEach
+    void forget() {
+        otherReceived.clear();
+        sitePosted.clear();
+    }
+
+    private String siteOrigin() {
+        return "http://127.0.0.1:" + site.getAddress().getPort();
+    }
+
+    private boolean logIn(String path) {
+        CrawlRequest.Login login = new CrawlRequest.Login(siteOrigin() + path, Map.of("#pass", LoginValue.ofCredential("bound", "pass")),
+                "#go", "#welcome");
+        return browser.login(login, new LoginTyping(Map.of("#pass", SECRET), Map.of("bound", List.of(siteOrigin()))));
+    }
+
+    @Test
+    void aFormOfTheCredentialsSiteThatSendsItsValuesToAnotherOriginIsRefusedBeforeTyping() {
+        for (String path : List.of("/action", "/get-action", "/formaction", "/base", "/clobbered")) {
+            assertThatThrownBy(() -> logIn(path)).as(path).isInstanceOf(BrowserSession.LoginRefusedException.class)
+                    .hasMessageStartingWith("login refused before typing: its form sends the values to http://127.0.0.1:"
+                            + other.getAddress().getPort())
+                    .hasMessageContaining("is not a site of credential 'bound'").hasMessageNotContaining(SECRET);
+        }
+        assertThat(otherReceived).as("what the other origin received").isEmpty();
+        assertThat(sitePosted).as("nothing was submitted").isEmpty();
+    }
+
+    @Test
+    void theSitesOwnFormStillLogsIn() {
+        assertThat(logIn("/login")).as("a form without an action posts to its page").isTrue();
+        assertThat(logIn("/login-on-site")).as("a form whose action is on the site").isTrue();
+        assertThat(sitePosted).containsExactly("/login pass=" + SECRET, "/session pass=" + SECRET);
+        assertThat(otherReceived).isEmpty();
+    }
+
+    private static CrawlerSettings settings() {
+        return new CrawlerSettings() {
+            @Override
+            public String chromium() {
+                return "/usr/bin/chromium";
+            }
+
+            @Override
+            public double requestsPerSecond() {
+                return 10;
+            }
+
+            @Override
+            public Duration pageTimeout() {
+                return Duration.ofSeconds(5);
+            }
+
+            @Override
+            public Duration renderWait() {
+                return Duration.ofSeconds(1);
+            }
+
+            @Override
+            public long maxPageBytes() {
+                return 1_000_000;
+            }
+
+            @Override
+            public int defaultMaxDepth() {
+                return 0;
+            }
+
+            @Override
+            public int defaultMaxPages() {
+                return 1;
+            }
+
+            @Override
+            public String userAgent() {
+                return "OpenRAG-crawler-test";
+            }
+
+            @Override
+            public Duration lease() {
+                return Duration.ofSeconds(30);
+            }
+
+            @Override
+            public String leaseRenewal() {
+                return "off";
+            }
+        };
+    }
+}
