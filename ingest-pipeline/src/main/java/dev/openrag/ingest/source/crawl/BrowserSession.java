@@ -192,6 +192,8 @@ final class BrowserSession implements AutoCloseable {
      * scripts' navigations; a page's script cannot change it), and so must the address its form (or the submit
      * button's {@code formaction}) sends the values to. The value then goes into that very
      * element: a navigation in between detaches it, and the typing fails instead of going elsewhere.
+     * It is set on the element, never sent as keystrokes: those go to whichever frame has the focus,
+     * and a frame of another origin on the page can take it between the check and the typing.
      *
      * @throws LoginRefusedException before anything is typed into a page of another origin
      */
@@ -200,7 +202,7 @@ final class BrowserSession implements AutoCloseable {
         for (Map.Entry<String, String> field : typing.values().entrySet()) {
             ElementHandle element = page.waitForSelector(field.getKey());
             requireSite(element, typing);
-            element.fill(field.getValue());
+            element.evaluate(SET_VALUE, field.getValue()); // not fill(): keystrokes, and an error that quotes the value
         }
         ElementHandle submit = page.waitForSelector(login.submit());
         requireSite(submit, typing);
@@ -230,6 +232,20 @@ final class BrowserSession implements AutoCloseable {
             }
         }
     }
+
+    /**
+     * Types a value into a text field as a user would (its value, then input and change events), in the field's own
+     * frame. An element that is not a text field is an error that names its tag, never the value.
+     */
+    static final String SET_VALUE = """
+            (e, value) => {
+              const type = e instanceof HTMLTextAreaElement ? HTMLTextAreaElement : e instanceof HTMLInputElement ? HTMLInputElement : null;
+              if (!type) throw new Error('the login field is a <' + e.tagName.toLowerCase() + '>, not an <input> or <textarea>');
+              e.focus();
+              Object.getOwnPropertyDescriptor(type.prototype, 'value').set.call(e, value);
+              e.dispatchEvent(new Event('input', {bubbles: true}));
+              e.dispatchEvent(new Event('change', {bubbles: true}));
+            }""";
 
     /**
      * Where submitting the element's form sends its values, as the browser resolves it: the form's {@code action} (the

