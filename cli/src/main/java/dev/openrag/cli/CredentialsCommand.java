@@ -89,7 +89,8 @@ class CredentialsCommand implements Runnable {
         private static String[] split(String pair, String option) {
             int equals = pair.indexOf('=');
             if (equals <= 0) {
-                throw new IllegalArgumentException(option + " takes FIELD=..., not '" + pair.replaceAll("=.*", "=...") + "'");
+                // never the text itself: without its "FIELD=" it may be the value alone
+                throw new IllegalArgumentException(option + " takes FIELD=...; one of them does not start with a field name and '='");
             }
             return new String[] {pair.substring(0, equals), pair.substring(equals + 1)};
         }

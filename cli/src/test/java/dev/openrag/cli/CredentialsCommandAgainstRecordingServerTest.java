@@ -78,6 +78,10 @@ class CredentialsCommandAgainstRecordingServerTest {
         assertThat(errorOf("credentials", "create", "--name", "n", "--collections", "wiki", "--sites", "https://wiki.example",
                 "--value", "novalue", "--url", server.url()))
                 .contains("--value takes FIELD=...");
+        // a value given without its field name (the field forgotten) is not echoed to the terminal or a CI log
+        assertThat(errorOf("credentials", "create", "--name", "n", "--collections", "wiki", "--sites", "https://wiki.example",
+                "--value", "hunter2-forgot-the-field", "--url", server.url()))
+                .contains("--value takes FIELD=...").doesNotContain("hunter2");
         assertThat(errorOf("credentials", "create", "--name", "n", "--collections", "wiki", "--sites", "https://wiki.example",
                 "--url", server.url())).contains("at least one --value");
         String[] noSites = RecordingServer.runWithErrors("credentials", "create", "--name", "n", "--collections", "wiki", "--value", "p=v",

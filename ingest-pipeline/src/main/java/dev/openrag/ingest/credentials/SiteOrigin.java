@@ -23,6 +23,8 @@ public record SiteOrigin(String scheme, String host, int port) {
     private static final Pattern DECIMAL = Pattern.compile("[0-9]+");
     private static final Pattern HEX = Pattern.compile("0[xX][0-9A-Fa-f]*");
     private static final int MAX_CHARS = 300;
+    /** ß, ς, ZWNJ and ZWJ: UTS 46's deviations, which Java's IDN and a browser's URL parser read differently. */
+    private static final String IDNA_DEVIATIONS = "\u00df\u03c2\u200c\u200d";
 
     /**
      * A credential's site as an admin writes it: {@code scheme://host[:port]}, nothing else (a trailing
@@ -116,6 +118,9 @@ public record SiteOrigin(String scheme, String host, int port) {
         String name = trailingDot ? raw.substring(0, raw.length() - 1) : raw;
         if (name.isEmpty()) {
             return Optional.empty();
+        }
+        if (name.chars().anyMatch(c -> IDNA_DEVIATIONS.indexOf(c) >= 0)) {
+            return Optional.empty(); // Java's IDNA 2003 maps them away ("straße" is "strasse"), a browser keeps them
         }
         String ascii;
         try {

@@ -3,6 +3,7 @@ package dev.openrag.ingest.credentials;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
@@ -75,6 +76,24 @@ class SiteOriginTest {
     @ValueSource(strings = {"https://good.example/login", "https://GOOD.example:443/a/b?c=d#e", "HTTPS://good.EXAMPLE", "https://x@good.example/"})
     void theSameOriginWrittenOtherwiseIsTheSite(String url) {
         assertThat(SiteOrigin.ofUrl(url)).as(url).contains(GOOD);
+    }
+
+    /**
+     * Java's IDN (IDNA2003) maps ß, ς and the zero-width joiners away ("straße" is "strasse"); a browser (UTS 46,
+     * non-transitional) keeps them: https://straße.example is xn--strae-oqa.example, another host. Such a host is not
+     * read as the other one, and not accepted as a site. The control: other Unicode hosts are read as a browser does.
+     */
+    @Test
+    void aHostThatJavaAndABrowserSpellDifferentlyIsNoOrigin() {
+        SiteOrigin strasse = SiteOrigin.site("https://strasse.example");
+        for (String url : List.of("https://straße.example/login", "https://STRASSE.exampleß/", "https://ς.example/", "https://good\u200d.example/",
+                "https://good\u200c.example/")) {
+            assertThat(SiteOrigin.ofUrl(url)).as(url).isEmpty();
+        }
+        assertThat(SiteOrigin.ofUrl("https://xn--strae-oqa.example/")).as("as the browser shows it").isNotEqualTo(Optional.of(strasse));
+        assertThatThrownBy(() -> SiteOrigin.site("https://straße.example")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(SiteOrigin.ofUrl("https://bücher.example/")).contains(SiteOrigin.site("https://xn--bcher-kva.example"));
+        assertThat(SiteOrigin.site("https://xn--strae-oqa.example")).hasToString("https://xn--strae-oqa.example");
     }
 
     @Test

@@ -189,8 +189,11 @@ final class BrowserSession implements AutoCloseable {
      * Fills and submits the login form; true when the success selector appears. Before each value is
      * typed, and before the form is submitted, the element's frame and every frame above it must show
      * a site of the login's credentials, as the browser reports the frame's URL (after redirects and
-     * scripts' navigations; a page's script cannot change it). The value then goes into that very
+     * scripts' navigations; a page's script cannot change it), and so must the address its form (or the submit
+     * button's {@code formaction}) sends the values to. The value then goes into that very
      * element: a navigation in between detaches it, and the typing fails instead of going elsewhere.
+     * It is set on the element, never sent as keystrokes: those go to whichever frame has the focus,
+     * and a frame of another origin on the page can take it between the check and the typing.
      *
      * @throws LoginRefusedException before anything is typed into a page of another origin
      */
@@ -199,7 +202,7 @@ final class BrowserSession implements AutoCloseable {
         for (Map.Entry<String, String> field : typing.values().entrySet()) {
             ElementHandle element = page.waitForSelector(field.getKey());
             requireSite(element, typing);
-            element.fill(field.getValue());
+            element.evaluate(SET_VALUE, field.getValue()); // not fill(): keystrokes, and an error that quotes the value
         }
         ElementHandle submit = page.waitForSelector(login.submit());
         requireSite(submit, typing);
@@ -219,7 +222,63 @@ final class BrowserSession implements AutoCloseable {
                 throw new LoginRefusedException("login refused before typing: " + refusal.get() + "; nothing was typed there");
             }
         }
+        @SuppressWarnings("unchecked")
+        List<String> targets = (List<String>) element.evaluate(FORM_TARGETS);
+        for (String target : targets) {
+            Optional<String> refusal = typing.refusal(target);
+            if (refusal.isPresent()) {
+                throw new LoginRefusedException("login refused before typing: its form sends the values to " + target + ", and "
+                        + refusal.get() + "; nothing was typed there");
+            }
+        }
     }
+
+    /**
+     * Types a value into a text field as a user would (its value, then input and change events), in the field's own
+     * frame. An element that is not a text field is an error that names its tag, never the value.
+     */
+    static final String SET_VALUE = """
+            (e, value) => {
+              const type = e instanceof HTMLTextAreaElement ? HTMLTextAreaElement : e instanceof HTMLInputElement ? HTMLInputElement : null;
+              if (!type) throw new Error('the login field is a <' + e.tagName.toLowerCase() + '>, not an <input> or <textarea>');
+              e.focus();
+              Object.getOwnPropertyDescriptor(type.prototype, 'value').set.call(e, value);
+              e.dispatchEvent(new Event('input', {bubbles: true}));
+              e.dispatchEvent(new Event('change', {bubbles: true}));
+            }""";
+
+    /**
+     * Where submitting the element's form sends its values, as the browser resolves it, against the page's base URL: the
+     * action (the page's own URL when it has none) of each form the element belongs to (as a field, as a submit button or
+     * inside one, as a label of one, or inside the form), and the {@code formaction} of every element of those forms, so
+     * that a click that ends up on any of their buttons is covered. Read through the prototypes, since a field named
+     * "action", "elements" or "getAttribute" hides the form's own member of that name.
+     */
+    static final String FORM_TARGETS = """
+            e => {
+              const attribute = (element, name) => Element.prototype.getAttribute.call(element, name);
+              const target = (element, name) => {
+                const value = attribute(element, name);
+                if (value === null || value.trim() === '') return document.URL;
+                try { return new URL(value.trim(), document.baseURI).href; } catch (error) { return value; }
+              };
+              const label = e.closest('label');
+              const forms = new Set();
+              for (const element of [e, e.closest('button, input'), label && label.control]) {
+                if (element && element.form instanceof HTMLFormElement) forms.add(element.form);
+              }
+              const enclosing = e.closest('form');
+              if (enclosing) forms.add(enclosing);
+              const elements = Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, 'elements').get;
+              const targets = [];
+              for (const form of forms) {
+                targets.push(target(form, 'action'));
+                for (const element of elements.call(form)) {
+                  if (attribute(element, 'formaction') !== null) targets.push(target(element, 'formaction'));
+                }
+              }
+              return targets;
+            }""";
 
     @Override
     public void close() {
