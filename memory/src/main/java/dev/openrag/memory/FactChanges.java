@@ -24,7 +24,7 @@ import dev.openrag.knowledge.text.FulltextQuery;
  * <li>a change cue ("now", "no longer", "instead", "moved", "migrated", "switched", "changed",
  * "update:") in a memory whose nearest older memory by the same author (when both have one) shares at
  * least {@value #SHARED_WORDS} of its words beside the cue (numbers, and a transcript line's date and
- * speaker, aside), or the old value it names ("switched from Neovim to Helix"): "Update: the staging database was migrated from MySQL to PostgreSQL 16"
+ * its own speaker's prefix, aside), or the old value it names ("switched from Neovim to Helix"): "Update: the staging database was migrated from MySQL to PostgreSQL 16"
  * after "The staging database is MySQL 8 on db-stage-1". Questions, wishes and plans ("If I moved to
  * Madrid …") change nothing and are not changed.</li>
  * </ul>
@@ -79,20 +79,20 @@ public final class FactChanges {
         if (!suggestions.isEmpty()) {
             return suggestions;
         }
-        String said = StatedFacts.withoutTranscriptPrefix(memory.text());
+        String said = StatedFacts.withoutSpeakerPrefix(memory.text(), memory.speaker());
         String cue = cue(said);
         if (cue == null || !StatedFacts.statesSomething(said)) {
             return List.of();
         }
         List<String> named = oldValues(said);
         String author = author(memory);
-        for (Memory old : earlier.stream().filter(old -> StatedFacts.statesSomething(StatedFacts.withoutTranscriptPrefix(old.text())))
+        for (Memory old : earlier.stream().filter(old -> StatedFacts.statesSomething(StatedFacts.withoutSpeakerPrefix(old.text(), old.speaker())))
                 .limit(CUE_CANDIDATES).toList()) {
             String oldAuthor = author(old);
             if (author != null && oldAuthor != null && !author.equals(oldAuthor)) {
                 continue; // what one person says changed does not change what another said
             }
-            List<String> shared = sharedWords(memory.text(), old.text());
+            List<String> shared = sharedWords(said, StatedFacts.withoutSpeakerPrefix(old.text(), old.speaker()));
             if (shared.size() >= SHARED_WORDS || shared.stream().anyMatch(named::contains)) {
                 return List.of(new Suggestion(old.id(), "what both say of " + String.join(", ", asWritten(said, shared)),
                         "cue '" + cue + "': newer, on the same subject", shared));
@@ -143,10 +143,10 @@ public final class FactChanges {
         return words.stream().anyMatch(asked::contains);
     }
 
-    /** The content word stems two texts share (a transcript's date and speaker and change cues aside), in the order of the first. */
+    /** The content word stems two texts share (change cues aside), in the order of the first. */
     static List<String> sharedWords(String newer, String older) {
-        List<String> old = contentStems(StatedFacts.withoutTranscriptPrefix(older));
-        return contentStems(StatedFacts.withoutTranscriptPrefix(newer)).stream().filter(old::contains).toList();
+        List<String> old = contentStems(older);
+        return contentStems(newer).stream().filter(old::contains).toList();
     }
 
     /** The words of {@code text} whose stems are {@code stems}, as written there (for people to read), each once. */
@@ -154,7 +154,7 @@ public final class FactChanges {
         ScopeWords.Stems stemmer = new ScopeWords.Stems(true);
         Set<String> seen = new LinkedHashSet<>();
         List<String> words = new ArrayList<>();
-        for (String word : FulltextQuery.words(StatedFacts.withoutTranscriptPrefix(text))) {
+        for (String word : FulltextQuery.words(text)) {
             String stem = stemmer.of(word);
             if (stems.contains(stem) && seen.add(stem)) {
                 words.add(word);
@@ -163,11 +163,9 @@ public final class FactChanges {
         return words;
     }
 
-    /** Who wrote a memory: its speaker, or the one a transcript line names; null when unknown. */
+    /** Who wrote a memory: its speaker field; null when it has none (the text is never read for a name). */
     private static String author(Memory memory) {
-        String speaker = memory.speaker() != null && !memory.speaker().isBlank() ? memory.speaker()
-                : StatedFacts.transcriptSpeaker(memory.text());
-        return speaker == null ? null : MemoryText.key(speaker);
+        return memory.speaker() == null || memory.speaker().isBlank() ? null : MemoryText.key(memory.speaker());
     }
 
     /** A text's words worth matching ({@link MemoryText#queryTerms}), as English stems, cue words and single letters out. */

@@ -15,7 +15,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * supersedes it (a {@value #SUPERSEDES} link from the newer one) or a correction corrects it; such a
  * memory stays stored, for {@code asOf} searches and audit, but default searches leave it out.
  * {@code entities}: the names found in its text ({@link MemoryEntities}), through which it is
- * linked to other memories of its scope that mention them.
+ * linked to other memories of its scope that mention them. {@code versions}: the texts it had before
+ * {@code update_memory} gave it another, oldest first, each with when it held.
  */
 public record Memory(
         String id,
@@ -33,7 +34,39 @@ public record Memory(
         Long occurredAt,
         String speaker,
         Long validTo,
-        List<String> entities) {
+        List<String> entities,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Version> versions) {
+
+    /** An earlier text of a memory: what it said from {@code from} until {@code until} (epoch ms), when an update replaced it. */
+    public record Version(String text, long from, long until) {
+    }
+
+    public Memory {
+        versions = versions == null ? List.of() : List.copyOf(versions);
+    }
+
+    /** A memory never edited. */
+    public Memory(String id, String scope, String text, List<String> tags, boolean pinned, long createdAt, long updatedAt,
+                  Long expiresAt, Long forgottenAt, String conversationId, List<String> about, List<Link> links,
+                  Long occurredAt, String speaker, Long validTo, List<String> entities) {
+        this(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about, links,
+                occurredAt, speaker, validTo, entities, List.of());
+    }
+
+    /**
+     * The text this memory had at {@code at}: the first earlier version that held until after then, else its text now
+     * (a time before its first text counts as its first text: a memory may say what happened before it was stored).
+     */
+    public String textAt(long at) {
+        return versions.stream().filter(version -> version.until() > at).map(Version::text).findFirst().orElse(text);
+    }
+
+    /** This memory as it read at {@code at} ({@link #textAt}). */
+    public Memory asItReadAt(long at) {
+        String then = textAt(at);
+        return then.equals(text) ? this : new Memory(id, scope, then, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt,
+                conversationId, about, links, occurredAt, speaker, validTo, entities, versions);
+    }
 
     /** The link type from a newer memory to the one it replaces: set only by the caller; it ends the older one's validity. */
     public static final String SUPERSEDES = "supersedes";
@@ -71,7 +104,7 @@ public record Memory(
         List<Link> more = new java.util.ArrayList<>(links);
         oldIds.forEach(old -> more.add(new Link(SUPERSEDES, old)));
         return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
-                List.copyOf(more), occurredAt, speaker, validTo, entities);
+                List.copyOf(more), occurredAt, speaker, validTo, entities, versions);
     }
 
     /** This memory, also naming these entities (a model's, say; the store adds the rules' own). */
@@ -79,7 +112,7 @@ public record Memory(
         List<String> more = new java.util.ArrayList<>(entities == null ? List.of() : entities);
         more.addAll(names);
         return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
-                links, occurredAt, speaker, validTo, List.copyOf(more));
+                links, occurredAt, speaker, validTo, List.copyOf(more), versions);
     }
 
     /** This memory with these links as well (suggested supersessions, say). */
@@ -87,7 +120,7 @@ public record Memory(
         List<Link> all = new java.util.ArrayList<>(links);
         all.addAll(more);
         return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
-                List.copyOf(all), occurredAt, speaker, validTo, entities);
+                List.copyOf(all), occurredAt, speaker, validTo, entities, versions);
     }
 
     /**

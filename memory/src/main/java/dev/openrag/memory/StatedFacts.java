@@ -153,12 +153,13 @@ public final class StatedFacts {
 
     /**
      * The facts {@code text} states about {@code people}, its first person being {@code speaker} (null:
-     * the one a transcript's "Name:" prefix names, else an unnamed "I").
+     * an unnamed "I"). Who speaks is the memory's speaker field, never read out of the text: a leading
+     * "Word:" is as often a label ("Update:", "Note:") as a name.
      */
     public static List<Fact> of(String text, String speaker, People people) {
         Set<Fact> facts = new LinkedHashSet<>();
-        if (speaker == null || speaker.isBlank()) {
-            speaker = transcriptSpeaker(text);
+        if (speaker != null && speaker.isBlank()) {
+            speaker = null;
         }
         People known = people.with(introduced(text));
         if (speaker != null) {
@@ -307,22 +308,12 @@ public final class StatedFacts {
         return lower.replace("preferred ", "");
     }
 
-    private static final Pattern TRANSCRIPT = Pattern.compile("^\\s*(?:\\[[^\\]]{0,40}\\]\\s*)?(?<name>[A-Z][\\p{L}'’-]{1,30}(?: [A-Z][\\p{L}'’-]{1,30})?):\\s");
-
-    /** "[8 May, 2023] Caroline: I moved …" → "I moved …": what a transcript line says, without its date and speaker. */
-    static String withoutTranscriptPrefix(String text) {
-        Matcher m = TRANSCRIPT.matcher(text);
-        return m.find() ? text.substring(m.end()) : text.replaceFirst("^\\s*\\[[^\\]]{0,40}\\]\\s*", "");
-    }
-
-    /** "[8 May, 2023] Caroline: I moved …" → "Caroline": who speaks in a transcript line written without a speaker field. */
-    static String transcriptSpeaker(String text) {
-        Matcher m = TRANSCRIPT.matcher(text);
-        return m.find() ? m.group("name") : null;
-    }
-
-    /** "[8 May, 2023] Caroline: I moved …" → "I moved …": a transcript's date and speaker, which are fields of their own. */
-    private static String withoutSpeakerPrefix(String text, String speaker) {
+    /**
+     * What a memory says, without a leading bracketed date and, when {@code speaker} (its speaker field) is
+     * given, without that speaker's "Name:" prefix ("[8 May, 2023] Caroline: I moved …" said by Caroline →
+     * "I moved …"). Any other "Word:" prefix stays: it is part of what was written.
+     */
+    static String withoutSpeakerPrefix(String text, String speaker) {
         String rest = text.replaceFirst("^\\s*\\[[^\\]]{0,40}\\]\\s*", "");
         if (speaker != null && !speaker.isBlank() && rest.regionMatches(true, 0, speaker + ":", 0, speaker.length() + 1)) {
             rest = rest.substring(speaker.length() + 1);

@@ -122,7 +122,20 @@ class StatedFactsTest {
         assertThat(facts("Dana lives in Oslo", null, none)).as("nobody knows Dana").isEmpty();
         assertThat(facts("My sister Dana lives in Oslo", null, none)).as("introduced as a person").containsExactly("dana|residence|oslo");
         assertThat(facts("Dana lives in Oslo", "Dana", none)).as("the speaker").containsExactly("dana|residence|oslo");
-        assertThat(facts("[8 May, 2023] Caroline: I moved to Boston", null, none)).as("a transcript names its speaker")
+        assertThat(facts("[8 May, 2023] Caroline: I moved to Boston", "Caroline", none)).as("the speaker field, its prefix stripped")
+                .containsExactly("caroline|residence|boston");
+    }
+
+    @Test
+    void aLeadingWordWithAColonIsNeverReadAsAPerson() {
+        StatedFacts.People none = StatedFacts.People.NONE;
+        for (String label : List.of("Update", "Note", "TODO", "Caroline", "Hinweis", "Nota", "Remarque")) {
+            assertThat(facts(label + ": I moved to Boston", null, none)).as(label).containsExactly("i|residence|boston");
+            assertThat(facts("[8 May, 2023] " + label + ": I moved to Boston", null, none)).as(label).containsExactly("i|residence|boston");
+        }
+        assertThat(facts("Caroline: I moved to Boston", "Caroline", none)).as("control: the speaker field names her")
+                .containsExactly("caroline|residence|boston");
+        assertThat(facts("Update: I moved to Boston", "Caroline", none)).as("a label before her words")
                 .containsExactly("caroline|residence|boston");
     }
 

@@ -234,7 +234,8 @@ public class MemoryTools {
                 null, recency), vectors), period);
     }
 
-    @Tool(name = "get_memory", description = "A memory by id, with its tags, links and what it is about.")
+    @Tool(name = "get_memory", description = "A memory by id, with its tags, links, what it is about, and its earlier texts "
+            + "(versions: text, from, until) when update_memory changed it.")
     public Memory getMemory(@ToolArg(description = "Memory id") String id) {
         return memories.require(id);
     }
@@ -257,7 +258,8 @@ public class MemoryTools {
         return new Page(rows.stream().limit(PAGE_SIZE).toList(), number, PAGE_SIZE, rows.size() > PAGE_SIZE);
     }
 
-    @Tool(name = "update_memory", description = "Change a memory's text (re-embedded) and/or tags.")
+    @Tool(name = "update_memory", description = "Change a memory's text (re-embedded) and/or tags. The earlier text is kept as a "
+            + "version with when it held: get_memory lists them, and search_memory with asOf before the edit returns the text then.")
     public Memory updateMemory(
             @ToolArg(description = "Memory id") String id,
             @ToolArg(description = "New text", required = false) String text,

@@ -468,7 +468,9 @@ final class MemorySearch {
             params.put("ids", ids);
             params.put("suggested", Memory.SUGGESTED_SUPERSEDES);
             read("MATCH (m:Memory) WHERE m.id IN $ids RETURN " + Neo4jMemoryStore.MEMORY_FIELDS + ", " + NEWER, params).forEach(row -> {
-                Memory memory = memory(row.get("memory"));
+                // asOf before an edit: the text as it read then
+                Memory stored = memory(row.get("memory"));
+                Memory memory = query.asOf() == null ? stored : stored.asItReadAt(query.asOf());
                 memories.put(memory.id(), memory);
                 List<NewerWins.Newer> newer = row.get("newer").asList(n -> new NewerWins.Newer(n.get("id").asString(),
                         n.get("happened").asLong(), n.get("words").asList(Value::asString)));
@@ -483,7 +485,10 @@ final class MemorySearch {
         List<String> missing = order.stream().map(NewerWins.Placed::id).filter(id -> !byId.containsKey(id)).toList();
         if (!missing.isEmpty()) {
             read("MATCH (m:Memory) WHERE m.id IN $ids RETURN " + Neo4jMemoryStore.MEMORY_FIELDS, Map.of("ids", missing))
-                    .forEach(row -> memories.put(row.get("memory").get("id").asString(), memory(row.get("memory"))));
+                    .forEach(row -> {
+                        Memory stored = memory(row.get("memory"));
+                        memories.put(stored.id(), query.asOf() == null ? stored : stored.asItReadAt(query.asOf()));
+                    });
         }
         List<MemoryHit> hits = new ArrayList<>();
         for (NewerWins.Placed placed : order.subList(0, Math.min(order.size(), Math.max(fused.size(), query.k())))) {

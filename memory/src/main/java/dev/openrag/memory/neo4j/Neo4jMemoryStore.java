@@ -63,6 +63,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     static final String MEMORY_FIELDS = """
             m {.*, embedding: null, secondEmbedding: null, vectors: null, vectorsOf: null, context: null,
+               versionTexts: null, versionFrom: null, versionUntil: null, textSince: null,
+               versions: [i IN range(0, size(coalesce(m.versionTexts, [])) - 1)
+                          | {text: m.versionTexts[i], from: m.versionFrom[i], until: m.versionUntil[i]}],
                about: [(m)-[:ABOUT]->(a) | coalesce(a.name, a.documentId)],
                links: [(m)-[l:LINKED]->(o:Memory) | {type: l.type, toId: o.id, fact: l.fact, reason: l.reason}],
                entities: [(m)-[:MENTIONS]->(e:MemoryEntity) | e.name],
@@ -484,6 +487,12 @@ public final class Neo4jMemoryStore implements MemoryStore {
         String cypher = """
                 MATCH (m:Memory {id: $id})
                 WITH m, [(m)-[:MENTIONS]->(e:MemoryEntity) | e] AS before
+                // the text it replaces is kept as a version, with when it held: asOf before the edit reads it
+                FOREACH (_ IN CASE WHEN $text IS NOT NULL AND $text <> m.text THEN [1] ELSE [] END |
+                  SET m.versionTexts = coalesce(m.versionTexts, []) + m.text,
+                      m.versionFrom = coalesce(m.versionFrom, []) + coalesce(m.textSince, m.createdAt),
+                      m.versionUntil = coalesce(m.versionUntil, []) + $now,
+                      m.textSince = $now)
                 SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding), m.tags = coalesce($tags, m.tags)
                 """ + VECTORS_FOLLOW + """
                 SET m.updatedAt = $now
@@ -854,7 +863,9 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 m.get("links").asList(l -> new Memory.Link(l.get("type").asString(), l.get("toId").asString(),
                         nullableString(l.get("fact")), nullableString(l.get("reason")), List.of())),
                 nullableLong(m.get("occurredAt")), nullableString(m.get("speaker")), nullableLong(m.get("validTo")),
-                m.get("entities").asList(Value::asString));
+                m.get("entities").asList(Value::asString),
+                m.get("versions").isNull() ? List.of() : m.get("versions").asList(v -> new Memory.Version(v.get("text").asString(),
+                        v.get("from").asLong(), v.get("until").asLong())));
     }
 
     static Message message(String conversationId, Node msg) {
