@@ -17,7 +17,7 @@ import java.util.Map;
  * results or brought in from outside them. Nothing is removed; {@code asOf} before the change finds
  * the older memory first, as the newer had not happened yet.
  * <p>
- * Effect measured (docs/benchmarks.md, forty-first session): the agent-memory scenarios' updates
+ * Effect measured (docs/benchmarks.md, Memory): the agent-memory scenarios' updates
  * without a caller's {@code supersedes} go from the older memory first to the newer first; LoCoMo's
  * evidence recall is unchanged (its adds name no suggestions in a batch).
  */

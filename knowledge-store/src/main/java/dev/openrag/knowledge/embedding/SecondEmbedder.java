@@ -14,7 +14,7 @@ import java.util.concurrent.Executors;
  * and the queries compared with them, against similarity thresholds set for it, so it stays; on
  * LoCoMo's dialogue turns e5-small-v2 alone finds more evidence than bge-small alone (recall@10
  * 0.7152 against 0.6419 on the tune conversations), and the two disagree usefully: fused, they
- * lift the tune conversations and the check ones (docs/benchmarks.md, "A second embedding model").
+ * lift the tune conversations and the check ones (docs/benchmarks.md, Memory).
  * On the code corpus e5 alone is weaker than bge, so chunks keep one model.
  *
  * <p>The model loads at first use (an app that never touches memory does not pay its ~35 MB), and
