@@ -391,7 +391,7 @@ public class SyncService {
                 roots.refusal(SourceRoots.real(repository), request.location()).ifPresent(refusal -> {
                     throw new SourceException(refusal.reason() + ": this source no longer runs, nothing was changed");
                 });
-                outsideFolderRead(repository).ifPresent(outside -> {
+                roots.gitRefusal(repository).ifPresent(outside -> {
                     throw new SourceException(outside);
                 });
             }
@@ -650,7 +650,7 @@ public class SyncService {
                 throw ApiException.badRequest("'" + location + "' is not a git repository");
             }
             if (SourceRequest.GIT.equals(type)) {
-                outsideFolderRead(folder).ifPresent(outside -> {
+                roots.gitRefusal(folder).ifPresent(outside -> {
                     throw new ApiException(403, "forbidden", outside);
                 });
             }
@@ -682,30 +682,6 @@ public class SyncService {
                     : "repository '" + location + "' is refused by the fetch rules: " + e.getMessage());
         }
         return uri.toString();
-    }
-
-    /**
-     * Why a local repository may not be read, when JGit would read a folder of it outside the allowed roots or inside the
-     * data folder (a {@code .git} file naming another repository, {@code objects/info/alternates}); checked when the
-     * source is saved and again before each run, since the repository can change in between.
-     */
-    private Optional<String> outsideFolderRead(Path repository) {
-        List<Path> read;
-        try {
-            read = GitScanner.foldersRead(repository);
-        } catch (IOException | RuntimeException e) {
-            return Optional.of("repository '" + repository + "' could not be opened: " + e.getMessage());
-        }
-        List<Path> allowed = roots.roots();
-        List<Path> never = roots.never();
-        for (Path folder : read) {
-            Path real = SourceRoots.real(folder);
-            if (allowed.stream().noneMatch(real::startsWith) || never.stream().anyMatch(real::startsWith)) {
-                return Optional.of("repository '" + repository + "' reads '" + folder + "', outside the folders this server "
-                        + "may sync (openrag.sources.allowed-roots): a .git file or objects/info/alternates points there");
-            }
-        }
-        return Optional.empty();
     }
 
     private void checkSchedule(String schedule) {
