@@ -209,6 +209,7 @@ class SourceReadsTest {
     @AfterEach
     void hooksOff() {
         SourceReader.beforeOpen = relative -> { };
+        FolderScanner.beforeDescend = relative -> { };
         SourceReader.openTimeout = Duration.ofSeconds(10);
     }
 
@@ -255,6 +256,45 @@ class SourceReadsTest {
                 // already gone
             }
         }
+    }
+
+    @Test
+    void aFolderSwappedForALinkWhileTheScanWalksIsNeverListedAndItsSiblingIsScanned() throws IOException {
+        write(root, "sub/page.md", "inside, in the folder about to be swapped");
+        write(root, "kept/page.md", "the control, in a folder that stays");
+        write(outside, "private/names-nobody-should-see.md", "OUTSIDE-SECRET");
+        FolderScanner.beforeDescend = relative -> { // the swap, after the walk saw a folder and before it goes down into it
+            if (relative.equals("sub")) {
+                try {
+                    Files.move(root.resolve("sub"), temp.resolve("moved-away"));
+                    Files.createSymbolicLink(root.resolve("sub"), outside);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        Map<String, SourceFile> scanned = scan(root);
+
+        assertThat(scanned.keySet()).as("no name from outside the source").noneMatch(path -> path.contains("secret")
+                || path.contains("names-nobody-should-see") || path.startsWith("sub/sub/"));
+        assertThat(scanned.get("kept/page.md").readable()).isTrue();
+        assertThat(scanned).hasEntrySatisfying("sub/", file -> assertThat(file.unreadable()).contains("symbolic link"));
+    }
+
+    @Test
+    void foldersNestedDeeperThanTheWalkGoesAreReportedNotWalked() throws IOException {
+        Path deep = root;
+        for (int i = 0; i < FolderScanner.MAX_DEPTH + 20; i++) {
+            deep = deep.resolve("d");
+        }
+        Files.createDirectories(deep);
+        Files.writeString(deep.resolve("bottom.md"), "at the bottom");
+        write(root, "top.md", "the control, at the top");
+        Map<String, SourceFile> scanned = scan(root);
+
+        assertThat(scanned.get("top.md").readable()).isTrue();
+        assertThat(scanned.values()).anySatisfy(file -> assertThat(file.unreadable()).contains("deeper than"));
+        assertThat(scanned.keySet()).noneMatch(path -> path.endsWith("bottom.md"));
     }
 
     @Test
