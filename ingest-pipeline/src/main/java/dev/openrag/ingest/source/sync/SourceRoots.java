@@ -70,10 +70,11 @@ public class SourceRoots {
             throw new ApiException(403, "forbidden", "this server syncs no folders: its operator has not set openrag.sources.allowed-roots "
                     + "(env OPENRAG_SOURCES_ALLOWED_ROOTS)");
         }
-        // nothing about a path outside the roots is told (whether it exists, is a folder): the roots are checked first,
-        // on the path as written (normalised) and on its real path, so the answer is no probe of the server's files
+        // nothing about a path outside the roots is told (whether it exists, is a folder): the roots are checked first, on
+        // where the path leads (its nearest existing folder's real path, links and '..' as the kernel follows them), so
+        // the answer is no probe of the server's files; a root named through a link (/tmp on macOS) still matches
         Path folder = real(given);
-        if (outside(given.normalize()) || outside(nearestReal(given))) {
+        if (outside(nearestReal(given))) {
             throw new ApiException(403, "forbidden", "folder '" + location + "' is outside the folders this server may sync "
                     + "(openrag.sources.allowed-roots)");
         }

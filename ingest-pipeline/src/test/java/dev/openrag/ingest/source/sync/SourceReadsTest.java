@@ -318,6 +318,9 @@ class SourceReadsTest {
         for (String spelling : List.of(root + "/", allowed + "//docs/./", allowed + "/docs/../docs")) {
             assertThat(roots.allowedAtSave(spelling)).as(spelling).isEqualTo(root.toRealPath());
         }
+        // and a folder named through a link to an allowed root (as /tmp is /private/tmp on macOS) is still inside
+        Path linkToAllowed = Files.createSymbolicLink(temp.resolve("link-to-allowed"), allowed);
+        assertThat(roots.allowedAtSave(linkToAllowed.resolve("docs").toString())).isEqualTo(root.toRealPath());
     }
 
     @Test
