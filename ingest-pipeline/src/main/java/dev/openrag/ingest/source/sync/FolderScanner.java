@@ -1,13 +1,19 @@
 package dev.openrag.ingest.source.sync;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.SecureDirectoryStream;
 import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * A folder's files now, hashed (SHA-256 of the bytes, streamed through {@link SourceReader}, which never follows a
@@ -23,9 +29,42 @@ final class FolderScanner {
 
     static final String MAX_FILE_BYTES = "openrag.sources.max-file-bytes";
 
+    /** Folders deeper than this are reported unreadable (their documents stay), not walked. */
+    static final int MAX_DEPTH = 256;
+
+    /** Tests only: runs before the walk goes down into a folder (relative path), where an attacker swaps it for a link. */
+    static volatile Consumer<String> beforeDescend = relative -> { };
+
     static List<SourceFile> scan(SourceReader.Root source, PathFilter filter, List<Path> forbidden, int maxFiles, long maxFileBytes) {
         Path root = source.path();
         List<SourceFile> files = new ArrayList<>();
+        DirectoryStream<Path> opened;
+        try {
+            opened = Files.newDirectoryStream(root);
+        } catch (IOException e) {
+            throw new SourceException("folder '" + root + "' could not be read: " + reason(e), e);
+        }
+        if (opened instanceof SecureDirectoryStream<Path> top) {
+            // each folder opened relative to the one above it, links refused: a folder swapped for a link during the
+            // walk is reported, never listed (its names outside the source are never seen)
+            try (top) {
+                Object key = top.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
+                if (!Objects.equals(key, source.key())) {
+                    throw new SourceException("the source's folder '" + root + "' was replaced while the run read it");
+                }
+                walk(source, top, "", 0, filter, forbidden, maxFiles, maxFileBytes, files);
+            } catch (java.nio.file.DirectoryIteratorException e) {
+                throw new SourceException("folder '" + root + "' could not be read: " + reason(e.getCause()), e);
+            } catch (IOException e) {
+                throw new SourceException("folder '" + root + "' could not be read: " + reason(e), e);
+            }
+            return files;
+        }
+        try {
+            opened.close();
+        } catch (IOException e) {
+            // listed again below
+        }
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override
@@ -34,7 +73,11 @@ final class FolderScanner {
                         return FileVisitResult.CONTINUE;
                     }
                     String relative = relative(root, dir);
-                    return PathFilter.hidden(relative) || isForbidden(dir, forbidden) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                    if (PathFilter.hidden(relative) || isForbidden(dir, forbidden)) {
+                        return FileVisitResult.SKIP_SUBTREE;
+                    }
+                    beforeDescend.accept(relative);
+                    return FileVisitResult.CONTINUE;
                 }
 
                 @Override
@@ -68,6 +111,52 @@ final class FolderScanner {
             throw new SourceException("folder '" + root + "' could not be read: " + reason(e), e);
         }
         return files;
+    }
+
+    private static void walk(SourceReader.Root source, SecureDirectoryStream<Path> folder, String prefix, int depth, PathFilter filter,
+                             List<Path> forbidden, int maxFiles, long maxFileBytes, List<SourceFile> files) {
+        for (Path entry : folder) {
+            Path name = entry.getFileName();
+            String relative = prefix + name;
+            BasicFileAttributes attrs;
+            try {
+                attrs = folder.getFileAttributeView(name, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS).readAttributes();
+            } catch (IOException e) {
+                if (!PathFilter.hidden(relative)) {
+                    files.add(SourceFile.unreadable(relative, "unreadable: " + reason(e)));
+                }
+                continue;
+            }
+            if (attrs.isDirectory()) {
+                if (PathFilter.hidden(relative) || isForbidden(source.path().resolve(relative), forbidden)) {
+                    continue;
+                }
+                if (depth + 1 >= MAX_DEPTH) {
+                    files.add(SourceFile.unreadable(relative + "/", "unreadable: deeper than " + MAX_DEPTH + " folders"));
+                    continue;
+                }
+                beforeDescend.accept(relative);
+                try (SecureDirectoryStream<Path> below = folder.newDirectoryStream(name, LinkOption.NOFOLLOW_LINKS)) {
+                    walk(source, below, relative + "/", depth + 1, filter, forbidden, maxFiles, maxFileBytes, files);
+                } catch (IOException | java.nio.file.DirectoryIteratorException e) { // swapped for a link or a file: reported, not followed
+                    files.add(SourceFile.unreadable(relative + "/", "unreadable: " + reason(e instanceof java.nio.file.DirectoryIteratorException d
+                            ? d.getCause() : (Exception) e)));
+                }
+                continue;
+            }
+            if (!filter.accepts(relative) || isForbidden(source.path().resolve(relative), forbidden)) {
+                continue;
+            }
+            if (attrs.isSymbolicLink()) {
+                files.add(SourceFile.unreadable(relative, "a symbolic link: not followed"));
+            } else if (attrs.isRegularFile()) {
+                files.add(hashed(source, relative, attrs.size(), maxFileBytes));
+            }
+            if (files.size() > maxFiles) {
+                throw new SourceException("the folder holds more than " + maxFiles
+                        + " files to sync (openrag.sources.max-files): narrow it with include or exclude globs");
+            }
+        }
     }
 
     private static SourceFile hashed(SourceReader.Root source, String relative, long size, long maxFileBytes) {

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -276,17 +277,47 @@ final class GitScanner {
     }
 
     /**
-     * The folders JGit reads a local repository from: its git folder (a {@code .git} file may name one anywhere), its
-     * objects, and every object folder it borrows from through {@code objects/info/alternates}, transitively (at most
-     * {@value #MAX_FOLDERS_READ}). A repository in an allowed folder could otherwise read objects from outside it.
+     * The folders and links JGit reads a local repository through: its git folder (a {@code .git} file may name one
+     * anywhere), its common folder (a worktree's {@code commondir} names the repository whose objects and refs it reads),
+     * its objects, every object folder it borrows from through {@code objects/info/alternates}, transitively, and every
+     * symbolic link inside these folders (JGit follows them: {@code objects/pack} or {@code refs} made a link would read
+     * another repository). A repository in an allowed folder could otherwise read objects from outside it. More than
+     * {@value #MAX_FOLDERS_READ} folders is refused rather than partly checked.
      */
     static List<Path> foldersRead(Path folder) throws IOException {
-        File gitDir = RepositoryCache.FileKey.isGitRepository(folder.toFile(), FS.DETECTED) ? folder.toFile()
-                : new FileRepositoryBuilder().setWorkTree(folder.toFile()).setup().getGitDir();
-        List<Path> read = new ArrayList<>(List.of(gitDir.toPath(), gitDir.toPath().resolve("objects")));
-        Deque<Path> objectFolders = new ArrayDeque<>(List.of(gitDir.toPath().resolve("objects")));
-        while (!objectFolders.isEmpty() && read.size() < MAX_FOLDERS_READ) {
+        FileRepositoryBuilder builder = new FileRepositoryBuilder();
+        if (RepositoryCache.FileKey.isGitRepository(folder.toFile(), FS.DETECTED) || !Files.exists(folder.resolve(Constants.DOT_GIT))) {
+            builder.setGitDir(folder.toFile());
+        } else {
+            builder.setWorkTree(folder.toFile());
+        }
+        builder.setup();
+        Path gitDir = builder.getGitDir().toPath();
+        List<Path> read = new ArrayList<>(List.of(gitDir));
+        Deque<Path> objectFolders = new ArrayDeque<>();
+        for (File more : new File[] {builder.getGitCommonDir(), builder.getObjectDirectory()}) {
+            if (more != null && !read.contains(more.toPath())) {
+                read.add(more.toPath());
+            }
+        }
+        Path commonDir = builder.getGitCommonDir() == null ? gitDir : builder.getGitCommonDir().toPath();
+        for (Path objects : new LinkedHashSet<>(List.of(gitDir.resolve("objects"), commonDir.resolve("objects"),
+                builder.getObjectDirectory().toPath()))) {
+            if (!read.contains(objects)) {
+                read.add(objects);
+            }
+            objectFolders.add(objects);
+        }
+        List<Path> inspected = new ArrayList<>();
+        while (!objectFolders.isEmpty()) {
             Path objects = objectFolders.pop();
+            if (inspected.contains(objects)) {
+                continue;
+            }
+            if (inspected.size() >= MAX_FOLDERS_READ) {
+                throw new IOException("it borrows objects from more than " + MAX_FOLDERS_READ + " folders (objects/info/alternates)");
+            }
+            inspected.add(objects);
             Path alternates = objects.resolve("info/alternates");
             if (!Files.isRegularFile(alternates)) {
                 continue;
@@ -298,11 +329,26 @@ final class GitScanner {
                 Path borrowed = objects.resolve(line.strip()).normalize(); // a relative line is relative to the objects folder
                 if (!read.contains(borrowed)) {
                     read.add(borrowed);
-                    objectFolders.push(borrowed);
                 }
+                objectFolders.push(borrowed);
             }
         }
+        for (Path walked : new LinkedHashSet<>(read)) {
+            read.addAll(linksIn(walked));
+        }
         return read;
+    }
+
+    /** The symbolic links anywhere under a folder (not followed), so that where each leads is checked too. */
+    private static List<Path> linksIn(Path folder) throws IOException {
+        if (!Files.isDirectory(folder, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return List.of();
+        }
+        try (var walk = Files.walk(folder)) {
+            return walk.filter(path -> !path.equals(folder) && Files.isSymbolicLink(path)).toList();
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     private static final int MAX_FOLDERS_READ = 16;

@@ -1,6 +1,7 @@
 package dev.openrag.ingest.source.sync;
 
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SeekableByteChannel;
@@ -15,10 +16,20 @@ import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * Reads a folder source's files without ever leaving it. A read opens the source's folder and checks that it is still
@@ -57,6 +68,15 @@ final class SourceReader {
 
     private static final int CHUNK = 64 * 1024;
 
+    /** How long a file's open may take (a FIFO swapped in for a file blocks it): past this the file is refused. */
+    static volatile Duration openTimeout = Duration.ofSeconds(10);
+
+    /** Tests only: runs between a file's check (a regular file, not a link) and its open, where an attacker swaps it. */
+    static volatile Consumer<String> beforeOpen = relative -> { };
+
+    private static final ExecutorService OPENER = Executors.newCachedThreadPool(
+            Thread.ofPlatform().name("source-open-", 0).daemon(true).factory());
+
     private SourceReader() {
     }
 
@@ -80,6 +100,7 @@ final class SourceReader {
             opened.close();
             return readChecked(root, relative, limit, limitName, keep);
         }
+        boolean handedOff = false;
         try {
             Object key = folder.getFileAttributeView(BasicFileAttributeView.class).readAttributes().fileKey();
             if (!Objects.equals(key, root.key())) {
@@ -96,13 +117,21 @@ final class SourceReader {
             if (!attributes.isRegularFile()) {
                 throw new IOException(attributes.isSymbolicLink() ? "a symbolic link: not followed" : "not a regular file");
             }
-            try (SeekableByteChannel channel = folder.newByteChannel(name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+            SecureDirectoryStream<Path> in = folder;
+            beforeOpen.accept(relative);
+            try (SeekableByteChannel channel = open(relative,
+                    () -> in.newByteChannel(name, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)), in)) {
                 return stream(channel, attributes.size(), limit, limitName, keep);
             }
+        } catch (OpenAbandoned e) {
+            handedOff = true; // closed by the open's thread: closing it here would wait for the open
+            throw e;
         } catch (FileSystemException e) {
             throw linkAware(e);
         } finally {
-            folder.close();
+            if (!handedOff) {
+                folder.close();
+            }
         }
     }
 
@@ -119,13 +148,92 @@ final class SourceReader {
         if (!attributes.isRegularFile()) {
             throw new IOException("not a regular file");
         }
-        try (SeekableByteChannel channel = Files.newByteChannel(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+        Path opened = file;
+        beforeOpen.accept(relative);
+        try (SeekableByteChannel channel = open(relative, () -> Files.newByteChannel(opened, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS), null)) {
             if (!file.getParent().toRealPath().startsWith(root.path())) {
                 throw new IOException("a folder on its path was replaced by a link: not followed");
             }
             return stream(channel, attributes.size(), limit, limitName, keep);
         } catch (FileSystemException e) {
             throw linkAware(e);
+        }
+    }
+
+    /**
+     * Opens a file checked to be a regular file, which it may no longer be: a FIFO put in its place between the check and
+     * the open blocks the open until a writer comes (never, when the one who put it there wants the run to hang), and one
+     * with a writer streams whatever it is sent. The open is given {@link #openTimeout} on a thread of its own (left
+     * blocked, as a daemon, until the FIFO is opened for writing), and what it opened must be seekable, as a regular
+     * file is and a FIFO or socket is not.
+     */
+    private static SeekableByteChannel open(String relative, Callable<SeekableByteChannel> opening, Closeable folder) throws IOException {
+        AtomicInteger state = new AtomicInteger(OPENING);
+        Future<SeekableByteChannel> future = OPENER.submit(() -> {
+            SeekableByteChannel opened = null;
+            try {
+                opened = opening.call();
+                return opened;
+            } finally {
+                if (!state.compareAndSet(OPENING, OPENED)) { // given up on: what it holds is closed here
+                    closeQuietly(opened);
+                    closeQuietly(folder);
+                }
+            }
+        });
+        SeekableByteChannel channel;
+        try {
+            channel = future.get(openTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | InterruptedException e) {
+            if (state.compareAndSet(OPENING, ABANDONED)) { // the open goes on without us; its folder is closed when it ends
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                throw new OpenAbandoned("it did not open within " + openTimeout.toMillis() + " ms: not a regular file "
+                        + "(a FIFO put in its place?)");
+            }
+            channel = done(future); // it opened just now
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        }
+        try {
+            channel.position(); // a FIFO or a socket cannot tell its position (ESPIPE): not a regular file
+            return channel;
+        } catch (IOException e) {
+            channel.close();
+            throw new IOException("not a regular file (it cannot be positioned: a FIFO put in its place?)", e);
+        }
+    }
+
+    private static final int OPENING = 0;
+    private static final int OPENED = 1;
+    private static final int ABANDONED = 2;
+
+    /** An open given up on: its thread closes the folder it opened in, when (if ever) the open returns. */
+    private static final class OpenAbandoned extends IOException {
+        OpenAbandoned(String message) {
+            super(message);
+        }
+    }
+
+    private static SeekableByteChannel done(Future<SeekableByteChannel> future) throws IOException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while a file opened");
+        }
+    }
+
+    private static void closeQuietly(Closeable closeable) {
+        try {
+            if (closeable != null) {
+                closeable.close();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // it is gone either way
         }
     }
 

@@ -70,10 +70,17 @@ public class SourceRoots {
             throw new ApiException(403, "forbidden", "this server syncs no folders: its operator has not set openrag.sources.allowed-roots "
                     + "(env OPENRAG_SOURCES_ALLOWED_ROOTS)");
         }
-        if (!Files.exists(given)) {
+        // nothing about a path outside the roots is told (whether it exists, is a folder): the roots are checked first, on
+        // where the path leads (its nearest existing folder's real path, links and '..' as the kernel follows them), so
+        // the answer is no probe of the server's files; a root named through a link (/tmp on macOS) still matches
+        Path folder = real(given);
+        if (outside(nearestReal(given))) {
+            throw new ApiException(403, "forbidden", "folder '" + location + "' is outside the folders this server may sync "
+                    + "(openrag.sources.allowed-roots)");
+        }
+        if (!Files.exists(folder)) {
             throw ApiException.badRequest("folder '" + location + "' does not exist");
         }
-        Path folder = real(given);
         if (!Files.isDirectory(folder)) {
             throw ApiException.badRequest("'" + location + "' is not a folder");
         }
@@ -106,6 +113,50 @@ public class SourceRoots {
         } catch (IOException e) {
             throw new SourceException("folder '" + stored + "' could not be read: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Why a local repository may not be read, when JGit would read a folder or file of it outside the allowed roots or
+     * inside the data folder ({@link GitScanner#foldersRead}: a {@code .git} file or {@code commondir} naming another
+     * repository, {@code objects/info/alternates}, a symbolic link inside its git folder); checked when the source is
+     * saved and again before each run, since the repository can change in between.
+     */
+    Optional<String> gitRefusal(Path repository) {
+        List<Path> read;
+        try {
+            read = GitScanner.foldersRead(repository);
+        } catch (IOException | RuntimeException e) {
+            return Optional.of("repository '" + repository + "' could not be opened: " + e.getMessage());
+        }
+        List<Path> allowed = roots();
+        List<Path> own = never();
+        for (Path folder : read) {
+            Path real = real(folder);
+            if (allowed.stream().noneMatch(real::startsWith) || own.stream().anyMatch(real::startsWith)) {
+                return Optional.of("repository '" + repository + "' reads '" + (folder.startsWith(repository) ? repository.relativize(folder) : folder) + "', which leads "
+                        + "outside the folders this server may sync (openrag.sources.allowed-roots): a .git file, commondir, "
+                        + "objects/info/alternates or a symbolic link in it points there");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The real path of the path's nearest existing folder, with the rest of the path after it (links followed as the kernel would). */
+    private static Path nearestReal(Path path) {
+        Path absolute = path.toAbsolutePath();
+        for (Path existing = absolute; existing != null; existing = existing.getParent()) {
+            try {
+                Path real = existing.toRealPath();
+                return real.resolve(existing.relativize(absolute)).normalize();
+            } catch (IOException e) {
+                // not there: its parent then
+            }
+        }
+        return absolute.normalize();
+    }
+
+    private boolean outside(Path path) {
+        return roots().stream().noneMatch(path::startsWith);
     }
 
     /** Why a real folder may not be read as (or as part of) a source, if it may not. */

@@ -152,21 +152,27 @@ public class SyncService {
      */
     public String run(String id, boolean allowMassDelete) {
         SourceStore.Stored source = store.get(id).orElseThrow(() -> ApiException.notFound("no source '" + id + "'"));
-        Deque<Queued> waiting = running.get(id);
-        if (waiting != null && waiting.size() >= MAX_QUEUED) {
-            throw new ApiException(429, "too_many_requests", "source '" + id + "' already has " + MAX_QUEUED
-                    + " runs waiting: ask again when they have run");
+        // the count and the run's place in the queue at once: requests made together cannot all pass the count
+        synchronized (runLocks.computeIfAbsent(id, key -> new Object())) {
+            Deque<Queued> waiting = running.get(id);
+            if (waiting != null && waiting.size() >= MAX_QUEUED) {
+                throw new ApiException(429, "too_many_requests", "source '" + id + "' already has " + MAX_QUEUED
+                        + " runs waiting: ask again when they have run");
+            }
+            String runId = Ids.newEventId();
+            store.run(id, SyncRun.queued(runId, allowMassDelete), null);
+            if (store.claim(id, instance)) {
+                keepIfChanged(source);
+                start(id, new Queued(runId, allowMassDelete, true));
+            } else {
+                store.requestRun(id, runId, allowMassDelete); // its owner makes it within a renewal
+            }
+            return runId;
         }
-        String runId = Ids.newEventId();
-        store.run(id, SyncRun.queued(runId, allowMassDelete), null);
-        if (store.claim(id, instance)) {
-            keepIfChanged(source);
-            start(id, new Queued(runId, allowMassDelete, true));
-        } else {
-            store.requestRun(id, runId, allowMassDelete); // its owner makes it within a renewal
-        }
-        return runId;
     }
+
+    /** Per source: one request at a time counts the runs waiting and joins them. */
+    private final Map<String, Object> runLocks = new ConcurrentHashMap<>();
 
     /** The source's recent runs, newest first (a run id the API answered is among them until it is one of the oldest). */
     public List<SyncRun> runs(String id) {
@@ -192,6 +198,7 @@ public class SyncService {
             }
             store.delete(id);
             stopping.remove(id);
+            runLocks.remove(id);
         });
         return source.map(this::view);
     }
@@ -318,18 +325,28 @@ public class SyncService {
             return;
         }
         boolean[] first = {false};
+        boolean[] full = {false};
         running.compute(id, (key, waiting) -> {
             if (waiting == null) {
                 first[0] = true;
                 return new ArrayDeque<>();
             }
-            if (run.asked() || waiting.stream().allMatch(Queued::asked)) {
+            if (run.asked() && waiting.size() >= MAX_QUEUED) {
+                full[0] = true; // asked through other instances, past what may wait: it ends now, with the reason
+            } else if (run.asked() || waiting.stream().allMatch(Queued::asked)) {
                 waiting.add(run);
             }
             return waiting;
         });
         if (first[0]) {
             runs.submit(() -> runInOrder(id, run));
+        } else if (full[0]) {
+            try {
+                store.run(id, SyncRun.started(run.runId(), run.allowMassDelete()).ended(SyncRun.FAILED, "the source already had "
+                        + MAX_QUEUED + " runs waiting: this one was not made; ask again when they have run"), null);
+            } catch (RuntimeException e) {
+                LOG.warnf("the refused run %s of source %s could not be recorded: %s", run.runId(), id, e.getMessage());
+            }
         }
     }
 
@@ -391,7 +408,7 @@ public class SyncService {
                 roots.refusal(SourceRoots.real(repository), request.location()).ifPresent(refusal -> {
                     throw new SourceException(refusal.reason() + ": this source no longer runs, nothing was changed");
                 });
-                outsideFolderRead(repository).ifPresent(outside -> {
+                roots.gitRefusal(repository).ifPresent(outside -> {
                     throw new SourceException(outside);
                 });
             }
@@ -650,7 +667,7 @@ public class SyncService {
                 throw ApiException.badRequest("'" + location + "' is not a git repository");
             }
             if (SourceRequest.GIT.equals(type)) {
-                outsideFolderRead(folder).ifPresent(outside -> {
+                roots.gitRefusal(folder).ifPresent(outside -> {
                     throw new ApiException(403, "forbidden", outside);
                 });
             }
@@ -682,30 +699,6 @@ public class SyncService {
                     : "repository '" + location + "' is refused by the fetch rules: " + e.getMessage());
         }
         return uri.toString();
-    }
-
-    /**
-     * Why a local repository may not be read, when JGit would read a folder of it outside the allowed roots or inside the
-     * data folder (a {@code .git} file naming another repository, {@code objects/info/alternates}); checked when the
-     * source is saved and again before each run, since the repository can change in between.
-     */
-    private Optional<String> outsideFolderRead(Path repository) {
-        List<Path> read;
-        try {
-            read = GitScanner.foldersRead(repository);
-        } catch (IOException | RuntimeException e) {
-            return Optional.of("repository '" + repository + "' could not be opened: " + e.getMessage());
-        }
-        List<Path> allowed = roots.roots();
-        List<Path> never = roots.never();
-        for (Path folder : read) {
-            Path real = SourceRoots.real(folder);
-            if (allowed.stream().noneMatch(real::startsWith) || never.stream().anyMatch(real::startsWith)) {
-                return Optional.of("repository '" + repository + "' reads '" + folder + "', outside the folders this server "
-                        + "may sync (openrag.sources.allowed-roots): a .git file or objects/info/alternates points there");
-            }
-        }
-        return Optional.empty();
     }
 
     private void checkSchedule(String schedule) {

@@ -2,6 +2,7 @@ package dev.openrag.ingest.source.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -16,6 +17,8 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import org.eclipse.jgit.api.Git;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -201,6 +204,176 @@ class SourceReadsTest {
                 roots.never(), 100, LIMIT).stream().collect(Collectors.toMap(SourceFile::path, Function.identity()));
         assertThat(scanned).containsOnlyKeys("page.md", "link.md");
         assertThat(scanned.get("link.md").unreadable()).contains("symbolic link");
+    }
+
+    @AfterEach
+    void hooksOff() {
+        SourceReader.beforeOpen = relative -> { };
+        FolderScanner.beforeDescend = relative -> { };
+        SourceReader.openTimeout = Duration.ofSeconds(10);
+    }
+
+    @Test
+    void aFifoSwappedInBetweenTheCheckAndTheOpenNeitherHangsTheRunNorIsReadAndItsNeighbourIsRead() throws Exception {
+        write(root, "blocking.md", "a regular file at the check");
+        write(root, "written.md", "a regular file at the check too");
+        write(root, "control.md", "the control text");
+        Map<String, SourceFile> scanned = scan(root);
+        SourceReader.openTimeout = Duration.ofSeconds(2);
+        List<Thread> writers = new ArrayList<>();
+        SourceReader.beforeOpen = relative -> { // the swap, at the worst moment: after the check, before the open
+            if (!relative.equals("control.md")) {
+                try {
+                    Files.delete(root.resolve(relative));
+                    assertThat(new ProcessBuilder("mkfifo", root.resolve(relative).toString()).start().waitFor()).isZero();
+                } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+            if (relative.equals("written.md")) { // a writer that opens the FIFO (so that the open returns) and never writes
+                Thread writer = Thread.ofPlatform().daemon().start(() -> {
+                    try (var out = Files.newOutputStream(root.resolve(relative))) {
+                        Thread.sleep(60_000);
+                    } catch (IOException | InterruptedException e) {
+                        // the test is over
+                    }
+                });
+                writers.add(writer);
+            }
+        };
+        try {
+            for (String path : List.of("blocking.md", "written.md")) {
+                assertTimeoutPreemptively(Duration.ofSeconds(15), () -> assertThatThrownBy(() -> read(scanned.get(path))).as(path)
+                        .isInstanceOf(IOException.class).hasMessageContaining("not a regular file"));
+            }
+            SourceReader.Content control = read(scanned.get("control.md"));
+            assertThat(new String(control.bytes(), StandardCharsets.UTF_8)).isEqualTo("the control text");
+        } finally {
+            writers.forEach(Thread::interrupt);
+            try (var unblock = Files.newOutputStream(root.resolve("blocking.md"))) { // lets the abandoned open end
+                // opened for writing: the blocked reader's open returns, and its channel is closed
+            } catch (IOException e) {
+                // already gone
+            }
+        }
+    }
+
+    @Test
+    void aFolderSwappedForALinkWhileTheScanWalksIsNeverListedAndItsSiblingIsScanned() throws IOException {
+        write(root, "sub/page.md", "inside, in the folder about to be swapped");
+        write(root, "kept/page.md", "the control, in a folder that stays");
+        write(outside, "private/names-nobody-should-see.md", "OUTSIDE-SECRET");
+        FolderScanner.beforeDescend = relative -> { // the swap, after the walk saw a folder and before it goes down into it
+            if (relative.equals("sub")) {
+                try {
+                    Files.move(root.resolve("sub"), temp.resolve("moved-away"));
+                    Files.createSymbolicLink(root.resolve("sub"), outside);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        };
+        Map<String, SourceFile> scanned = scan(root);
+
+        assertThat(scanned.keySet()).as("no name from outside the source").noneMatch(path -> path.contains("secret")
+                || path.contains("names-nobody-should-see") || path.startsWith("sub/sub/"));
+        assertThat(scanned.get("kept/page.md").readable()).isTrue();
+        assertThat(scanned).hasEntrySatisfying("sub/", file -> assertThat(file.unreadable()).contains("symbolic link"));
+    }
+
+    @Test
+    void foldersNestedDeeperThanTheWalkGoesAreReportedNotWalked() throws IOException {
+        Path deep = root;
+        for (int i = 0; i < FolderScanner.MAX_DEPTH + 20; i++) {
+            deep = deep.resolve("d");
+        }
+        Files.createDirectories(deep);
+        Files.writeString(deep.resolve("bottom.md"), "at the bottom");
+        write(root, "top.md", "the control, at the top");
+        Map<String, SourceFile> scanned = scan(root);
+
+        assertThat(scanned.get("top.md").readable()).isTrue();
+        assertThat(scanned.values()).anySatisfy(file -> assertThat(file.unreadable()).contains("deeper than"));
+        assertThat(scanned.keySet()).noneMatch(path -> path.endsWith("bottom.md"));
+    }
+
+    @Test
+    void aPathOutsideTheRootsIsRefusedTheSameWayWhetherItExistsOrNot() throws IOException {
+        SourceRoots roots = roots(List.of(allowed));
+        Files.createSymbolicLink(allowed.resolve("link-out"), outside);
+        Files.writeString(allowed.resolve("file.md"), "a file, not a folder");
+        for (String probe : List.of(outside.resolve("secret.md").toString(), outside.resolve("sub").toString(),
+                outside.resolve("no-such-thing").toString(), allowed + "/../outside/secret.md", allowed + "/../outside/nope",
+                allowed + "/link-out/no-such-thing", allowed + "/link-out/secret.md", allowed + "/nope/../../outside/secret.md",
+                "/proc/self/environ", "/proc/self/no-such-thing", "/dev/zero", "/")) {
+            assertThatThrownBy(() -> roots.allowedAtSave(probe)).as(probe).isInstanceOf(ApiException.class)
+                    .hasMessageContaining("outside the folders this server may sync")
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain("does not exist").doesNotContain("not a folder"));
+        }
+        // the controls, inside the roots: the reasons are told, and odd spellings of a real folder lead to it
+        assertThatThrownBy(() -> roots.allowedAtSave(allowed.resolve("missing").toString())).isInstanceOf(ApiException.class)
+                .hasMessageContaining("does not exist");
+        assertThatThrownBy(() -> roots.allowedAtSave(allowed.resolve("file.md").toString())).isInstanceOf(ApiException.class)
+                .hasMessageContaining("not a folder");
+        for (String spelling : List.of(root + "/", allowed + "//docs/./", allowed + "/docs/../docs")) {
+            assertThat(roots.allowedAtSave(spelling)).as(spelling).isEqualTo(root.toRealPath());
+        }
+        // and a folder named through a link to an allowed root (as /tmp is /private/tmp on macOS) is still inside
+        Path linkToAllowed = Files.createSymbolicLink(temp.resolve("link-to-allowed"), allowed);
+        assertThat(roots.allowedAtSave(linkToAllowed.resolve("docs").toString())).isEqualTo(root.toRealPath());
+    }
+
+    @Test
+    void aLocalRepositoryThatReadsOutsideTheRootsThroughLinksCommondirOrLongAlternatesIsRefused() throws Exception {
+        SourceRoots roots = roots(List.of(allowed));
+        Path secret = outside.resolve("secret.git");
+        Git.init().setBare(true).setDirectory(secret.toFile()).call().close();
+
+        Path control = allowed.resolve("control");
+        Git.init().setDirectory(control.toFile()).call().close();
+        assertThat(roots.gitRefusal(control)).as("the control: a plain repository").isEmpty();
+
+        // a link inside the git folder (JGit follows it): objects/pack, or a file (packed-refs)
+        Path packLink = allowed.resolve("pack-link");
+        Git.init().setDirectory(packLink.toFile()).call().close();
+        Path pack = packLink.resolve(".git/objects/pack");
+        Files.deleteIfExists(pack);
+        Files.createSymbolicLink(pack, secret.resolve("objects/pack"));
+        Path refsLink = allowed.resolve("refs-link.git");
+        Git.init().setBare(true).setDirectory(refsLink.toFile()).call().close();
+        Files.writeString(secret.resolve("packed-refs"), "# pack-refs with: peeled\n");
+        Files.createSymbolicLink(refsLink.resolve("packed-refs"), secret.resolve("packed-refs"));
+
+        // a worktree whose commondir names a repository outside: its objects and refs are read from there
+        Path worktree = Files.createDirectories(allowed.resolve("worktree"));
+        Path worktreeGit = Files.createDirectories(allowed.resolve("control/.git/worktrees/wt"));
+        Files.writeString(worktree.resolve(".git"), "gitdir: " + worktreeGit + "\n");
+        Files.writeString(worktreeGit.resolve("HEAD"), "ref: refs/heads/main\n");
+        Files.writeString(worktreeGit.resolve("gitdir"), worktree.resolve(".git") + "\n");
+        Files.writeString(worktreeGit.resolve("commondir"), secret + "\n");
+
+        // alternates chained through more folders than are checked, the last one outside
+        Path chained = allowed.resolve("chained.git");
+        Git.init().setBare(true).setDirectory(chained.toFile()).call().close();
+        Path from = chained.resolve("objects");
+        for (int i = 0; i < 20; i++) {
+            Path next = Files.createDirectories(allowed.resolve("objects-" + i));
+            Files.createDirectories(from.resolve("info"));
+            Files.writeString(from.resolve("info/alternates"), next + "\n");
+            from = next;
+        }
+        Files.createDirectories(from.resolve("info"));
+        Files.writeString(from.resolve("info/alternates"), secret.resolve("objects") + "\n");
+
+        for (Path repository : List.of(packLink, refsLink, worktree, chained)) {
+            assertThat(roots.gitRefusal(repository)).as(repository.toString()).isPresent();
+        }
+        // the control: a short chain of alternates inside the roots
+        Path shortChain = allowed.resolve("short.git");
+        Git.init().setBare(true).setDirectory(shortChain.toFile()).call().close();
+        Files.createDirectories(shortChain.resolve("objects/info"));
+        Files.writeString(shortChain.resolve("objects/info/alternates"), control.resolve(".git/objects") + "\n");
+        assertThat(roots.gitRefusal(shortChain)).as("the control: alternates inside the roots").isEmpty();
     }
 
     private Map<String, SourceFile> scan(Path folder) throws IOException {
