@@ -86,15 +86,7 @@ final class FolderScanner {
                     if (!filter.accepts(relative) || isForbidden(file, forbidden)) {
                         return FileVisitResult.CONTINUE;
                     }
-                    if (attrs.isSymbolicLink()) {
-                        files.add(SourceFile.unreadable(relative, "a symbolic link: not followed"));
-                    } else if (attrs.isRegularFile()) {
-                        files.add(hashed(source, relative, attrs.size(), maxFileBytes));
-                    }
-                    if (files.size() > maxFiles) {
-                        throw new SourceException("the folder holds more than " + maxFiles
-                                + " files to sync (openrag.sources.max-files): narrow it with include or exclude globs");
-                    }
+                    list(source, relative, attrs, maxFiles, maxFileBytes, files);
                     return FileVisitResult.CONTINUE;
                 }
 
@@ -147,15 +139,21 @@ final class FolderScanner {
             if (!filter.accepts(relative) || isForbidden(source.path().resolve(relative), forbidden)) {
                 continue;
             }
-            if (attrs.isSymbolicLink()) {
-                files.add(SourceFile.unreadable(relative, "a symbolic link: not followed"));
-            } else if (attrs.isRegularFile()) {
-                files.add(hashed(source, relative, attrs.size(), maxFileBytes));
-            }
-            if (files.size() > maxFiles) {
-                throw new SourceException("the folder holds more than " + maxFiles
-                        + " files to sync (openrag.sources.max-files): narrow it with include or exclude globs");
-            }
+            list(source, relative, attrs, maxFiles, maxFileBytes, files);
+        }
+    }
+
+    /** One accepted entry of either walk: a link is reported, a regular file hashed, anything else left out. */
+    private static void list(SourceReader.Root source, String relative, BasicFileAttributes attrs, int maxFiles, long maxFileBytes,
+                             List<SourceFile> files) {
+        if (attrs.isSymbolicLink()) {
+            files.add(SourceFile.unreadable(relative, "a symbolic link: not followed"));
+        } else if (attrs.isRegularFile()) {
+            files.add(hashed(source, relative, attrs.size(), maxFileBytes));
+        }
+        if (files.size() > maxFiles) {
+            throw new SourceException("the folder holds more than " + maxFiles
+                    + " files to sync (openrag.sources.max-files): narrow it with include or exclude globs");
         }
     }
 
