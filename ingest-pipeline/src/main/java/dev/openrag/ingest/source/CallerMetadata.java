@@ -14,8 +14,8 @@ import dev.openrag.schemas.Metadata;
 
 /**
  * A caller's metadata on an upload: checked by {@link Metadata}'s rules (a 400 naming the key
- * otherwise), then added to each document beside the source fields the upload knows (file name,
- * extension, media type, title).
+ * otherwise), then added to each document beside the source fields the upload knows (its file
+ * name; parsing adds the rest, see {@link SourceFields}).
  */
 final class CallerMetadata {
 
@@ -50,21 +50,11 @@ final class CallerMetadata {
         }
     }
 
-    /** The document with the caller's metadata and the source fields known at upload. */
+    /** The document with the caller's metadata beside its source fields. */
     static DocumentArrived withMetadata(DocumentArrived document, Map<String, Object> callerMetadata) {
         Map<String, Object> metadata = new LinkedHashMap<>(callerMetadata);
         if (document.metadata() != null) {
             metadata.putAll(document.metadata());
-        }
-        Object fileName = metadata.get("fileName");
-        if (fileName instanceof String name && name.lastIndexOf('.') > 0 && name.lastIndexOf('.') < name.length() - 1) {
-            metadata.putIfAbsent("extension", name.substring(name.lastIndexOf('.') + 1).toLowerCase(java.util.Locale.ROOT));
-        }
-        if (document.mediaType() != null) {
-            metadata.putIfAbsent("mediaType", document.mediaType());
-        }
-        if (document.title() != null && !document.title().isBlank()) {
-            metadata.putIfAbsent("title", document.title());
         }
         return new DocumentArrived(document.schemaVersion(), document.eventId(), document.documentId(), document.jobId(),
                 document.collection(), document.source(), document.title(), document.mediaType(), document.content(),

@@ -83,6 +83,19 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
     }
 
     @Override
+    public java.util.Optional<StoredVersion> storedVersion(String collection, String documentId) {
+        try (Session session = driver.session()) {
+            List<StoredVersion> found = session.run("""
+                    MATCH (d:Document {collection: $collection, documentId: $documentId})
+                    RETURN d.contentHash AS hash, d.title AS title, coalesce(d.chunkCount, 0) AS chunks, d.metadataJson AS json""",
+                    Map.of("collection", collection, "documentId", documentId)).list(r -> new StoredVersion(
+                            r.get("hash").isNull() ? null : r.get("hash").asString(), r.get("title").isNull() ? null : r.get("title").asString(),
+                            r.get("chunks").asInt(), fromJson(r.get("json").isNull() ? null : r.get("json").asString())));
+            return found.stream().findFirst();
+        }
+    }
+
+    @Override
     public Set<String> matching(String collection, DocumentFilter filter) {
         Map<String, Object> params = new HashMap<>();
         params.put("collection", collection);

@@ -172,6 +172,30 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         }
     }
 
+    /** One update-by-query over the document's chunks: the three metadata objects dropped, the new ones set. */
+    @Override
+    public long replaceMetadata(String collection, String documentId, Map<String, Object> metadata) {
+        String index = ChunkIndex.name(collection);
+        Map<String, JsonData> params = Map.of("fields", JsonData.of(OpenSearchFilters.fields(metadata)));
+        try {
+            if (!client.indices().exists(e -> e.index(index)).value()) {
+                return 0;
+            }
+            var response = client.updateByQuery(u -> u.index(index).refresh(refresh)
+                    .query(q -> q.term(t -> t.field("documentId").value(FieldValue.of(documentId))))
+                    .script(s -> s.inline(i -> i.lang(l -> l.builtin(org.opensearch.client.opensearch._types.BuiltinScriptLanguage.Painless)).params(params).source("""
+                            ctx._source.remove('meta_s'); ctx._source.remove('meta_n'); ctx._source.remove('meta_d');
+                            for (def kind : params.fields.entrySet()) { ctx._source[kind.getKey()] = kind.getValue(); }"""))));
+            if (!response.failures().isEmpty()) {
+                throw new IllegalStateException("OpenSearch could not update the metadata of " + documentId + ": "
+                        + response.failures().get(0).cause().reason());
+            }
+            return response.updated() == null ? 0 : response.updated();
+        } catch (IOException e) {
+            throw ChunkIndex.unreachable("updating the metadata of " + documentId, e);
+        }
+    }
+
     @Override
     public long countChunks(String collection) {
         String index = ChunkIndex.name(collection);

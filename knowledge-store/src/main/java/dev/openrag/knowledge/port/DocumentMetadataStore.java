@@ -16,6 +16,13 @@ public interface DocumentMetadataStore {
     /** Makes {@code metadata} (checked, JSON values) the document's only metadata. */
     void replaceMetadata(String collection, String documentId, Map<String, Object> metadata);
 
+    /** What is stored of a document's version: enough to tell whether a new one changes only its metadata. */
+    record StoredVersion(String contentHash, String title, int chunks, Map<String, Object> metadata) {
+    }
+
+    /** The stored version of the document, if it is stored. */
+    java.util.Optional<StoredVersion> storedVersion(String collection, String documentId);
+
     /** The ids of the collection's documents that {@code filter} selects. */
     Set<String> matching(String collection, DocumentFilter filter);
 

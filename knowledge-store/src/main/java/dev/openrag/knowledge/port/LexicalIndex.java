@@ -20,6 +20,13 @@ public interface LexicalIndex {
 
     void deleteDocument(String collection, String documentId);
 
+    /**
+     * Makes {@code metadata} (checked, JSON values) the only metadata on the document's chunks,
+     * leaving their text and scores alone (a metadata-only update); returns how many chunks it
+     * changed, 0 when the collection or document has none.
+     */
+    long replaceMetadata(String collection, String documentId, java.util.Map<String, Object> metadata);
+
     long countChunks(String collection);
 
     /**

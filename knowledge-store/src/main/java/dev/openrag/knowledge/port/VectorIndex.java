@@ -41,6 +41,18 @@ public interface VectorIndex {
 
     void deleteDocument(String collection, String documentId);
 
+    /**
+     * Makes {@code metadata} the only metadata on the document's vectors without touching the vectors,
+     * for an index that keeps metadata beside them (Qdrant's payload); returns how many chunks carry
+     * it now. {@link #KEEPS_NO_METADATA} for an index that keeps none (Neo4j's vectors: filters read
+     * the document node).
+     */
+    default long replaceMetadata(String collection, String documentId, java.util.Map<String, Object> metadata) {
+        return KEEPS_NO_METADATA;
+    }
+
+    long KEEPS_NO_METADATA = -1;
+
     long countChunks(String collection);
 
     /** A search of one collection, waiting for its query vector. */

@@ -125,6 +125,22 @@ public final class QdrantVectorIndex implements VectorIndex {
         }
     }
 
+    /** The payload's {@code metadata} key set (or deleted) on every point of the document; the vectors stay as they are. */
+    @Override
+    public long replaceMetadata(String collection, String documentId, Map<String, Object> metadata) {
+        if (!exists(collection)) {
+            return 0;
+        }
+        Filter document = Filter.newBuilder().addMust(matchKeyword("documentId", documentId)).build();
+        if (metadata.isEmpty()) {
+            await(client.deletePayloadAsync(collection, List.of("metadata"), document, true, null, null), "updating " + documentId);
+        } else {
+            await(client.setPayloadAsync(collection, Map.of("metadata", value(metadataPayload(metadata))), document, true, null, null),
+                    "updating " + documentId);
+        }
+        return await(client.countAsync(collection, document, true), "counting " + documentId);
+    }
+
     @Override
     public long countChunks(String collection) {
         return exists(collection) ? await(client.countAsync(collection), "counting " + collection) : 0;

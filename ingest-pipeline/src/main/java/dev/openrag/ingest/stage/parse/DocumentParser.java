@@ -8,7 +8,9 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -40,11 +42,16 @@ import dev.openrag.schemas.Page;
 @ApplicationScoped
 public class DocumentParser {
 
-    /** What the parse stage produced from one document. */
-    public record Parsed(String text, String title, String mediaType, List<Heading> headings, List<Page> pages) {
+    /**
+     * What the parse stage produced from one document; {@code properties} are the source fields the
+     * format itself holds ({@code author}, {@code created}, {@code modified}: a PDF's or an Office
+     * file's own), empty for plain text.
+     */
+    public record Parsed(String text, String title, String mediaType, List<Heading> headings, List<Page> pages,
+                         Map<String, Object> properties) {
 
         Parsed(String text, String title, String mediaType, List<Heading> headings) {
-            this(text, title, mediaType, headings, List.of());
+            this(text, title, mediaType, headings, List.of(), Map.of());
         }
     }
 
@@ -129,7 +136,27 @@ public class DocumentParser {
         List<Heading> headings = headings(text);
         String resolvedTitle = firstNonBlank(title, metadata.get(TikaCoreProperties.TITLE),
                 headings.isEmpty() ? null : headings.get(0).text(), fileName);
-        return new Parsed(text, resolvedTitle, mediaType, headings, extracted.pages());
+        return new Parsed(text, resolvedTitle, mediaType, headings, extracted.pages(), properties(metadata));
+    }
+
+    /** Tika's author, creation and modification times, where the format has them (a bad date is left out, not guessed). */
+    private static Map<String, Object> properties(Metadata metadata) {
+        Map<String, Object> properties = new LinkedHashMap<>();
+        String author = firstNonBlank(metadata.get(TikaCoreProperties.CREATOR), metadata.get(TikaCoreProperties.MODIFIER));
+        if (author != null) {
+            properties.put("author", author.strip().length() > dev.openrag.schemas.Metadata.MAX_VALUE_LENGTH
+                    ? author.strip().substring(0, dev.openrag.schemas.Metadata.MAX_VALUE_LENGTH) : author.strip());
+        }
+        putDate(properties, "created", metadata.get(TikaCoreProperties.CREATED));
+        putDate(properties, "modified", metadata.get(TikaCoreProperties.MODIFIED));
+        return properties;
+    }
+
+    private static void putDate(Map<String, Object> properties, String key, String text) {
+        java.time.Instant date = text == null ? null : dev.openrag.schemas.Metadata.dateOrNull(text.strip());
+        if (date != null) {
+            properties.put(key, date.toString());
+        }
     }
 
     /** Tika's detection from the bytes and the file name; unknown binary content is refused. */

@@ -1,6 +1,7 @@
 package dev.openrag.ingest.stage.parse;
 
 import java.util.List;
+import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -9,6 +10,8 @@ import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
+import dev.openrag.ingest.sink.MetadataUpdates;
+import dev.openrag.ingest.source.SourceFields;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
 import dev.openrag.schemas.DocumentArrived;
@@ -21,7 +24,9 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
 /**
  * openrag.documents.arrived → openrag.documents.parsed: text, title and headings via Tika. An
  * OpenAPI 3 spec (recognised by content) becomes premade chunks and an API graph; one that
- * swagger-parser cannot read is indexed as plain text and its job shows why.
+ * swagger-parser cannot read is indexed as plain text and its job shows why. The document's metadata
+ * gets the source fields parsing finds ({@link SourceFields#afterParse}); a version that changes only
+ * the metadata is written in place and goes no further ({@link MetadataUpdates}).
  */
 @ApplicationScoped
 public class ParseStage {
@@ -31,8 +36,11 @@ public class ParseStage {
     private final StageRunner runner;
     private final DocumentParser parser;
     private final MutinyEmitter<String> parsed;
+    private final MetadataUpdates metadataUpdates;
 
-    public ParseStage(StageRunner runner, DocumentParser parser, @Channel("parsed-out") MutinyEmitter<String> parsed) {
+    public ParseStage(StageRunner runner, DocumentParser parser, @Channel("parsed-out") MutinyEmitter<String> parsed,
+                      MetadataUpdates metadataUpdates) {
+        this.metadataUpdates = metadataUpdates;
         this.runner = runner;
         this.parser = parser;
         this.parsed = parsed;
@@ -43,6 +51,11 @@ public class ParseStage {
     public void onArrived(ConsumerRecord<String, String> record) {
         runner.runReporting(Stages.PARSE, record, DocumentArrived.class, arrived -> {
             Parsed result = parse(arrived);
+            if (metadataUpdates.updateIfOnlyMetadataChanged(result.event())) {
+                List<String> warnings = new java.util.ArrayList<>(result.warnings());
+                warnings.add(MetadataUpdates.UPDATED);
+                return new StageRunner.Outcome(0, warnings);
+            }
             runner.emit(parsed, result.event());
             return new StageRunner.Outcome(0, result.warnings());
         });
@@ -58,9 +71,11 @@ public class ParseStage {
             // pre-chunked input: keep the producer's text and chunks exactly
             String text = DocumentArrived.TEXT.equals(arrived.contentEncoding()) ? arrived.content()
                     : parser.parse(arrived).text();
+            Map<String, Object> metadata = SourceFields.afterParse(arrived.metadata(), new DocumentParser.Parsed(text, arrived.title(),
+                    arrived.mediaType(), List.of(), List.of(), Map.of()));
             return new Parsed(new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                     arrived.jobId(), arrived.collection(), arrived.source(), arrived.title(), arrived.mediaType(), text,
-                    Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), arrived.metadata(), null, null), List.of());
+                    Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), metadata, null, null), List.of());
         }
         DocumentParser.Parsed result = parser.parse(arrived);
         List<String> warnings = List.of();
@@ -74,15 +89,17 @@ public class ParseStage {
                 warnings = List.of(e.getMessage() + "; the file was indexed as plain text");
             }
         }
+        Map<String, Object> metadata = SourceFields.afterParse(arrived.metadata(), spec == null ? result
+                : new DocumentParser.Parsed(result.text(), spec.title(), OpenApiSpecs.MEDIA_TYPE, List.of(), List.of(), result.properties()));
         DocumentParsed event = spec == null
                 ? new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                         arrived.jobId(), arrived.collection(), arrived.source(), result.title(), result.mediaType(),
-                        result.text(), Ids.contentHash(result.text()), result.headings(), null, arrived.metadata(), null,
+                        result.text(), Ids.contentHash(result.text()), result.headings(), null, metadata, null,
                         result.pages().isEmpty() ? null : result.pages())
                 // a spec: one chunk per operation and schema, the API graph travels to the graph sink
                 : new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                         arrived.jobId(), arrived.collection(), arrived.source(), spec.title(), OpenApiSpecs.MEDIA_TYPE,
-                        result.text(), Ids.contentHash(result.text()), null, spec.chunks(), arrived.metadata(), spec.graph(), null);
+                        result.text(), Ids.contentHash(result.text()), null, spec.chunks(), metadata, spec.graph(), null);
         return new Parsed(event, warnings);
     }
 }
