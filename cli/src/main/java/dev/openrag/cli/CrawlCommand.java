@@ -43,6 +43,10 @@ class CrawlCommand implements Callable<Integer> {
     @Option(names = "--schedule", description = "recrawl interval (30m, 1h) or cron expression; the command returns after the first run")
     String schedule;
 
+    @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "metadata for every page (repeatable): a number stays a "
+            + "number, an ISO-8601 date a date, a key given twice a list of strings; each page also gets url, host and title")
+    List<String> meta;
+
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
 
@@ -57,6 +61,7 @@ class CrawlCommand implements Callable<Integer> {
         putIfSet(request, "include", include);
         putIfSet(request, "exclude", exclude);
         putIfSet(request, "schedule", schedule);
+        putIfSet(request, "metadata", MetaOptions.map(meta));
         ApiClient ingest = new ApiClient(url);
         JsonNode started = ingest.postJson("/api/crawls", JSON.writeValueAsString(request));
         String crawlId = started.path("crawlId").asText();

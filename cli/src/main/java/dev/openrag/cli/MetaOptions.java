@@ -18,8 +18,21 @@ final class MetaOptions {
     }
 
     /** The metadata object as JSON (null: no option given). */
-    @SuppressWarnings("unchecked")
     static String json(List<String> options) {
+        Map<String, Object> metadata = map(options);
+        if (metadata == null) {
+            return null;
+        }
+        try {
+            return JSON.writeValueAsString(metadata);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("--meta: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** The metadata object, for a request body that holds it (sources, crawls); null: no option given. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> map(List<String> options) {
         if (options == null || options.isEmpty()) {
             return null;
         }
@@ -41,11 +54,7 @@ final class MetaOptions {
                 metadata.put(key, list);
             }
         }
-        try {
-            return JSON.writeValueAsString(metadata);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("--meta: " + e.getOriginalMessage(), e);
-        }
+        return metadata;
     }
 
     /** The {@code --filter} argument as JSON; the server says what is wrong with a well-formed but invalid one. */

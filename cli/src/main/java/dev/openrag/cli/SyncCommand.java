@@ -56,6 +56,10 @@ class SyncCommand implements Callable<Integer> {
     @Option(names = "--allow-mass-delete", description = "let this run delete more than half of the source's documents")
     boolean allowMassDelete;
 
+    @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "metadata for every document of the source (repeatable): a number stays a "
+            + "number, an ISO-8601 date a date, a key given twice a list of strings; changing only it updates the documents without embedding them again")
+    List<String> meta;
+
     @Option(names = "--dry-run", description = "show what a sync would add, change and delete, changing nothing")
     boolean dryRun;
 
@@ -119,6 +123,10 @@ class SyncCommand implements Callable<Integer> {
             request.put("schedule", schedule);
         }
         request.put("watch", watching);
+        Map<String, Object> metadata = MetaOptions.map(meta);
+        if (metadata != null) {
+            request.put("metadata", metadata);
+        }
         return request;
     }
 

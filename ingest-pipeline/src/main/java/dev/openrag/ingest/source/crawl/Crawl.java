@@ -276,7 +276,7 @@ final class Crawl {
         String title = page.title() == null || page.title().isBlank() ? url : page.title();
         sink.publish(jobId, new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), Ids.documentIdFromUri(url),
                 jobId, collection, new Source("crawler", url), title, "text/markdown", "# " + title + "\n\n" + markdown,
-                DocumentArrived.TEXT, null, Map.of("crawlId", id)));
+                DocumentArrived.TEXT, null, metadata(url)));
         publishedHashes.put(url, hash);
         fetched.incrementAndGet();
         return page.links();
@@ -301,10 +301,18 @@ final class Crawl {
         }
         sink.publish(jobId, new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), Ids.documentIdFromUri(url),
                 jobId, collection, new Source("crawler", url), null, file.contentType(),
-                Base64.getEncoder().encodeToString(file.body()), DocumentArrived.BASE64, null, Map.of("crawlId", id)));
+                Base64.getEncoder().encodeToString(file.body()), DocumentArrived.BASE64, null, metadata(url)));
         publishedHashes.put(url, hash);
         fetched.incrementAndGet();
         return List.of();
+    }
+
+    /** A page's metadata: the crawl's own (the caller's), the crawl id, and the page's url and host (parsing adds its title). */
+    private Map<String, Object> metadata(String url) {
+        Map<String, Object> metadata = new java.util.LinkedHashMap<>(request.metadataOrNone());
+        metadata.put("crawlId", id);
+        metadata.putAll(dev.openrag.ingest.source.SourceFields.page(url));
+        return metadata;
     }
 
     private void goneOrFailed(String url, int status) {

@@ -8,10 +8,22 @@ import java.util.function.UnaryOperator;
 /**
  * {@code POST /api/crawls} body. {@code include}/{@code exclude} are regular expressions matched
  * against whole URLs; {@code schedule} is an interval ("30m", "1h") or a cron expression for
- * recrawls. Login field values are literals or named credentials ({@link LoginValue}).
+ * recrawls. Login field values are literals or named credentials ({@link LoginValue}). {@code metadata}: the caller's
+ * metadata for every page of the crawl (key → string, number, date or list of strings; source field names refused),
+ * beside the source fields each page gets ({@code url}, {@code host}, {@code title}).
  */
 public record CrawlRequest(List<String> seedUrls, String collection, Integer maxDepth, Integer maxPages,
-                           List<String> include, List<String> exclude, Boolean sameHostOnly, Login login, String schedule) {
+                           List<String> include, List<String> exclude, Boolean sameHostOnly, Login login, String schedule,
+                           Map<String, Object> metadata) {
+
+    public CrawlRequest(List<String> seedUrls, String collection, Integer maxDepth, Integer maxPages,
+                        List<String> include, List<String> exclude, Boolean sameHostOnly, Login login, String schedule) {
+        this(seedUrls, collection, maxDepth, maxPages, include, exclude, sameHostOnly, login, schedule, null);
+    }
+
+    public Map<String, Object> metadataOrNone() {
+        return metadata == null ? Map.of() : metadata;
+    }
 
     /** Logs in before crawling: fill {@code fields} (CSS selector → value), click {@code submit}, wait for {@code successSelector}. */
     public record Login(String url, Map<String, LoginValue> fields, String submit, String successSelector) {
@@ -53,6 +65,6 @@ public record CrawlRequest(List<String> seedUrls, String collection, Integer max
     }
 
     public CrawlRequest withLogin(Login other) {
-        return new CrawlRequest(seedUrls, collection, maxDepth, maxPages, include, exclude, sameHostOnly, other, schedule);
+        return new CrawlRequest(seedUrls, collection, maxDepth, maxPages, include, exclude, sameHostOnly, other, schedule, metadata);
     }
 }

@@ -127,6 +127,11 @@ public class CrawlService {
         UrlRules rules = new UrlRules(hosts, request.sameHostOnly() == null || request.sameHostOnly(),
                 patterns(request.include(), "include"), patterns(request.exclude(), "exclude"));
         String collection = Collections.require(request.collection());
+        try {
+            dev.openrag.schemas.Metadata.fromCaller(request.metadataOrNone());
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("field 'metadata': " + e.getMessage());
+        }
         boolean restored = id != null;
         validateLogin(request.login(), collection, restored);
         if (!new java.io.File(settings.chromium()).canExecute()) {

@@ -149,7 +149,8 @@ final class FolderScanner {
         if (attrs.isSymbolicLink()) {
             files.add(SourceFile.unreadable(relative, "a symbolic link: not followed"));
         } else if (attrs.isRegularFile()) {
-            files.add(hashed(source, relative, attrs.size(), maxFileBytes));
+            SourceFile file = hashed(source, relative, attrs.size(), maxFileBytes);
+            files.add(file.readable() ? file.withMetadata(times(attrs)) : file);
         }
         if (files.size() > maxFiles) {
             throw new SourceException("the folder holds more than " + maxFiles
@@ -169,6 +170,21 @@ final class FolderScanner {
         } catch (IOException | SecurityException e) {
             return SourceFile.unreadable(relative, "unreadable: " + reason(e));
         }
+    }
+
+    /**
+     * The file system's times as source fields: {@code modified}, and {@code created} where the file system keeps a
+     * birth time (Java reports the modification time where it does not; then it is left out rather than guessed).
+     */
+    private static java.util.Map<String, Object> times(BasicFileAttributes attrs) {
+        java.util.Map<String, Object> times = new java.util.LinkedHashMap<>();
+        java.time.Instant modified = attrs.lastModifiedTime().toInstant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        java.time.Instant created = attrs.creationTime().toInstant().truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        if (!created.equals(modified) && created.toEpochMilli() > 0) {
+            times.put("created", created.toString());
+        }
+        times.put("modified", modified.toString());
+        return times;
     }
 
     private static boolean isForbidden(Path path, List<Path> forbidden) {

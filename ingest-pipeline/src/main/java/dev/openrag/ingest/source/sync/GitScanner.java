@@ -49,8 +49,12 @@ import org.eclipse.jgit.util.FS;
  */
 final class GitScanner {
 
-    /** What a run read: the files at the commit, readable until it is closed. */
-    record Head(String commit, List<SourceFile> files, Repository repository) implements AutoCloseable {
+    /**
+     * What a run read: the files at the commit, readable until it is closed, and the commit's source fields
+     * ({@code commit}, its time as {@code modified}, its {@code author}).
+     */
+    record Head(String commit, List<SourceFile> files, Repository repository, java.util.Map<String, Object> commitFields)
+            implements AutoCloseable {
         @Override
         public void close() {
             repository.close();
@@ -109,7 +113,14 @@ final class GitScanner {
                             + " files to sync (openrag.sources.max-files): narrow it with include or exclude globs");
                 }
             }
-            return new Head(commit.name(), files, repository);
+            java.util.Map<String, Object> commitFields = new java.util.LinkedHashMap<>();
+            commitFields.put("commit", commit.name());
+            commitFields.put("modified", java.time.Instant.ofEpochSecond(commit.getCommitTime()).toString());
+            String author = commit.getAuthorIdent() == null ? null : commit.getAuthorIdent().getName();
+            if (author != null && !author.isBlank() && author.length() <= dev.openrag.schemas.Metadata.MAX_VALUE_LENGTH) {
+                commitFields.put("author", author.strip());
+            }
+            return new Head(commit.name(), files, repository, commitFields);
         } catch (IOException | RuntimeException e) {
             repository.close();
             throw e instanceof SourceException source ? source

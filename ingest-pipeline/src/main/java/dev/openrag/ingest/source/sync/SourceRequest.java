@@ -1,6 +1,7 @@
 package dev.openrag.ingest.source.sync;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code POST /api/sources}: a folder or git repository to keep a collection equal to.
@@ -12,9 +13,21 @@ import java.util.List;
  * @param branch   git only: the branch to follow (default: the remote's default branch)
  * @param schedule an interval ({@code 30m}) or cron expression: sync again on it
  * @param watch    folder only: sync within seconds of a change in the folder
+ * @param metadata the caller's metadata for every document of the source (key → string, number, date or list of
+ *                 strings; source field names are refused); a change of it alone updates the documents' metadata
+ *                 at the next run, without embedding them again
  */
 public record SourceRequest(String type, String location, String collection, List<String> include, List<String> exclude,
-                            String branch, String schedule, Boolean watch) {
+                            String branch, String schedule, Boolean watch, Map<String, Object> metadata) {
+
+    public SourceRequest(String type, String location, String collection, List<String> include, List<String> exclude,
+                         String branch, String schedule, Boolean watch) {
+        this(type, location, collection, include, exclude, branch, schedule, watch, null);
+    }
+
+    public Map<String, Object> metadataOrNone() {
+        return metadata == null ? Map.of() : metadata;
+    }
 
     public static final String FOLDER = "folder";
     public static final String GIT = "git";

@@ -36,8 +36,12 @@ public class SourceStore {
     public record Stored(String id, SourceRequest request, String lastCommit, SyncRun lastRun, Instant createdAt, int documents) {
     }
 
-    /** A file as last synced: its content hash and the document it became. */
-    public record SyncedFile(String path, String hash, String documentId) {
+    /** A file as last synced: its content hash, the document it became, and its metadata's fingerprint (null: none recorded). */
+    public record SyncedFile(String path, String hash, String documentId, String metadataHash) {
+
+        public SyncedFile(String path, String hash, String documentId) {
+            this(path, hash, documentId, null);
+        }
     }
 
     /** A run asked for through some instance, for the source's owner to make. */
@@ -115,13 +119,15 @@ public class SourceStore {
         params.put("branch", request.branch());
         params.put("schedule", request.scheduled() ? request.schedule().strip() : null);
         params.put("watch", request.watching());
+        params.put("metadata", request.metadataOrNone().isEmpty() ? null : write(request.metadataOrNone()));
         params.put("owner", owner);
         params.put("lease", leaseMillis);
         driver.executableQuery("""
                         MERGE (s:SyncSource {id: $id})
                         ON CREATE SET s.createdAt = timestamp(), s.owner = $owner, s.leaseUntil = timestamp() + $lease
                         SET s.type = $type, s.location = $location, s.collection = $collection, s.include = $include,
-                            s.exclude = $exclude, s.branch = $branch, s.schedule = $schedule, s.watch = $watch""")
+                            s.exclude = $exclude, s.branch = $branch, s.schedule = $schedule, s.watch = $watch,
+                            s.metadata = $metadata""")
                 .withParameters(params).execute();
     }
 
@@ -139,10 +145,13 @@ public class SourceStore {
     /** Path → file as last synced. */
     public Map<String, SyncedFile> files(String id) {
         Map<String, SyncedFile> files = new HashMap<>();
-        driver.executableQuery("MATCH (f:SyncedFile {sourceId: $id}) RETURN f.path AS path, f.hash AS hash, f.documentId AS documentId")
+        driver.executableQuery("""
+                        MATCH (f:SyncedFile {sourceId: $id})
+                        RETURN f.path AS path, f.hash AS hash, f.documentId AS documentId, f.metadataHash AS metadataHash""")
                 .withParameters(Map.of("id", id)).execute().records()
                 .forEach(row -> files.put(row.get("path").asString(),
-                        new SyncedFile(row.get("path").asString(), row.get("hash").asString(), row.get("documentId").asString())));
+                        new SyncedFile(row.get("path").asString(), row.get("hash").asString(), row.get("documentId").asString(),
+                                row.get("metadataHash").asString(null))));
         return files;
     }
 
@@ -150,12 +159,16 @@ public class SourceStore {
     public void synced(String id, List<SyncedFile> files) {
         for (int from = 0; from < files.size(); from += BATCH) {
             List<Map<String, Object>> rows = files.subList(from, Math.min(files.size(), from + BATCH)).stream()
-                    .map(file -> Map.<String, Object>of("path", file.path(), "hash", file.hash(), "documentId", file.documentId())).toList();
+                    .map(file -> {
+                        Map<String, Object> row = new HashMap<>(Map.of("path", file.path(), "hash", file.hash(), "documentId", file.documentId()));
+                        row.put("metadataHash", file.metadataHash());
+                        return row;
+                    }).toList();
             driver.executableQuery("""
                             MATCH (:SyncSource {id: $id})
                             UNWIND $files AS file
                             MERGE (f:SyncedFile {sourceId: $id, path: file.path})
-                            SET f.hash = file.hash, f.documentId = file.documentId""")
+                            SET f.hash = file.hash, f.documentId = file.documentId, f.metadataHash = file.metadataHash""")
                     .withParameters(Map.of("id", id, "files", rows)).execute();
         }
     }
@@ -266,10 +279,19 @@ public class SourceStore {
         Value s = row.get("s");
         SourceRequest request = new SourceRequest(s.get("type").asString(), s.get("location").asString(), s.get("collection").asString(),
                 s.get("include").asList(Value::asString, List.of()), s.get("exclude").asList(Value::asString, List.of()),
-                s.get("branch").asString(null), s.get("schedule").asString(null), s.get("watch").asBoolean(false));
+                s.get("branch").asString(null), s.get("schedule").asString(null), s.get("watch").asBoolean(false),
+                readMetadata(s.get("metadata").asString(null)));
         SyncRun lastRun = s.get("lastRun").isNull() ? null : readRun(s.get("lastRun").asString());
         return new Stored(s.get("id").asString(), request, s.get("lastCommit").asString(null), lastRun,
                 Instant.ofEpochMilli(s.get("createdAt").asLong(0)), (int) row.get("documents").asLong());
+    }
+
+    private Map<String, Object> readMetadata(String stored) {
+        try {
+            return stored == null ? null : json.readValue(stored, new com.fasterxml.jackson.core.type.TypeReference<Map<String, Object>>() { });
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a source's metadata is not JSON: " + e.getOriginalMessage(), e);
+        }
     }
 
     private SyncRun readRun(String stored) {

@@ -9,5 +9,5 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SourceView(String id, String type, String location, String collection, List<String> include, List<String> exclude,
                          String branch, String schedule, boolean watch, int documents, String lastCommit, Instant createdAt,
-                         SyncRun lastRun) {
+                         SyncRun lastRun, java.util.Map<String, Object> metadata) {
 }

@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * What a run does, from the files as last synced and the files the source holds now. A file is identified by its
- * path: a new path is added, a known path with another hash changed, a known path that is gone deleted. A rename is
+ * path: a new path is added, a known path with another hash (or other metadata: its document
+ * is then only updated, not embedded again) changed, a known path that is gone deleted. A rename is
  * the old path deleted and the new one added (one document, under the new path). A file that could not be read is
  * reported and left as it was, and so is everything under a folder that could not be listed.
  */
@@ -34,7 +35,7 @@ record SyncPlan(List<SourceFile> added, List<SourceFile> changed, List<SourceSto
             SourceStore.SyncedFile before = synced.get(file.path());
             if (before == null) {
                 added.add(file);
-            } else if (before.hash().equals(file.hash())) {
+            } else if (before.hash().equals(file.hash()) && java.util.Objects.equals(before.metadataHash(), file.metadataHash())) {
                 unchanged++;
             } else {
                 changed.add(file);

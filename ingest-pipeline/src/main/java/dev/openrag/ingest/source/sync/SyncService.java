@@ -389,6 +389,12 @@ public class SyncService {
 
     /** A source's files now (and, for git, the commit and the open clone they are read from). */
     private record Scanned(List<SourceFile> files, String commit, GitScanner.Head head) implements AutoCloseable {
+
+        /** The commit's source fields, for the documents read from it now (none for a folder). */
+        Map<String, Object> commitFields() {
+            return head == null ? Map.of() : head.commitFields();
+        }
+
         @Override
         public void close() {
             if (head != null) {
@@ -416,11 +422,32 @@ public class SyncService {
                 GitScanner.Head head = GitScanner.read(gitLocation(request.location()), request.branch(), clone(source.id()), filter,
                         settings.maxFiles(), settings.maxFileBytes(), new GitScanner.Bounds(settings.maxCloneBytes(),
                                 (int) settings.gitTimeout().toSeconds()));
-                return new Scanned(head.files(), head.commit(), head);
+                return new Scanned(described(source, head.files()), head.commit(), head);
             }
         }
         SourceReader.Root root = roots.atRun(Path.of(request.location()));
-        return new Scanned(FolderScanner.scan(root, filter, roots.never(), settings.maxFiles(), settings.maxFileBytes()), null, null);
+        return new Scanned(described(source, FolderScanner.scan(root, filter, roots.never(), settings.maxFiles(), settings.maxFileBytes())),
+                null, null);
+    }
+
+    /**
+     * Each readable file with the metadata its document carries: the source's own (the caller's), the path fields
+     * ({@code path}, {@code fileName}, {@code extension}, {@code sourceId}) and what the scanner found (file system
+     * times). A git commit's fields are not among them: they go with the content read at that commit, so a new
+     * commit alone does not make every file's metadata change.
+     */
+    private static List<SourceFile> described(SourceStore.Stored source, List<SourceFile> files) {
+        return files.stream().map(file -> {
+            if (!file.readable()) {
+                return file;
+            }
+            Map<String, Object> metadata = new java.util.LinkedHashMap<>(source.request().metadataOrNone());
+            metadata.put("path", file.path());
+            metadata.putAll(dev.openrag.ingest.source.SourceFields.file(file.path()));
+            metadata.put("sourceId", source.id());
+            metadata.putAll(file.metadata());
+            return file.withMetadata(metadata);
+        }).toList();
     }
 
     /**
@@ -504,8 +531,8 @@ public class SyncService {
             List<SyncRun.Refused> refused = new ArrayList<>(plan.refused());
             Map<String, String> pathsByDocument = new HashMap<>();
             List<String> superseded = new ArrayList<>();
-            int published = publish(source, synced, jobId, plan.added(), refused, pathsByDocument, superseded);
-            int republished = publish(source, synced, jobId, plan.changed(), refused, pathsByDocument, superseded);
+            int published = publish(source, synced, jobId, plan.added(), now.commitFields(), refused, pathsByDocument, superseded);
+            int republished = publish(source, synced, jobId, plan.changed(), now.commitFields(), refused, pathsByDocument, superseded);
             stopIfDeleted(id);
             List<String> deletedIds = new ArrayList<>(plan.deleted().stream().map(SourceStore.SyncedFile::documentId).toList());
             deletedIds.addAll(superseded);
@@ -543,7 +570,7 @@ public class SyncService {
 
     /** Publishes files as documents, in batches of at most 32 MB, recording each batch as synced once it is out; returns how many. */
     private int publish(SourceStore.Stored source, Map<String, SourceStore.SyncedFile> synced, String jobId, List<SourceFile> files,
-                        List<SyncRun.Refused> refused, Map<String, String> pathsByDocument, List<String> superseded) throws IOException {
+                        Map<String, Object> commitFields, List<SyncRun.Refused> refused, Map<String, String> pathsByDocument, List<String> superseded) throws IOException {
         String collection = source.request().collection();
         int count = 0;
         List<DocumentArrived> batch = new ArrayList<>();
@@ -563,7 +590,7 @@ public class SyncService {
                 read = uploads.read(file.path(), content[0] == null ? file.size() : content[0].bytes().length, () -> content[0].bytes(),
                         detected -> new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId,
                                 collection, new Source(source.request().type(), uri), null, detected.mediaType(), detected.base64(),
-                                DocumentArrived.BASE64, null, Map.of("fileName", file.path(), "sourceId", source.id())));
+                                DocumentArrived.BASE64, null, withCommit(file.metadata(), commitFields)));
             } catch (SourceReader.TooLargeException e) {
                 refused.add(new SyncRun.Refused(file.path(), e.getMessage()));
                 continue;
@@ -580,7 +607,7 @@ public class SyncService {
             if (before != null && !before.documentId().equals(documentId)) {
                 superseded.add(before.documentId()); // synced under an id of an older scheme: that document goes in this job
             }
-            recorded.add(new SourceStore.SyncedFile(file.path(), content[0].hash(), documentId));
+            recorded.add(new SourceStore.SyncedFile(file.path(), content[0].hash(), documentId, file.metadataHash()));
             pathsByDocument.put(documentId, file.path());
             bytes += content[0].bytes().length;
             count++;
@@ -591,6 +618,13 @@ public class SyncService {
         }
         flush(source, jobId, batch, recorded);
         return count;
+    }
+
+    /** A file's metadata with the commit's fields (a commit's time is the file's {@code modified} in a git source). */
+    private static Map<String, Object> withCommit(Map<String, Object> metadata, Map<String, Object> commitFields) {
+        Map<String, Object> all = new java.util.LinkedHashMap<>(metadata);
+        all.putAll(commitFields);
+        return all;
     }
 
     private void flush(SourceStore.Stored source, String jobId, List<DocumentArrived> batch, List<SourceStore.SyncedFile> recorded) {
@@ -641,7 +675,7 @@ public class SyncService {
 
     private SourceRequest validated(SourceRequest request) {
         if (request == null) {
-            throw ApiException.badRequest("missing JSON body {type, location, collection, include, exclude, branch, schedule, watch}");
+            throw ApiException.badRequest("missing JSON body {type, location, collection, include, exclude, branch, schedule, watch, metadata}");
         }
         String type = request.type() == null ? "" : request.type().strip();
         if (!SourceRequest.FOLDER.equals(type) && !SourceRequest.GIT.equals(type)) {
@@ -657,6 +691,12 @@ public class SyncService {
         }
         if (request.branch() != null && !request.branch().isBlank() && !SourceRequest.GIT.equals(type)) {
             throw ApiException.badRequest("field 'branch' applies to git sources only");
+        }
+        Map<String, Object> metadata;
+        try {
+            metadata = dev.openrag.schemas.Metadata.toJson(dev.openrag.schemas.Metadata.fromCaller(request.metadataOrNone()));
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("field 'metadata': " + e.getMessage());
         }
         String location = request.location().strip();
         if (SourceRequest.GIT.equals(type) && location.contains("://")) {
@@ -675,7 +715,7 @@ public class SyncService {
         }
         return new SourceRequest(type, location, collection, request.includeOrNone(), request.excludeOrNone(),
                 request.branch() == null || request.branch().isBlank() ? null : request.branch().strip(),
-                request.scheduled() ? request.schedule().strip() : null, request.watching());
+                request.scheduled() ? request.schedule().strip() : null, request.watching(), metadata.isEmpty() ? null : metadata);
     }
 
     /** An https URL the fetch rules allow (its host resolved and checked now; each connection is checked again). */
@@ -740,6 +780,6 @@ public class SyncService {
         SourceRequest request = source.request();
         return new SourceView(source.id(), request.type(), request.location(), request.collection(), request.includeOrNone(),
                 request.excludeOrNone(), request.branch(), request.schedule(), request.watching(), source.documents(),
-                source.lastCommit(), source.createdAt(), source.lastRun());
+                source.lastCommit(), source.createdAt(), source.lastRun(), request.metadata());
     }
 }
