@@ -113,6 +113,8 @@ class MetadataIngestTest {
         Map<String, Value> node = documentNode("meta-evt-good");
         assertThat(node.get("meta_n_score").asDouble()).isEqualTo(4.5);
         assertThat(node.get("meta_s_team").asList(Value::asString)).containsExactly("payments");
+        assertThat(node.get("meta_s_title").asList(Value::asString)).as("source fields parsing fills").containsExactly("Event doc");
+        assertThat(node.get("meta_s_mediaType").asList(Value::asString)).containsExactly("text/markdown");
 
         produce("meta-evt-bad", new EventCodec().toJson(event("meta-evt-bad", Map.of("or", "x"))));
         List<String> dead = dev.openrag.ingest.IngestTestSupportAccess.readUntil(Topics.INGEST_DLQ, "meta-evt-bad", Duration.ofSeconds(60));

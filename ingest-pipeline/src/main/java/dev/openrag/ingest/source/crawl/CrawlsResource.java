@@ -39,7 +39,9 @@ public class CrawlsResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Start a crawl {seedUrls, collection, maxDepth, maxPages, include, exclude, sameHostOnly, login, schedule}")
+    @Operation(summary = "Start a crawl {seedUrls, collection, maxDepth, maxPages, include, exclude, sameHostOnly, login, schedule, "
+            + "metadata}; metadata (key → string, number, ISO-8601 date or list of strings; 400 for a source field name, a filter "
+            + "word, a nested object or an oversized key or value) goes to every page, beside its url, host, title and crawlId")
     @RolesAllowed(Role.WRITER)
     public Response start(CrawlRequest request) {
         if (request != null) {

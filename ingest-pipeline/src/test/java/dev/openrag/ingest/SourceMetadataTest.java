@@ -1,0 +1,408 @@
+package dev.openrag.ingest;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Calendar;
+import java.util.Comparator;
+import java.util.GregorianCalendar;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TimeZone;
+import java.util.stream.Stream;
+
+import jakarta.inject.Inject;
+
+import org.apache.pdfbox.pdmodel.PDDocument;
+import org.apache.pdfbox.pdmodel.PDDocumentInformation;
+import org.apache.pdfbox.pdmodel.PDPage;
+import org.apache.pdfbox.pdmodel.PDPageContentStream;
+import org.apache.pdfbox.pdmodel.font.PDType1Font;
+import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
+import org.eclipse.jgit.api.Git;
+import org.eclipse.jgit.lib.PersonIdent;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.Value;
+import org.opensearch.client.opensearch.OpenSearchClient;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.openrag.knowledge.filter.DocumentFilters;
+import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.port.ScoredChunk;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+
+/**
+ * Source fields and caller metadata from the ways in that read a source themselves (a PDF's own
+ * properties through an upload, folder and git sync, crawls) on real Kafka, Neo4j and OpenSearch,
+ * and updates that change only metadata: written into every store in place, never chunked or
+ * embedded again (the job shows no chunk or embed stage, the Neo4j document and its vectors are the
+ * ones written before), with a changed text and an identical re-upload as the controls.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SourceMetadataTest {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(120);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Inject
+    Driver driver;
+
+    @Inject
+    OpenSearchClient openSearch;
+
+    @Inject
+    LexicalIndex lexical;
+
+    private CrawlTestSite site;
+    private Path folder;
+
+    @BeforeAll
+    void startSite() throws IOException {
+        site = new CrawlTestSite(6000);
+    }
+
+    @AfterAll
+    void stopSite() {
+        site.close();
+    }
+
+    @BeforeEach
+    void folder() throws IOException {
+        folder = Files.createTempDirectory("openrag-meta-");
+    }
+
+    @AfterEach
+    void removeFolder() throws IOException {
+        try (Stream<Path> walk = Files.walk(folder)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+
+    @Test
+    void anUploadedPdfCarriesItsOwnTitleAuthorAndTimesBesideTheFileFields() throws Exception {
+        String collection = "meta-pdf";
+        byte[] pdf = pdf("Axolotl care", "Ada Lovelace", Instant.parse("2024-05-06T07:08:09Z"), Instant.parse("2025-01-02T03:04:05Z"),
+                "Axolotls need cold water and a quiet tank.");
+        String jobId = given().multiPart("collection", collection).multiPart("metadata", "{\"team\": \"lab\"}", "application/json")
+                .multiPart("files", "Care.PDF", pdf, "application/pdf").post("/api/documents").then().statusCode(202).extract().path("jobId");
+        assertThat(IngestTestSupport.awaitJob(jobId, TIMEOUT).getString("state")).isEqualTo("completed");
+
+        Map<String, Value> node = node(collection, "upload://Care.PDF");
+        assertThat(strings(node, "title")).containsExactly("Axolotl care");
+        assertThat(strings(node, "author")).containsExactly("Ada Lovelace");
+        assertThat(date(node, "created")).isEqualTo(Instant.parse("2024-05-06T07:08:09Z"));
+        assertThat(date(node, "modified")).isEqualTo(Instant.parse("2025-01-02T03:04:05Z"));
+        assertThat(strings(node, "fileName")).containsExactly("Care.PDF");
+        assertThat(strings(node, "extension")).as("lower case").containsExactly("pdf");
+        assertThat(strings(node, "mediaType")).containsExactly("application/pdf");
+        assertThat(strings(node, "team")).containsExactly("lab");
+        assertThat(words(collection, "axolotls", "{\"author\": \"Ada Lovelace\", \"created\": {\"lt\": \"2025-01-01\"}}")).hasSize(1);
+        assertThat(words(collection, "axolotls", "{\"author\": \"Ada Lovelace\", \"created\": {\"gte\": \"2025-01-01\"}}"))
+                .as("control: a range it is outside of").isEmpty();
+    }
+
+    @Test
+    void aReuploadThatChangesOnlyMetadataUpdatesEveryStoreWithoutEmbeddingAgain() {
+        String collection = "meta-only";
+        String text = "# Runbook\nRestart the okapi queue consumer, then check the lag.";
+        JsonPath first = upload(collection, text, Map.of("team", "payments", "tier", 1));
+        assertThat(stageDone(first, "embed")).isEqualTo(1);
+        Map<String, Value> before = node(collection, "notes://runbook");
+        List<Object> vectorsBefore = vectors(collection, "notes://runbook");
+
+        JsonPath second = upload(collection, text, Map.of("team", "risk", "tier", 2, "tags", List.of("oncall")));
+        assertThat(second.getString("state")).isEqualTo("completed");
+        assertThat(stageDone(second, "chunk")).as("not chunked again").isZero();
+        assertThat(stageDone(second, "embed")).as("not embedded again").isZero();
+        assertThat(second.getList("warnings.message", String.class)).anyMatch(m -> m.contains("only its metadata was updated"));
+        Map<String, Value> after = node(collection, "notes://runbook");
+        assertThat(strings(after, "team")).containsExactly("risk");
+        assertThat(after.get("meta_n_tier").asLong()).isEqualTo(2);
+        assertThat(strings(after, "tags")).containsExactly("oncall");
+        assertThat(strings(after, "title")).as("the source fields parsing found stay").containsExactly("Runbook");
+        assertThat(after.get("updatedAt")).as("the document was not written again").isEqualTo(before.get("updatedAt"));
+        assertThat(vectors(collection, "notes://runbook")).isEqualTo(vectorsBefore);
+        assertThat(words(collection, "okapi", "{\"team\": \"risk\", \"tier\": {\"gte\": 2}}")).as("OpenSearch has the new metadata").hasSize(1);
+        assertThat(words(collection, "okapi", "{\"team\": \"payments\"}")).as("and not the old").isEmpty();
+
+        JsonPath same = upload(collection, text, Map.of("team", "risk", "tier", 2, "tags", List.of("oncall")));
+        assertThat(stageDone(same, "embed")).as("control: an identical re-upload goes the whole way, as before").isEqualTo(1);
+        JsonPath edited = upload(collection, text + " Then page the on-call engineer.", Map.of("team", "risk"));
+        assertThat(stageDone(edited, "embed")).as("control: a changed text is embedded again").isEqualTo(1);
+        assertThat(words(collection, "engineer", "{\"team\": \"risk\"}")).hasSize(1);
+        assertThat(strings(node(collection, "notes://runbook"), "tags")).as("what the new version leaves out is gone").isEmpty();
+    }
+
+    @Test
+    void aSyncedFolderCarriesPathFieldsAndFileTimesAndAChangeOfOnlyMetadataIsAnUpdate() throws Exception {
+        String collection = "meta-folder";
+        write("docs/guide.md", "# Guide\nThe gnuguide word lives here.");
+        write("notes.txt", "The ibisnotes word lives here.");
+        Instant modified = Instant.parse("2025-03-04T05:06:07Z");
+        Files.setLastModifiedTime(folder.resolve("docs/guide.md"), FileTime.from(modified));
+        Map<String, Object> source = new HashMap<>(Map.of("type", "folder", "location", folder.toString(), "collection", collection,
+                "metadata", Map.of("team", "docs", "tags", List.of("handbook", "public"))));
+        String id = createSource(source);
+        JsonPath first = runSource(id);
+        assertThat(counts(first)).containsExactly(2, 0, 0, 0);
+
+        String guideUri = folder.toRealPath() + "/docs/guide.md";
+        Map<String, Value> guide = node(collection, guideUri);
+        assertThat(strings(guide, "path")).containsExactly("docs/guide.md");
+        assertThat(strings(guide, "fileName")).containsExactly("guide.md");
+        assertThat(strings(guide, "extension")).containsExactly("md");
+        assertThat(strings(guide, "sourceId")).containsExactly(id);
+        assertThat(strings(guide, "mediaType")).containsExactly("text/markdown");
+        assertThat(strings(guide, "title")).containsExactly("Guide");
+        assertThat(date(guide, "modified")).isEqualTo(modified);
+        assertThat(strings(guide, "team")).containsExactly("docs");
+        assertThat(strings(guide, "tags")).containsExactly("handbook", "public");
+        assertThat(words(collection, "gnuguide", "{\"path\": {\"prefix\": \"docs/\"}}")).hasSize(1);
+        assertThat(words(collection, "ibisnotes", "{\"path\": {\"prefix\": \"docs/\"}}")).as("control: outside docs/").isEmpty();
+        assertThat(words(collection, "ibisnotes", "{\"extension\": \"txt\", \"sourceId\": \"" + id + "\"}")).hasSize(1);
+        Value guideWritten = guide.get("updatedAt");
+
+        source.put("metadata", Map.of("team", "ops"));
+        assertThat(createSource(source)).as("the same source, its metadata changed").isEqualTo(id);
+        assertThat(given().get("/api/sources/" + id).then().statusCode(200).extract().jsonPath().getString("metadata.team")).isEqualTo("ops");
+        JsonPath second = runSource(id);
+        assertThat(counts(second)).as("both files republished for their metadata").containsExactly(0, 2, 0, 0);
+        JsonPath job = IngestTestSupport.awaitJob(second.getString("jobId"), TIMEOUT);
+        assertThat(stageDone(job, "embed")).as("neither embedded again").isZero();
+        guide = node(collection, guideUri);
+        assertThat(strings(guide, "team")).containsExactly("ops");
+        assertThat(strings(guide, "tags")).as("dropped from the source: gone from its documents").isEmpty();
+        assertThat(guide.get("updatedAt")).isEqualTo(guideWritten);
+        assertThat(words(collection, "gnuguide", "{\"team\": \"ops\"}")).hasSize(1);
+
+        Instant touched = Instant.parse("2026-02-03T04:05:06Z");
+        Files.setLastModifiedTime(folder.resolve("notes.txt"), FileTime.from(touched));
+        JsonPath third = runSource(id);
+        assertThat(counts(third)).as("a touched file: its times changed, not its text").containsExactly(0, 1, 0, 1);
+        assertThat(stageDone(IngestTestSupport.awaitJob(third.getString("jobId"), TIMEOUT), "embed")).isZero();
+        assertThat(date(node(collection, folder.toRealPath() + "/notes.txt"), "modified")).isEqualTo(touched);
+        assertThat(counts(runSource(id))).as("nothing changed: nothing published").containsExactly(0, 0, 0, 2);
+    }
+
+    @Test
+    void badSourceAndCrawlMetadataAreA400NamingTheKeyAndAGoodOneBesideItIsTaken() {
+        Map<String, Object> folderSource = Map.of("type", "folder", "location", folder.toString(), "collection", "meta-bad");
+        List<Object[]> cases = List.of(
+                new Object[] {Map.of("path", "docs/"), "'path' is a source field"},
+                new Object[] {Map.of("commit", "abc"), "'commit' is a source field"},
+                new Object[] {Map.of("host", "example.org"), "'host' is a source field"},
+                new Object[] {Map.of("team", Map.of("name", "x")), "nested objects are not allowed"},
+                new Object[] {Map.of("team", "x".repeat(1025)), "at most 1024"},
+                new Object[] {Map.of("k".repeat(65), "x"), "at most 64"},
+                new Object[] {Map.of("flag", false), "a boolean"},
+                new Object[] {Map.of("tags", List.of("a", 2)), "lists hold strings only"},
+                new Object[] {Map.of("in", "x"), "is a filter operator"});
+        for (Object[] bad : cases) {
+            Map<String, Object> request = new HashMap<>(folderSource);
+            request.put("metadata", bad[0]);
+            given().contentType(ContentType.JSON).body(request).post("/api/sources").then().statusCode(400)
+                    .body("message", containsString((String) bad[1]));
+            Map<String, Object> crawl = Map.of("seedUrls", List.of(site.url("/a")), "collection", "meta-bad", "maxDepth", 0,
+                    "metadata", bad[0]);
+            given().contentType(ContentType.JSON).body(crawl).post("/api/crawls").then().statusCode(400)
+                    .body("message", containsString((String) bad[1]));
+        }
+        assertThat(given().get("/api/sources").then().statusCode(200).extract().jsonPath().getList("collection"))
+                .as("no bad source was kept").doesNotContain("meta-bad");
+        Map<String, Object> good = new HashMap<>(folderSource);
+        good.put("metadata", Map.of("team", "payments", "year", 2026, "reviewed", "2026-03-01", "tags", List.of("a")));
+        given().contentType(ContentType.JSON).body(good).post("/api/sources").then().statusCode(201)
+                .body("metadata.reviewed", org.hamcrest.Matchers.equalTo("2026-03-01T00:00:00Z"));
+    }
+
+    @Test
+    void aGitSourceCarriesTheCommitItsAuthorAndItsTime() throws Exception {
+        String collection = "meta-git";
+        Instant when = Instant.parse("2025-06-07T08:09:10Z");
+        String commit;
+        try (Git git = Git.init().setDirectory(folder.toFile()).setInitialBranch("main").call()) {
+            write("src/Main.java", "/** The tapirmain word. */\nclass Main {}\n");
+            git.add().addFilepattern(".").call();
+            PersonIdent grace = new PersonIdent("Grace Hopper", "grace@example.org", when, ZoneOffset.UTC);
+            commit = git.commit().setMessage("first").setAuthor(grace).setCommitter(grace).setSign(false).call().name();
+        }
+        String id = createSource(Map.of("type", "git", "location", folder.toString(), "collection", collection,
+                "metadata", Map.of("team", "core")));
+        assertThat(counts(runSource(id))).containsExactly(1, 0, 0, 0);
+        Map<String, Value> main = node(collection, folder.toRealPath() + "/src/Main.java");
+        assertThat(strings(main, "commit")).containsExactly(commit);
+        assertThat(strings(main, "author")).containsExactly("Grace Hopper");
+        assertThat(date(main, "modified")).isEqualTo(when);
+        assertThat(strings(main, "path")).containsExactly("src/Main.java");
+        assertThat(strings(main, "extension")).containsExactly("java");
+        assertThat(strings(main, "sourceId")).containsExactly(id);
+        assertThat(strings(main, "team")).containsExactly("core");
+        assertThat(words(collection, "tapirmain", "{\"commit\": \"" + commit + "\", \"author\": \"Grace Hopper\"}")).hasSize(1);
+        assertThat(words(collection, "tapirmain", "{\"commit\": \"" + "0".repeat(40) + "\"}")).as("control: another commit").isEmpty();
+    }
+
+    @Test
+    void crawledPagesCarryUrlHostAndTitleWithTheCrawlsMetadataAndARecrawlWithNewMetadataIsAnUpdate() {
+        String collection = "meta-crawl";
+        String url = site.url("/a");
+        JsonPath first = crawl(collection, url, Map.of("team", "web"));
+        assertThat(stageDone(first, "embed")).isEqualTo(1);
+        Map<String, Value> page = node(collection, url);
+        assertThat(strings(page, "url")).containsExactly(url);
+        assertThat(strings(page, "host")).containsExactly("127.0.0.1");
+        assertThat(strings(page, "title")).containsExactly("Alpha");
+        assertThat(strings(page, "team")).containsExactly("web");
+        assertThat(words(collection, "zebras", "{\"host\": \"127.0.0.1\", \"url\": {\"prefix\": \"http://127.0.0.1:\"}}")).hasSize(1);
+
+        JsonPath second = crawl(collection, url, Map.of("team", "wiki"));
+        assertThat(stageDone(second, "embed")).as("the page is the same: only its metadata is updated").isZero();
+        assertThat(strings(node(collection, url), "team")).containsExactly("wiki");
+        assertThat(words(collection, "zebras", "{\"team\": \"wiki\"}")).hasSize(1);
+    }
+
+    private JsonPath crawl(String collection, String url, Map<String, Object> metadata) {
+        String crawlId = given().contentType(ContentType.JSON).body(Map.of("seedUrls", List.of(url), "collection", collection,
+                "maxDepth", 0, "metadata", metadata)).post("/api/crawls").then().statusCode(202).extract().path("crawlId");
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        JsonPath status;
+        do {
+            IngestTestSupport.sleep(300);
+            status = given().get("/api/crawls/" + crawlId).then().statusCode(200).extract().jsonPath();
+            assertThat(System.nanoTime()).as("crawl ends: " + status.prettify()).isLessThan(deadline);
+        } while ("running".equals(status.getString("state")));
+        assertThat(status.getInt("pages.fetched")).as(status.prettify()).isEqualTo(1);
+        return IngestTestSupport.awaitJob(status.getString("jobId"), TIMEOUT);
+    }
+
+    private JsonPath upload(String collection, String text, Map<String, Object> metadata) {
+        String jobId = given().contentType(ContentType.JSON).body(Map.of("collection", collection, "uri", "notes://runbook",
+                "title", "Runbook", "text", text, "metadata", metadata)).post("/api/documents").then().statusCode(202).extract().path("jobId");
+        JsonPath job = IngestTestSupport.awaitJob(jobId, TIMEOUT);
+        assertThat(job.getString("state")).as(job.prettify()).isEqualTo("completed");
+        return job;
+    }
+
+    private static int stageDone(JsonPath job, String stage) {
+        Integer done = job.get("stages.'" + stage + "'.done");
+        return done == null ? 0 : done;
+    }
+
+    /** The documents of the collection whose chunks hold {@code word}, within {@code filter} (BM25 in OpenSearch, filtered in the query). */
+    private List<String> words(String collection, String word, String filter) {
+        try {
+            return lexical.search(collection, word, 10, DocumentFilters.parse(JSON.readTree(filter))).stream()
+                    .map(ScoredChunk::chunk).filter(chunk -> chunk.text().contains(word)).map(chunk -> chunk.documentId()).distinct().toList();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e);
+        }
+    }
+
+    private Map<String, Value> node(String collection, String sourceUri) {
+        List<Map<String, Value>> found = driver.executableQuery("MATCH (d:Document {collection: $c, sourceUri: $uri}) RETURN d")
+                .withParameters(Map.of("c", collection, "uri", sourceUri)).execute().records().stream().map(r -> {
+                    Map<String, Value> properties = new HashMap<>();
+                    r.get("d").asNode().keys().forEach(k -> properties.put(k, r.get("d").asNode().get(k)));
+                    return properties;
+                }).toList();
+        assertThat(found).as("document " + sourceUri + " in " + collection).hasSize(1);
+        return found.get(0);
+    }
+
+    private List<Object> vectors(String collection, String sourceUri) {
+        return driver.executableQuery("""
+                        MATCH (d:Document {collection: $c, sourceUri: $uri})
+                        MATCH (ch:Chunk {collection: $c, documentId: d.documentId})
+                        RETURN ch.embedding AS v ORDER BY ch.chunkIndex""")
+                .withParameters(Map.of("c", collection, "uri", sourceUri)).execute().records().stream()
+                .map(r -> r.get("v").asObject()).toList();
+    }
+
+    private static List<String> strings(Map<String, Value> node, String key) {
+        Value value = node.get("meta_s_" + key);
+        return value == null || value.isNull() ? List.of() : value.asList(Value::asString);
+    }
+
+    private static Instant date(Map<String, Value> node, String key) {
+        Value value = node.get("meta_d_" + key);
+        assertThat(value).as("date " + key).isNotNull();
+        return value.asZonedDateTime().toInstant();
+    }
+
+    private static String createSource(Map<String, Object> request) {
+        return given().contentType(ContentType.JSON).body(request).post("/api/sources").then().statusCode(201).extract().path("id");
+    }
+
+    private static JsonPath runSource(String id) {
+        String runId = given().post("/api/sources/" + id + "/run").then().statusCode(202).extract().path("runId");
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        JsonPath run;
+        do {
+            IngestTestSupport.sleep(200);
+            run = given().get("/api/sources/" + id + "/runs/" + runId).then().statusCode(200).extract().jsonPath();
+            assertThat(System.nanoTime()).as("run ends: " + run.prettify()).isLessThan(deadline);
+        } while (List.of("queued", "running").contains(run.getString("state")));
+        assertThat(run.getString("state")).as(run.prettify()).isEqualTo("completed");
+        return run;
+    }
+
+    private static List<Integer> counts(JsonPath run) {
+        return List.of(run.getInt("added"), run.getInt("changed"), run.getInt("deleted"), run.getInt("unchanged"));
+    }
+
+    private void write(String path, String text) throws IOException {
+        Path file = folder.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] pdf(String title, String author, Instant created, Instant modified, String text) throws IOException {
+        try (PDDocument document = new PDDocument(); ByteArrayOutputStream out = new ByteArrayOutputStream()) {
+            PDPage page = new PDPage();
+            document.addPage(page);
+            try (PDPageContentStream content = new PDPageContentStream(document, page)) {
+                content.beginText();
+                content.setFont(new PDType1Font(Standard14Fonts.FontName.HELVETICA), 12);
+                content.newLineAtOffset(72, 700);
+                content.showText(text);
+                content.endText();
+            }
+            PDDocumentInformation info = document.getDocumentInformation();
+            info.setTitle(title);
+            info.setAuthor(author);
+            info.setCreationDate(calendar(created));
+            info.setModificationDate(calendar(modified));
+            document.save(out);
+            return out.toByteArray();
+        }
+    }
+
+    private static Calendar calendar(Instant instant) {
+        GregorianCalendar calendar = new GregorianCalendar(TimeZone.getTimeZone("UTC"));
+        calendar.setTimeInMillis(instant.toEpochMilli());
+        return calendar;
+    }
+}
