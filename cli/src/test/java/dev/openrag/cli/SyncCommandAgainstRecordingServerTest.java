@@ -67,6 +67,23 @@ class SyncCommandAgainstRecordingServerTest {
     }
 
     @Test
+    void metaOptionsGoToTheSourceAsItsMetadataTypedAndABadOneIsAMessageThatSendsNothing() {
+        RecordingServer.runWithErrors("sync", folder.toString(), "--meta", "team=payments", "--meta", "tier=2",
+                "--meta", "reviewed=2026-03-01", "--meta", "tag=a", "--meta", "tag=b", "--url", server.url());
+        assertThat(server.requests.get(0)).startsWith("POST /api/sources ")
+                .contains("\"metadata\":{\"team\":\"payments\",\"tier\":2,\"reviewed\":\"2026-03-01\",\"tag\":[\"a\",\"b\"]}");
+        int sent = server.requests.size();
+
+        String[] bad = RecordingServer.runWithErrors("sync", folder.toString(), "--meta", "team", "--url", server.url());
+        assertThat(bad[0]).isEqualTo("1");
+        assertThat(bad[2]).contains("--meta takes KEY=VALUE, got 'team'");
+        assertThat(server.requests).as("nothing sent for a malformed option").hasSize(sent);
+
+        RecordingServer.runWithErrors("sync", folder.toString(), "--url", server.url());
+        assertThat(server.requests.get(sent)).as("control: no option, no metadata field").doesNotContain("\"metadata\"");
+    }
+
+    @Test
     void theCommandFollowsItsOwnRunWhileItWaitsBehindAnother() {
         lastRun = """
                 {"runId":"r0","state":"completed","added":9,"changed":9,"deleted":9,"unchanged":9,"refused":[]}""";

@@ -315,7 +315,7 @@ class SourceMetadataTest {
     private List<String> words(String collection, String word, String filter) {
         try {
             return lexical.search(collection, word, 10, DocumentFilters.parse(JSON.readTree(filter))).stream()
-                    .map(ScoredChunk::chunk).filter(chunk -> chunk.text().contains(word)).map(chunk -> chunk.documentId()).distinct().toList();
+                    .map(ScoredChunk::chunk).filter(chunk -> chunk.text().toLowerCase(java.util.Locale.ROOT).contains(word)).map(chunk -> chunk.documentId()).distinct().toList();
         } catch (IOException e) {
             throw new IllegalArgumentException(e);
         }
