@@ -463,7 +463,8 @@ final class MemorySearch {
                 memories.put(memory.id(), memory);
                 try {
                     MemoryVectors vectors = MemoryVectors.of(row);
-                    candidates.add(new NewerWins.Candidate(memory.id(), happened(memory), memory.text(), vectors.embedding(), vectors.second()));
+                    candidates.add(new NewerWins.Candidate(memory.id(), happened(memory), memory.speaker() == null ? null
+                            : MemoryText.key(memory.speaker()), memory.text(), vectors.second()));
                 } catch (IllegalStateException unreadable) {
                     // bytes no release wrote this way: the memory is found as ever, and judged in no pair
                 }
@@ -474,7 +475,7 @@ final class MemorySearch {
         // pairs in the order the lists ranked them, so that the same pool gives the same pairs however it was read
         candidates.sort(Comparator.comparingInt(c -> ids.indexOf(c.id())));
         List<NewerWins.Placed> order = NewerWins.order(fused.stream().map(entry -> entry.candidate().id()).toList(), candidates,
-                new NewerWins.Question(query.text(), query.vector(), query.secondVector()), tuning.newerWins());
+                new NewerWins.Question(query.text(), query.secondVector()), tuning.newerWins());
         List<MemoryHit> hits = new ArrayList<>();
         for (NewerWins.Placed placed : order) {
             if (hits.size() == query.k()) {

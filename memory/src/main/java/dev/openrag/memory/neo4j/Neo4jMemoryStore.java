@@ -332,11 +332,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 OPTIONAL MATCH (old:Memory {id: pair.old}) WHERE old.scope = m.scope AND old <> m
                 CALL (m, old) {
                   WITH * WHERE old IS NOT NULL
-                  MERGE (m)-[:LINKED {type: $type}]->(old)
-                  SET old.validTo = coalesce(old.validTo, m.occurredAt, m.createdAt)
+                  MERGE (m)-[l:LINKED {type: $type}]->(old)
+                  SET l.by = $by, old.validTo = coalesce(old.validTo, m.occurredAt, m.createdAt)
                 }
                 RETURN pair.old AS old, old IS NULL AS missing, old.validTo AS validTo""",
-                Map.of("pairs", pairs, "type", Memory.SUPERSEDES)).list();
+                Map.of("pairs", pairs, "type", Memory.SUPERSEDES, "by", InferredSupersessions.BY_CALLER)).list();
         List<MemoryScopeCopies.Mark> ends = new ArrayList<>();
         for (Record row : rows) {
             if (row.get("missing").asBoolean()) {
