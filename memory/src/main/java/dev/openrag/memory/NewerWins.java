@@ -13,6 +13,8 @@ import java.util.Set;
  * question mean and by time; no word of any language is listed. Among a search's candidates, a newer memory goes
  * right above an older one of the same speaker (or both without one) when
  * <ul>
+ * <li>the question is about them: one of the two is within {@value #RELEVANCE} (second-model cosine) of the candidate
+ * the question is nearest to;</li>
  * <li>the two are close in meaning: the cosine of their second-model vectors is at least {@link Rule#closeness};
  * and</li>
  * <li>the question does not prefer the older for what only the older says: its {@link #preference} for the older
@@ -33,6 +35,9 @@ import java.util.Set;
  * measured rates, and where an English-only model falls short in other languages).
  */
 public final class NewerWins {
+
+    /** How far below the question's nearest candidate (second-model cosine) a pair may be and still be what the question asks about. */
+    static final double RELEVANCE = 0.02;
 
     /** What a unit of n-gram preference ({@link TextGrams#share}) counts beside a unit of cosine. */
     static final double WORDS_WEIGHT = 0.02;
@@ -82,6 +87,10 @@ public final class NewerWins {
             return order;
         }
         Set<String> asked = TextGrams.of(question.text());
+        // only a pair the question is about: one of the two is within RELEVANCE of the candidate the question is nearest to
+        // (two memories of one subject that both answer another question, e.g. two facts of a person, make no pair)
+        double best = candidates.stream().filter(c -> c.second() != null).mapToDouble(c -> cosine(question.second(), c.second()))
+                .max().orElse(1);
         Map<String, List<Candidate>> newerOf = new HashMap<>();
         for (Candidate older : candidates) {
             for (Candidate newer : candidates) {
@@ -89,7 +98,9 @@ public final class NewerWins {
                         || !java.util.Objects.equals(older.speaker(), newer.speaker())) {
                     continue; // what one person says changed does not change what another said
                 }
-                if (cosine(older.second(), newer.second()) >= rule.closeness() && preference(question, asked, older, newer) <= rule.margin()) {
+                double relevance = Math.max(cosine(question.second(), older.second()), cosine(question.second(), newer.second()));
+                if (relevance >= best - RELEVANCE && cosine(older.second(), newer.second()) >= rule.closeness()
+                        && preference(question, asked, older, newer) <= rule.margin()) {
                     newerOf.computeIfAbsent(older.id(), x -> new ArrayList<>()).add(newer);
                 }
             }
