@@ -61,6 +61,11 @@ public final class MemoryScenarios {
         scenario(out, "several authors in one scope", this::severalAuthors);
         scenario(out, "updates with cue words", this::updatesWithCues);
         scenario(out, "updates without cue words", this::updatesWithoutCues);
+        scenario(out, "updates by meaning in English", this::updatesInEnglish);
+        scenario(out, "updates by meaning in German", this::updatesInGerman);
+        scenario(out, "updates by meaning in Spanish", this::updatesInSpanish);
+        scenario(out, "updates by meaning in French", this::updatesInFrench);
+        scenario(out, "updates by meaning in Chinese", this::updatesInChinese);
         scenario(out, "asOf", this::asOf);
         scenario(out, "the caller's supersedes, update and forget", this::callersOwnChanges);
         scenario(out, "code identifiers, paths and flags", this::codeIdentifiers);
@@ -190,6 +195,109 @@ public final class MemoryScenarios {
         s.suggests("globex", "acme");
         s.first("Where does Sam live?", "hull");
         s.first("Who does Sam work for?", "globex");
+    }
+
+    /**
+     * One language's updates by meaning: three facts restated months later in other words and without a cue word, two
+     * distractors of the same language in between, and a person whose newer fact must not push an older, unrelated fact
+     * of theirs out of k=1. The checks are the same for every language ({@link #updatesByMeaning}).
+     */
+    private void updatesInEnglish(Scope s) {
+        updatesByMeaning(s, new Language(
+                "The team's planning meeting is on Tuesday at 2 pm.", "Planning meetings happen Thursday mornings at 9.",
+                "When is the planning meeting?",
+                "I drive a blue Volkswagen Golf.", "I sold the Golf and bought an electric Kia.", "What car do I drive?",
+                "Our backups are stored on a NAS in the office.", "Backups go to an S3 bucket in Frankfurt.",
+                "Where are our backups stored?",
+                "The office plants are watered on Fridays.", "When are the office plants watered?",
+                "I drive to the gym on Saturdays.", "Which day do I go to the gym?",
+                "Tom plays the cello in an orchestra and works as a nurse.", "Tom works as a paramedic.",
+                "Which instrument does Tom play?", "What is Tom's job?"));
+    }
+
+    private void updatesInGerman(Scope s) {
+        updatesByMeaning(s, new Language(
+                "Das Team-Meeting ist dienstags um 14 Uhr.", "Das Team trifft sich donnerstags um 9 Uhr.",
+                "Wann ist das Team-Meeting?",
+                "Ich fahre einen alten Opel Astra.", "Ich habe den Opel verkauft und mir einen elektrischen Skoda gekauft.",
+                "Welches Auto fahre ich?",
+                "Unsere Backups liegen auf einem NAS im Büro.", "Die Sicherungen landen in einem Cloud-Speicher in Frankfurt.",
+                "Wo liegen unsere Backups?",
+                "Die Pflanzen im Büro werden freitags gegossen.", "Wann werden die Pflanzen im Büro gegossen?",
+                "Samstags fahre ich ins Fitnessstudio.", "Wann gehe ich ins Fitnessstudio?",
+                "Klara spielt Geige im Orchester und arbeitet als Lehrerin.", "Klara arbeitet als Schulleiterin.",
+                "Welches Instrument spielt Klara?", "Was ist Klaras Beruf?"));
+    }
+
+    private void updatesInSpanish(Scope s) {
+        updatesByMeaning(s, new Language(
+                "La reunión de equipo es los martes a las dos.", "El equipo se reúne los jueves a las nueve de la mañana.",
+                "¿Cuándo es la reunión de equipo?",
+                "Conduzco un Seat Ibiza rojo.", "Vendí el Seat y me compré un Renault eléctrico.", "¿Qué coche conduzco?",
+                "Mi peluquera es Marta, en la calle Alcalá.", "Me corta el pelo Andrés, en una barbería de Lavapiés.",
+                "¿Quién me corta el pelo?",
+                "Las plantas de la oficina se riegan los viernes.", "¿Cuándo se riegan las plantas de la oficina?",
+                "Los sábados voy al gimnasio en coche.", "¿Qué día voy al gimnasio?",
+                "Lucía toca la guitarra en un grupo y trabaja de enfermera.", "Lucía trabaja de médica en urgencias.",
+                "¿Qué instrumento toca Lucía?", "¿En qué trabaja Lucía?"));
+    }
+
+    private void updatesInFrench(Scope s) {
+        updatesByMeaning(s, new Language(
+                "La réunion d'équipe a lieu le mardi à 14 heures.", "L'équipe se retrouve le jeudi matin à 9 heures.",
+                "Quand a lieu la réunion d'équipe ?",
+                "Je conduis une vieille Peugeot 206.", "J'ai vendu la Peugeot et acheté une Renault électrique.",
+                "Quelle voiture est-ce que je conduis ?",
+                "Mon médecin est le docteur Martin, rue de la Paix.", "Je consulte le docteur Benali au centre de santé du quartier.",
+                "Qui est mon médecin ?",
+                "Les plantes du bureau sont arrosées le vendredi.", "Quand arrose-t-on les plantes du bureau ?",
+                "Le samedi, je vais à la piscine en voiture.", "Quel jour est-ce que je vais à la piscine ?",
+                "Hugo joue du saxophone dans une fanfare et travaille comme boulanger.", "Hugo travaille comme pâtissier dans un hôtel.",
+                "De quel instrument joue Hugo ?", "Quel est le métier de Hugo ?"));
+    }
+
+    private void updatesInChinese(Scope s) {
+        updatesByMeaning(s, new Language(
+                "团队例会在每周二下午两点。", "团队例会在每周四上午九点开。", "团队例会是什么时候？",
+                "我开一辆红色的丰田卡罗拉。", "我卖掉了丰田，买了一辆比亚迪电动车。", "我开什么车？",
+                "我的牙医是王医生，在人民路。", "我去李医生那里看牙，他的诊所在西湖边。", "我的牙医是谁？",
+                "办公室的植物每周五浇水。", "办公室的植物什么时候浇水？",
+                "我每周六开车去健身房。", "我哪天去健身房？",
+                "小明在乐队里吹小号，在银行工作。", "小明在一家保险公司工作。",
+                "小明演奏什么乐器？", "小明在哪里工作？"));
+    }
+
+    /** A language's sentences for {@link #updatesByMeaning}: three updates, two distractors, a person's two facts, their questions. */
+    record Language(String meetingOld, String meetingNew, String meetingAsked, String carOld, String carNew, String carAsked,
+                    String thirdOld, String thirdNew, String thirdAsked, String plants, String plantsAsked, String gym, String gymAsked,
+                    String personOld, String personNew, String personOldAsked, String personNewAsked) {
+    }
+
+    /**
+     * Each update was stored months after the fact it restates and names no cue word: the newer ranks first and the older
+     * right below; asOf before the update finds the older first; distractors of the same language, stored between, keep
+     * their own questions; a question about a person's older fact finds it at k=1 after a newer fact about that person.
+     */
+    private void updatesByMeaning(Scope s, Language l) {
+        s.add("meetingOld", l.meetingOld(), "occurredAt", "2024-01-10");
+        s.add("carOld", l.carOld(), "occurredAt", "2024-01-11");
+        s.add("thirdOld", l.thirdOld(), "occurredAt", "2024-01-12");
+        s.add("personOld", l.personOld(), "occurredAt", "2024-01-13");
+        s.add("plants", l.plants(), "occurredAt", "2024-03-10");
+        s.add("gym", l.gym(), "occurredAt", "2024-03-11");
+        s.add("meetingNew", l.meetingNew(), "occurredAt", "2024-06-10");
+        s.add("carNew", l.carNew(), "occurredAt", "2024-06-11");
+        s.add("thirdNew", l.thirdNew(), "occurredAt", "2024-06-12");
+        s.add("personNew", l.personNew(), "occurredAt", "2024-06-13");
+        s.first(l.meetingAsked(), "meetingNew");
+        s.within(l.meetingAsked(), "meetingOld", 2);
+        s.first(l.carAsked(), "carNew");
+        s.first(l.thirdAsked(), "thirdNew");
+        s.first(l.meetingAsked(), "meetingOld", "asOf", "2024-03-01");
+        s.first(l.plantsAsked(), "plants");
+        s.first(l.gymAsked(), "gym");
+        s.first(l.personOldAsked(), "personOld", "k", 1);
+        s.first(l.personNewAsked(), "personNew");
     }
 
     private void asOf(Scope s) {

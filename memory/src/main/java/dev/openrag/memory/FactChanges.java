@@ -14,8 +14,9 @@ import dev.openrag.knowledge.text.FulltextQuery;
  * The earlier memories a new one may replace, as suggestions: never a filter. What an agent stored
  * stays findable for everything it says; only the caller hides a memory ({@code supersedes},
  * update, forget, a correction). A suggestion becomes a {@value Memory#SUGGESTED_SUPERSEDES} link
- * from the new memory, saying which fact changed and why it was read so, and {@link NewerWins}
- * ranks the newer above the older for questions about that fact.
+ * from the new memory, saying which fact changed and why it was read so, for the agent to confirm or
+ * dismiss. It does not rank: its rules read English wording, while search decides by meaning and time
+ * which of two memories answers a question first ({@link NewerWins}), in any language.
  * <p>
  * Found offline in two ways:
  * <ul>
@@ -132,15 +133,6 @@ public final class FactChanges {
     static String cue(String text) {
         Matcher m = CUE.matcher(text);
         return m.find() ? m.group().toLowerCase(java.util.Locale.ROOT) : null;
-    }
-
-    /** Whether {@code question} asks about a fact whose word stems are {@code words}: it shares one of them. */
-    public static boolean asksAbout(String question, List<String> words) {
-        if (words == null || words.isEmpty()) {
-            return false;
-        }
-        List<String> asked = contentStems(question);
-        return words.stream().anyMatch(asked::contains);
     }
 
     /** The content word stems two texts share (change cues aside), in the order of the first. */

@@ -73,10 +73,10 @@ public record Memory(
 
     /**
      * The link type from a newer memory to an older one that rules or the LLM role read as giving an
-     * earlier value of the same fact ({@link FactChanges}). Only a suggestion: it hides nothing and ends
-     * nothing's validity; search ranks the newer above the older for questions about that fact
-     * ({@link NewerWins}). An agent confirms it with a {@value #SUPERSEDES} link or dismisses it by
-     * unlinking it.
+     * earlier value of the same fact ({@link FactChanges}). Only a suggestion for the agent to read: it
+     * hides nothing, ends nothing's validity and does not rank (search decides which memory answers a
+     * question by meaning and time, {@link NewerWins}). An agent confirms it with a {@value #SUPERSEDES}
+     * link or dismisses it by unlinking it.
      */
     public static final String SUGGESTED_SUPERSEDES = "suggested_supersedes";
 

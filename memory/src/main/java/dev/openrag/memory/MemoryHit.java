@@ -14,7 +14,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * another speaker's memory than the one the question names; {@code episode}, what its day's hits
  * added (the score is then over the best); {@code recency}, what its age left of the recency weight, when
  * the search asked for recency (the score is then over the best); {@code newerWins}, 1 when it was placed
- * right above an older memory it is suggested to replace, with that memory's score ({@link NewerWins}).
+ * right above an older memory that answers the same question, with that memory's score ({@link NewerWins}).
  * Absent when no such step ran.
  */
 public record MemoryHit(String kind, double score, Memory memory, Message message,

@@ -2,44 +2,78 @@ package dev.openrag.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-/** The newer memory goes right above the older one for questions about the changed fact, and only for those. */
+import dev.openrag.knowledge.embedding.SecondEmbedder;
+
+/**
+ * {@link NewerWins} with the bundled second model (e5-small-v2), on pairs in five languages that
+ * name no cue word: an update of the fact the question asks about goes first, a newer fact that shares only its
+ * subject with an older one stays below it, an unrelated later memory makes no pair.
+ */
 class NewerWinsTest {
 
-    private static final List<String> DATABASE = List.of("stage", "databas", "mysql");
+    private static final SecondEmbedder SECOND = SecondEmbedder.of("e5-small-v2-q");
 
-    private static List<String> ids(List<NewerWins.Placed> placed) {
-        return placed.stream().map(NewerWins.Placed::id).toList();
+    private static List<String> ranked(String question, String... olderThenNewer) {
+        List<NewerWins.Candidate> candidates = new ArrayList<>();
+        List<float[]> seconds = SECOND.passages(List.of(olderThenNewer)).join();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < olderThenNewer.length; i++) {
+            ids.add("m" + i);
+            candidates.add(new NewerWins.Candidate("m" + i, 1000L * (i + 1), null, olderThenNewer[i], seconds.get(i)));
+        }
+        NewerWins.Question asked = new NewerWins.Question(question, SECOND.query(question).join());
+        return NewerWins.order(ids, candidates, asked, NewerWins.Rule.DEFAULT).stream().map(NewerWins.Placed::id).toList();
     }
 
     @Test
-    void aNewerMemoryLowerDownOrAbsentGoesRightAboveTheOlder() {
-        Map<String, List<NewerWins.Newer>> newerOf = Map.of("old", List.of(new NewerWins.Newer("new", 20, DATABASE)));
-        assertThat(ids(NewerWins.order("Which database does staging use?", List.of("a", "old", "b", "new"), newerOf)))
-                .containsExactly("a", "new", "old", "b");
-        List<NewerWins.Placed> pulled = NewerWins.order("Which database does staging use?", List.of("old", "b"), newerOf);
-        assertThat(ids(pulled)).containsExactly("new", "old", "b");
-        assertThat(pulled.get(0).above()).isEqualTo("old");
-        assertThat(ids(NewerWins.order("Which database does staging use?", List.of("new", "old"), newerOf))).containsExactly("new", "old");
+    void anUpdateInOtherWordsGoesAboveTheFactItRestatesInEachLanguage() {
+        assertThat(ranked("What do I drink in the morning?", "I drink two espressos every morning before work.",
+                "I quit coffee in May; these days it is only green tea in the morning.")).startsWith("m1", "m0");
+        assertThat(ranked("¿Quién es mi dentista?", "Mi dentista es la doctora Ruiz, en la calle Mayor.",
+                "Cambié de dentista: ahora voy al doctor Herrera en Chamberí.")).startsWith("m1", "m0");
+        assertThat(ranked("我们的办公室在哪里？", "我们的办公室在上海。", "我们的办公室搬到了杭州。")).startsWith("m1", "m0");
+        assertThat(ranked("Où est-ce que je fais mes courses ?", "Je fais mes courses au marché du samedi.",
+                "Je me fais livrer les courses par le magasin bio du quartier.")).startsWith("m1", "m0");
     }
 
     @Test
-    void aQuestionAboutSomethingElseKeepsTheOrder() {
-        Map<String, List<NewerWins.Newer>> newerOf = Map.of("old", List.of(new NewerWins.Newer("new", 20, DATABASE)));
-        assertThat(ids(NewerWins.order("What sits in front of the billing service?", List.of("old", "b"), newerOf)))
-                .containsExactly("old", "b");
-        assertThat(ids(NewerWins.order(null, List.of("old", "b"), newerOf))).containsExactly("old", "b");
+    void aNewerFactThatSharesOnlyTheSubjectStaysBelowTheOlderFactAskedAbout() {
+        assertThat(ranked("Which instrument does Jonas play?", "Jonas works at Siemens and plays the trumpet in a brass band.",
+                "Jonas now works at Bosch.")).startsWith("m0");
+        assertThat(ranked("Was sammelt Felix?", "Felix arbeitet als Koch und sammelt alte Schallplatten.",
+                "Felix arbeitet jetzt in einer Bäckerei.")).startsWith("m0");
+        assertThat(ranked("Welches Instrument spielt Klara?", "Klara spielt Geige im Orchester und arbeitet als Lehrerin.",
+                "Klara arbeitet als Schulleiterin.")).startsWith("m0");
+        assertThat(ranked("小明演奏什么乐器？", "小明在乐队里吹小号，在银行工作。", "小明在一家保险公司工作。")).startsWith("m0");
+        // control: the question about the fact the newer one restates puts it first
+        assertThat(ranked("Where does Jonas work?", "Jonas works at Siemens and plays the trumpet in a brass band.",
+                "Jonas now works at Bosch.")).startsWith("m1");
     }
 
     @Test
-    void aChainOfChangesPutsTheNewestFirst() {
-        Map<String, List<NewerWins.Newer>> newerOf = Map.of(
-                "a", List.of(new NewerWins.Newer("b", 20, DATABASE)),
-                "b", List.of(new NewerWins.Newer("c", 30, DATABASE)));
-        assertThat(ids(NewerWins.order("staging database?", List.of("a", "b", "c"), newerOf))).containsExactly("c", "b", "a");
+    void anUnrelatedLaterMemoryMakesNoPairAndAQuestionWithoutTextMovesNothing() {
+        assertThat(ranked("What sits in front of the billing service?", "Nginx works as a reverse proxy in front of the billing service.",
+                "Nginx works as a load balancer for the search API.")).startsWith("m0");
+        assertThat(NewerWins.order(List.of("a", "b"), List.of(), new NewerWins.Question(null, null), NewerWins.Rule.DEFAULT))
+                .extracting(NewerWins.Placed::id).containsExactly("a", "b");
+    }
+
+    @Test
+    void anotherSpeakersLaterMemoryMakesNoPair() {
+        List<float[]> vectors = SECOND.passages(List.of("I live in Leeds.", "I live in Hull.")).join();
+        NewerWins.Question asked = new NewerWins.Question("Where do I live?", SECOND.query("Where do I live?").join());
+        List<NewerWins.Candidate> apart = List.of(new NewerWins.Candidate("a", 1, "ann", "I live in Leeds.", vectors.get(0)),
+                new NewerWins.Candidate("b", 2, null, "I live in Hull.", vectors.get(1)));
+        assertThat(NewerWins.order(List.of("a", "b"), apart, asked, NewerWins.Rule.DEFAULT)).extracting(NewerWins.Placed::id)
+                .containsExactly("a", "b");
+        List<NewerWins.Candidate> same = List.of(new NewerWins.Candidate("a", 1, "ann", "I live in Leeds.", vectors.get(0)),
+                new NewerWins.Candidate("b", 2, "ann", "I live in Hull.", vectors.get(1)));
+        assertThat(NewerWins.order(List.of("a", "b"), same, asked, NewerWins.Rule.DEFAULT)).as("control: one speaker")
+                .extracting(NewerWins.Placed::id).containsExactly("b", "a");
     }
 }

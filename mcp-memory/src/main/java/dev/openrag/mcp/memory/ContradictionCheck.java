@@ -24,7 +24,8 @@ import io.quarkus.runtime.Startup;
  * add_memory's check for the earlier memories a new one may replace when the caller names none
  * ({@code openrag.mcp.contradictions}). What it finds is a suggestion, never a filter
  * ({@link FactChanges}): a {@code suggested_supersedes} link saying which fact and why, which the add
- * answer and the memory show and which search ranks by ({@code NewerWins}); only the caller's
+ * answer and the memory show, for the agent to confirm or dismiss. Search does not rank by it: which of two
+ * memories answers a question first is decided by meaning and time ({@code NewerWins}). Only the caller's
  * {@code supersedes}, update, forget or correction hides a memory.
  * <ul>
  * <li>{@code rules} (the default, offline): a person's fact that holds one value at a time

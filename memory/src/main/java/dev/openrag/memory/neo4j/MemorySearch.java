@@ -40,7 +40,7 @@ import dev.openrag.memory.NewerWins;
  * {@code feedback} (the first hits' words: needs a BM25 hit), {@code entity} (shared names: asked for);</li>
  * <li>after fusion: other-speaker weight ({@link SpeakerFocus}: needs speakers), same-day lift ({@link EpisodeLift}:
  * needs memories on several days), recency ({@link RecencyLift}: asked for), newer wins ({@link NewerWins}: needs
- * a suggested supersession and a question about its fact).</li>
+ * memories that happened at different times, close in meaning).</li>
  * </ul>
  * Reads where the scope stands, its in-memory copy ({@link MemoryScopeCopies}) and Neo4j; writes nothing.
  */
@@ -98,6 +98,9 @@ final class MemorySearch {
     /** The name {@link NewerWins} goes by in a hit's {@code adjusted}. */
     static final String NEWER_WINS = "newerWins";
 
+    /** How many candidates below the first k a search reads, for {@link NewerWins} to move one of them up. */
+    static final int NEWER_WINS_POOL = 5;
+
     /** How many of the first fused hits lend their entities to the entity list. */
     static final int ENTITY_SEEDS = 3;
 
@@ -131,8 +134,10 @@ final class MemorySearch {
                 : FulltextQuery.luceneQuery(question.text());
         boolean wordsOnly = MemoryQuery.BM25.equals(question.mode());
         int k = question.k();
+        // newer wins may move a memory from below the first k up: the results are chosen from a few more
+        int pool = k + NEWER_WINS_POOL;
         // recency reorders what the lists found, so they look deeper than k when it is on
-        int depth = lucene.isEmpty() && question.recency() == null ? k : Math.max(k, FUSION_DEPTH);
+        int depth = lucene.isEmpty() && question.recency() == null ? pool : Math.max(pool, FUSION_DEPTH);
         params.put("k", depth);
         // whether the scope is small enough to scan: counting past the limit would read the whole scope's index
         // entries (9 ms at 10,000 memories, before anything else could start)
@@ -193,7 +198,7 @@ final class MemorySearch {
             if (query.recency() != null) {
                 similar = RecencyLift.apply(query.recency(), copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(similar), similar);
             }
-            return results(similar.stream().limit(k).toList(), query, params);
+            return results(similar.stream().limit(pool).toList(), query);
         }
         Map<String, List<Candidate>> lists = new LinkedHashMap<>();
         if (!wordsOnly) {
@@ -244,7 +249,7 @@ final class MemorySearch {
         String focus = tuning.otherSpeakerWeight() >= 1 ? null : focusedSpeaker(facts, query.text());
         boolean episodes = tuning.episodeWeight() > 0;
         if (focus == null && !episodes && query.recency() == null) {
-            return results(fuse(lists, k, silent), query, params);
+            return results(fuse(lists, pool, silent), query);
         }
         List<Fused> fused = fuse(lists, Integer.MAX_VALUE, silent);
         Said said = copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(fused);
@@ -257,7 +262,7 @@ final class MemorySearch {
         if (query.recency() != null) {
             fused = RecencyLift.apply(query.recency(), said, fused);
         }
-        return results(fused.stream().limit(k).toList(), query, params);
+        return results(fused.stream().limit(pool).toList(), query);
     }
 
     /** {@link Said} for the fused memories, in one read (a scope without a current copy). */
@@ -441,73 +446,61 @@ final class MemorySearch {
     }
 
     /**
-     * For each memory read with {@code m} bound: the newer memories suggested to replace it that are current for the search
-     * (the same filters as {@link #FILTER}), with their fact's word stems ({@link NewerWins}).
+     * The results: the pool of fused candidates (k and {@value #NEWER_WINS_POOL} more) read whole in one query, with
+     * their vectors, in fused order; then the last signal, {@link NewerWins}, over the pool's memories, and the first k.
+     * The pairs are judged on the vectors stored in Neo4j, the same whether the scope has a copy or not.
      */
-    private static final String NEWER = """
-            [(n:Memory)-[l:LINKED {type: $suggested}]->(m) WHERE n.scope = m.scope
-                AND ($includeForgotten OR n.forgottenAt IS NULL) AND (n.expiresAt IS NULL OR n.expiresAt > $now)
-                AND ($speaker IS NULL OR n.speaker = $speaker)
-                AND ($after IS NULL OR coalesce(n.occurredAt, n.createdAt) >= $after)
-                AND ($before IS NULL OR coalesce(n.occurredAt, n.createdAt) < $before)
-                AND CASE WHEN $asOf IS NULL THEN n.validTo IS NULL OR n.validTo > $now
-                         ELSE coalesce(n.occurredAt, n.createdAt) <= $asOf AND (n.validTo IS NULL OR n.validTo > $asOf) END
-              | {id: n.id, happened: coalesce(n.occurredAt, n.createdAt), words: coalesce(l.words, [])}] AS newer""";
-
-    /**
-     * The results: the fused candidates' memories read whole in one query, in fused order, then the last signal,
-     * {@link NewerWins}: a current newer memory suggested to replace one of them goes right above it when the question
-     * asks about that fact (read in the same query; a newer memory not among the candidates is read after).
-     */
-    private List<MemoryHit> results(List<Fused> fused, MemoryQuery query, Map<String, Object> filters) {
+    private List<MemoryHit> results(List<Fused> fused, MemoryQuery query) {
         List<String> ids = fused.stream().map(Fused::candidate).filter(c -> c.message() == null).map(Candidate::id).toList();
         Map<String, Memory> memories = new HashMap<>();
-        Map<String, List<NewerWins.Newer>> newerOf = new HashMap<>();
+        List<NewerWins.Candidate> candidates = new ArrayList<>();
         if (!ids.isEmpty()) {
-            Map<String, Object> params = new HashMap<>(filters);
-            params.put("ids", ids);
-            params.put("suggested", Memory.SUGGESTED_SUPERSEDES);
-            read("MATCH (m:Memory) WHERE m.id IN $ids RETURN " + Neo4jMemoryStore.MEMORY_FIELDS + ", " + NEWER, params).forEach(row -> {
+            read("MATCH (m:Memory) WHERE m.id IN $ids RETURN " + Neo4jMemoryStore.MEMORY_FIELDS + ", " + MemoryVectors.READ,
+                    Map.of("ids", ids)).forEach(row -> {
                 // asOf before an edit: the text as it read then
                 Memory stored = memory(row.get("memory"));
                 Memory memory = query.asOf() == null ? stored : stored.asItReadAt(query.asOf());
                 memories.put(memory.id(), memory);
-                List<NewerWins.Newer> newer = row.get("newer").asList(n -> new NewerWins.Newer(n.get("id").asString(),
-                        n.get("happened").asLong(), n.get("words").asList(Value::asString)));
-                if (!newer.isEmpty()) {
-                    newerOf.put(memory.id(), newer);
+                try {
+                    MemoryVectors vectors = MemoryVectors.of(row);
+                    candidates.add(new NewerWins.Candidate(memory.id(), happened(memory), memory.speaker() == null ? null
+                            : MemoryText.key(memory.speaker()), memory.text(), vectors.second()));
+                } catch (IllegalStateException unreadable) {
+                    // bytes no release wrote this way: the memory is found as ever, and judged in no pair
                 }
             });
         }
         Map<String, Fused> byId = new HashMap<>();
         fused.forEach(entry -> byId.putIfAbsent(entry.candidate().id(), entry));
-        List<NewerWins.Placed> order = NewerWins.order(query.text(), fused.stream().map(entry -> entry.candidate().id()).toList(), newerOf);
-        List<String> missing = order.stream().map(NewerWins.Placed::id).filter(id -> !byId.containsKey(id)).toList();
-        if (!missing.isEmpty()) {
-            read("MATCH (m:Memory) WHERE m.id IN $ids RETURN " + Neo4jMemoryStore.MEMORY_FIELDS, Map.of("ids", missing))
-                    .forEach(row -> {
-                        Memory stored = memory(row.get("memory"));
-                        memories.put(stored.id(), query.asOf() == null ? stored : stored.asItReadAt(query.asOf()));
-                    });
-        }
+        // pairs in the order the lists ranked them, so that the same pool gives the same pairs however it was read
+        candidates.sort(Comparator.comparingInt(c -> ids.indexOf(c.id())));
+        List<NewerWins.Placed> order = NewerWins.order(fused.stream().map(entry -> entry.candidate().id()).toList(), candidates,
+                new NewerWins.Question(query.text(), query.secondVector()), tuning.newerWins());
         List<MemoryHit> hits = new ArrayList<>();
-        for (NewerWins.Placed placed : order.subList(0, Math.min(order.size(), Math.max(fused.size(), query.k())))) {
+        for (NewerWins.Placed placed : order) {
+            if (hits.size() == query.k()) {
+                break;
+            }
             Fused entry = byId.get(placed.id());
+            Candidate candidate = entry.candidate();
             Memory memory = memories.get(placed.id());
-            if (entry != null && placed.above() == null) {
-                Candidate candidate = entry.candidate();
-                if (candidate.message() != null || memory != null) { // a memory deleted meanwhile drops out
-                    hits.add(new MemoryHit(candidate.kind(), entry.score(), candidate.message() == null ? memory : null,
-                            candidate.message(), entry.ranks(), entry.adjusted()));
-                }
-            } else if (memory != null) { // placed above the older memory it is suggested to replace, with its score
-                Fused older = byId.get(placed.above());
-                Map<String, Double> adjusted = new LinkedHashMap<>(entry == null || entry.adjusted() == null ? Map.of() : entry.adjusted());
+            if (candidate.message() == null && memory == null) {
+                continue; // a memory deleted meanwhile drops out
+            }
+            if (placed.above() == null) {
+                hits.add(new MemoryHit(candidate.kind(), entry.score(), candidate.message() == null ? memory : null,
+                        candidate.message(), entry.ranks(), entry.adjusted()));
+            } else { // placed above the older memory it answers the same question as, with its score
+                Map<String, Double> adjusted = new LinkedHashMap<>(entry.adjusted() == null ? Map.of() : entry.adjusted());
                 adjusted.put(NEWER_WINS, 1.0);
-                hits.add(new MemoryHit("memory", older.score(), memory, null, entry == null ? Map.of() : entry.ranks(), adjusted));
+                hits.add(new MemoryHit("memory", byId.get(placed.above()).score(), memory, null, entry.ranks(), adjusted));
             }
         }
-        return hits.size() > query.k() ? hits.subList(0, query.k()) : hits;
+        return hits;
+    }
+
+    private static long happened(Memory memory) {
+        return memory.occurredAt() != null ? memory.occurredAt() : memory.createdAt();
     }
 
     /**

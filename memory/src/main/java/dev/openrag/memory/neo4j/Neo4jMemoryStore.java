@@ -129,9 +129,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
      *                      this, added to the memory's own over the best (0: off). 0.2 was chosen
      *                      among 0.1, 0.2 and 0.5 on the tune conversations (recall@10 0.7959 without,
      *                      0.8088 with) and checked on the others (0.7465 to 0.7555; docs/benchmarks.md)
+     * @param newerWins     when a newer memory goes right above an older one that answers the same question
+     *                      ({@link NewerWins.Rule}; chosen on held-out pairs in five languages, memory/README.md)
      */
     public record SearchTuning(int rrfK, int feedbackHits, int feedbackTerms, double otherSpeakerWeight, boolean stemming,
-                               double episodeWeight) {
+                               double episodeWeight, NewerWins.Rule newerWins) {
 
         public static final int DEFAULT_RRF_K = 3;
         public static final int DEFAULT_FEEDBACK_HITS = 10;
@@ -140,13 +142,19 @@ public final class Neo4jMemoryStore implements MemoryStore {
         public static final boolean DEFAULT_STEMMING = true;
         public static final double DEFAULT_EPISODE_WEIGHT = 0.2;
         public static final SearchTuning DEFAULT = new SearchTuning(DEFAULT_RRF_K, DEFAULT_FEEDBACK_HITS, DEFAULT_FEEDBACK_TERMS,
-                DEFAULT_OTHER_SPEAKER_WEIGHT, DEFAULT_STEMMING, DEFAULT_EPISODE_WEIGHT);
+                DEFAULT_OTHER_SPEAKER_WEIGHT, DEFAULT_STEMMING, DEFAULT_EPISODE_WEIGHT, NewerWins.Rule.DEFAULT);
+
+        public SearchTuning(int rrfK, int feedbackHits, int feedbackTerms, double otherSpeakerWeight, boolean stemming,
+                            double episodeWeight) {
+            this(rrfK, feedbackHits, feedbackTerms, otherSpeakerWeight, stemming, episodeWeight, NewerWins.Rule.DEFAULT);
+        }
 
         public SearchTuning(int rrfK, int feedbackHits, int feedbackTerms) {
             this(rrfK, feedbackHits, feedbackTerms, DEFAULT_OTHER_SPEAKER_WEIGHT, DEFAULT_STEMMING, DEFAULT_EPISODE_WEIGHT);
         }
 
         public SearchTuning {
+            java.util.Objects.requireNonNull(newerWins, "newerWins");
             if (!(episodeWeight >= 0 && episodeWeight <= 10)) {
                 throw new IllegalArgumentException("the memory search's episode weight must be between 0 and 10, not " + episodeWeight);
             }
@@ -324,11 +332,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 OPTIONAL MATCH (old:Memory {id: pair.old}) WHERE old.scope = m.scope AND old <> m
                 CALL (m, old) {
                   WITH * WHERE old IS NOT NULL
-                  MERGE (m)-[:LINKED {type: $type}]->(old)
-                  SET old.validTo = coalesce(old.validTo, m.occurredAt, m.createdAt)
+                  MERGE (m)-[l:LINKED {type: $type}]->(old)
+                  SET l.by = $by, old.validTo = coalesce(old.validTo, m.occurredAt, m.createdAt)
                 }
                 RETURN pair.old AS old, old IS NULL AS missing, old.validTo AS validTo""",
-                Map.of("pairs", pairs, "type", Memory.SUPERSEDES)).list();
+                Map.of("pairs", pairs, "type", Memory.SUPERSEDES, "by", InferredSupersessions.BY_CALLER)).list();
         List<MemoryScopeCopies.Mark> ends = new ArrayList<>();
         for (Record row : rows) {
             if (row.get("missing").asBoolean()) {

@@ -53,8 +53,19 @@ public interface MemorySearchSettings {
     @WithDefault("e5-small-v2-q")
     String secondModel();
 
+    /** The second-model cosine two memories need to be read as answering the same question ({@link dev.openrag.memory.NewerWins}; 2: off). */
+    @WithName("newer-wins.closeness")
+    @WithDefault("" + dev.openrag.memory.NewerWins.Rule.DEFAULT_CLOSENESS)
+    double newerWinsCloseness();
+
+    /** How much the question may prefer the older memory and the newer still go above it ({@link dev.openrag.memory.NewerWins}). */
+    @WithName("newer-wins.margin")
+    @WithDefault("" + dev.openrag.memory.NewerWins.Rule.DEFAULT_MARGIN)
+    double newerWinsMargin();
+
     /** The ranking settings, validated ({@link SearchTuning} refuses values out of range). */
     default SearchTuning tuning() {
-        return new SearchTuning(rrfK(), feedbackHits(), feedbackTerms(), otherSpeakerWeight(), stemming(), episodeWeight());
+        return new SearchTuning(rrfK(), feedbackHits(), feedbackTerms(), otherSpeakerWeight(), stemming(), episodeWeight(),
+                new dev.openrag.memory.NewerWins.Rule(newerWinsCloseness(), newerWinsMargin()));
     }
 }
