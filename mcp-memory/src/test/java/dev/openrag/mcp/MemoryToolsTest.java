@@ -675,7 +675,7 @@ class MemoryToolsTest {
     }
 
     @Test
-    void aNewValueOfAPersonsFactIsSuggestedNeverHiddenAndRanksFirstForThatFact() {
+    void aNewValueOfAPersonsFactIsSuggestedNeverHidden() {
         String scope = scope();
         for (int i = 0; i < 15; i++) {
             add("Weekly note " + i + ": the bakery on Rua Nova sold " + (20 + i) + " loaves of sourdough", scope, "occurredAt", "2023-01-0" + (1 + i % 9));
@@ -695,8 +695,9 @@ class MemoryToolsTest {
         assertThat(mcp.call("get_memory", Map.of("id", porto.get("id").asText())).get("links").get(0).get("fact").asText())
                 .as("the memory shows it too").isEqualTo(link.get("fact").asText());
         assertThat(mcp.call("get_memory", Map.of("id", lisbon)).get("validTo").isNull()).as("still valid").isTrue();
-        assertThat(searchIds("where does Marguerite live", scope)).as("newer first, the older still found")
-                .startsWith(porto.get("id").asText()).contains(lisbon);
+        // the order of the two is newer-wins' (by meaning, NewerWins): a suggestion does not rank
+        assertThat(searchIds("where does Marguerite live", scope)).as("both found, the older not hidden")
+                .contains(porto.get("id").asText(), lisbon);
         assertThat(searchIds("where does Marguerite live", scope, "asOf", "2023-03-01")).startsWith(lisbon)
                 .doesNotContain(porto.get("id").asText());
 
@@ -730,11 +731,11 @@ class MemoryToolsTest {
         JsonNode porto = add("I moved to Porto last month.", scope, "occurredAt", "2024-06-01");
         assertThat(McpTestClient.suggested(porto)).containsExactly(lisbon);
         assertThat(searchIds("do I prefer tabs or spaces", scope)).startsWith(lisbon);
-        assertThat(searchIds("where do I live", scope)).containsExactly(porto.get("id").asText(), lisbon);
+        assertThat(searchIds("where do I live", scope)).containsExactlyInAnyOrder(porto.get("id").asText(), lisbon);
     }
 
     @Test
-    void anUpdateWithACueWinsOverTheFactItChangesAndAsOfGoesBack() {
+    void anUpdateIsSuggestedBothStayFoundAndAsOfGoesBack() {
         String scope = scope();
         for (int i = 0; i < 12; i++) {
             add("Runbook " + i + ": restart worker pool " + i + " when its queue grows past " + (100 * i) + " jobs", scope, "occurredAt", "2024-01-05");
@@ -748,11 +749,12 @@ class MemoryToolsTest {
         assertThat(McpTestClient.suggested(paragraphs)).containsExactly(bullets);
 
         String pg = postgres.get("id").asText();
-        assertThat(searchIds("Which database does staging use?", scope)).startsWith(pg).contains(mysql);
+        // which of the two ranks first is newer-wins' (by meaning, NewerWins; measured in the scenario suite): a cue word decides nothing
+        assertThat(searchIds("Which database does staging use?", scope)).contains(pg, mysql);
         assertThat(searchIds("Which database does staging use?", scope, "asOf", "2024-03-01")).startsWith(mysql).doesNotContain(pg);
-        assertThat(searchIds("Which database does staging use?", scope, "asOf", "2024-06-01")).startsWith(pg);
+        assertThat(searchIds("Which database does staging use?", scope, "asOf", "2024-06-01")).contains(pg, mysql);
         assertThat(searchIds("How does the user like answers formatted, bullet points?", scope))
-                .startsWith(paragraphs.get("id").asText()).contains(bullets);
+                .contains(paragraphs.get("id").asText(), bullets);
         assertThat(searchIds("db-stage-1", scope, "mode", "bm25")).as("the older stays findable by its own words").contains(mysql);
     }
 
