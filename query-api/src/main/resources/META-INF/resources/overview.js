@@ -10,13 +10,20 @@ function table(caption, columns, rows, empty) {
     h('tbody', {}, rows));
 }
 
-/** A section's body, or what went wrong reading it: one unreachable API leaves the others shown. */
-async function fill(selector, build) {
+let loads = 0;
+
+/**
+ * A section's body, or what went wrong reading it: one unreachable API leaves the others shown. A load
+ * that a later one overtook (a key typed meanwhile, a second click) writes nothing.
+ */
+async function fill(load, selector, build) {
+  let body;
   try {
-    $(selector).replaceChildren(await build());
+    body = await build();
   } catch (e) {
-    $(selector).replaceChildren(h('p', { class: 'hint unavailable' }, `unavailable: ${e.message}`));
+    body = h('p', { class: 'hint unavailable' }, `unavailable: ${e.message}`);
   }
+  if (load === loads) $(selector).replaceChildren(body);
 }
 
 async function collections() {
@@ -96,12 +103,13 @@ async function sources() {
     'No folder or repository is kept in sync.');
 }
 
-/** Reads every part at once; each shows its own data or why it is unavailable. */
+/** Reads every part at once; each shows its own data or why it is unavailable. data-loaded marks the latest load's end. */
 export async function loadOverview() {
+  const load = ++loads;
   delete $('#overview').dataset.loaded;
-  await Promise.all([fill('#overview-collections', collections), fill('#overview-engines', engines),
-    fill('#overview-lag', lag), fill('#overview-jobs', jobs), fill('#overview-sources', sources)]);
-  $('#overview').dataset.loaded = 'true';
+  await Promise.all([fill(load, '#overview-collections', collections), fill(load, '#overview-engines', engines),
+    fill(load, '#overview-lag', lag), fill(load, '#overview-jobs', jobs), fill(load, '#overview-sources', sources)]);
+  if (load === loads) $('#overview').dataset.loaded = 'true';
 }
 
 document.querySelector('#overview-refresh').addEventListener('click', () => loadOverview());
