@@ -1,10 +1,11 @@
 // OpenRAG web UI: plain ES module, no build step. Talks to query-api (same origin) and to the
-// ingest pipeline (CORS) whose address /api/ui/config gives.
+// ingest pipeline (CORS) whose address /api/ui/config gives. The overview lives in overview.js.
+import { loadOverview } from './overview.js';
 
-const $ = (selector) => document.querySelector(selector);
+export const $ = (selector) => document.querySelector(selector);
 
 /** Builds an element; text children are text nodes, so API data is never parsed as HTML. */
-function h(tag, attrs = {}, ...children) {
+export function h(tag, attrs = {}, ...children) {
   const element = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined || value === null || value === false) continue;
@@ -17,7 +18,7 @@ function h(tag, attrs = {}, ...children) {
   return element;
 }
 
-let ingestUrl = `${location.protocol}//${location.hostname}:8081`;
+export let ingestUrl = `${location.protocol}//${location.hostname}:8081`;
 // with auth on (/api/ui/config says so) the UI asks for an API key once and keeps it for this tab
 let apiKey = sessionStorage.getItem('openrag.apiKey');
 
@@ -25,8 +26,14 @@ function withKey(headers = {}) {
   return apiKey ? { ...headers, Authorization: `Bearer ${apiKey}` } : headers;
 }
 
-function collection() {
+export function collection() {
   return $('#collection').value.trim() || 'default';
+}
+
+/** Picks a collection, as typing its name in the header would. */
+export function useCollection(name) {
+  $('#collection').value = name;
+  route();
 }
 
 function showMessage(text, kind = 'error') {
@@ -39,7 +46,7 @@ function showMessage(text, kind = 'error') {
 }
 
 /** fetch that turns the APIs' {error, message} answers (and network failures) into readable errors. */
-async function api(url, options = {}) {
+export async function api(url, options = {}) {
   let response;
   try {
     response = await fetch(url, { ...options, headers: withKey(options.headers) });
@@ -74,10 +81,10 @@ function guarded(action) {
 
 // ---------------------------------------------------------------- navigation
 
-const areas = ['ingest', 'documents', 'graph', 'memory', 'chat'];
+const areas = ['overview', 'ingest', 'documents', 'graph', 'memory', 'chat'];
 
 function route() {
-  const area = areas.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'chat';
+  const area = areas.includes(location.hash.slice(1)) ? location.hash.slice(1) : 'overview';
   for (const name of areas) $(`#${name}`).hidden = name !== area;
   for (const link of document.querySelectorAll('nav a')) {
     if (link.dataset.area === area) link.setAttribute('aria-current', 'page');
@@ -87,6 +94,7 @@ function route() {
     loadSettings().catch((e) => showMessage(`settings: ${e.message}`));
     refreshLag();
   }
+  if (area === 'overview') loadOverview().catch((e) => showMessage(e.message));
   if (area === 'documents') loadDocuments().catch((e) => showMessage(e.message));
   if (area === 'memory') loadMemories().catch((e) => showMessage(e.message));
 }

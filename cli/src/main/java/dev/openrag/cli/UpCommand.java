@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.LocalStackException;
+import dev.openrag.localstack.SampleDocuments;
 import picocli.CommandLine.Command;
 
 /** Starts the engines, then the apps, waits until every one is healthy and prints the URLs. */
@@ -15,7 +16,7 @@ import picocli.CommandLine.Command;
 class UpCommand implements Runnable {
 
     /** The sample collection: OpenRAG's own README and docs, searchable right after the first `up`. */
-    static final String SAMPLE_COLLECTION = "openrag-docs";
+    static final String SAMPLE_COLLECTION = SampleDocuments.COLLECTION;
 
     @picocli.CommandLine.Option(names = "--no-sample", description = "do not ingest the sample documents")
     boolean noSample;
@@ -76,24 +77,21 @@ class UpCommand implements Runnable {
         System.out.println("Logs: ./openrag logs NAME   Stop: ./openrag down");
         if (!noSample) {
             System.out.println("Try:  curl -s " + stack.url(Stack.App.QUERY_API) + "/api/search -H 'Content-Type: application/json' "
-                    + "-d '{\"query\": \"how do I run the tests?\", \"collection\": \"" + SAMPLE_COLLECTION + "\", \"k\": 3}'");
+                    + "-d '{\"query\": \"" + SampleDocuments.SUGGESTED_QUERY + "\", \"collection\": \"" + SAMPLE_COLLECTION + "\", \"k\": 3}'");
         }
     }
 
-    /** First start only (the collection is empty): ingest README.md, docs/ and the module READMEs through the pipeline. */
+    /** First start only (the collection is empty): ingest {@link SampleDocuments} through the pipeline. */
     private static void ingestSample(Stack stack) {
         ApiClient ingest = new ApiClient(stack.url(Stack.App.INGEST_PIPELINE));
         if (ingest.get("/api/collections/" + SAMPLE_COLLECTION + "/stats").path("documents").asLong() > 0) {
             return;
         }
-        List<java.nio.file.Path> files = new java.util.ArrayList<>();
-        try (var found = java.nio.file.Files.walk(stack.root, 3)) {
-            found.filter(path -> path.getFileName().toString().endsWith(".md"))
-                    .filter(path -> !stack.root.relativize(path).toString().startsWith("."))
-                    .filter(path -> !path.toString().contains("/target/"))
-                    .sorted().forEach(files::add);
-        } catch (java.io.IOException e) {
-            System.out.println("  (sample documents skipped: " + e.getMessage() + ")");
+        List<java.nio.file.Path> files;
+        try {
+            files = SampleDocuments.files(stack.root);
+        } catch (java.io.UncheckedIOException e) {
+            System.out.println("  (sample documents skipped: " + e.getCause().getMessage() + ")");
             return;
         }
         if (files.isEmpty()) {

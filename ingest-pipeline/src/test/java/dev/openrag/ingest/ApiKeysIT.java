@@ -132,6 +132,9 @@ class ApiKeysIT {
         assertThat(send("GET", "/api/jobs/" + jobId, alphaWriter, null).statusCode()).isEqualTo(200);
         assertThat(send("GET", "/api/jobs/" + jobId, ADMIN, null).statusCode()).isEqualTo(200);
         assertStatus(send("GET", "/api/jobs/" + jobId, betaReader, null), 403, "forbidden");
+        // the recent jobs list only those of granted collections
+        assertThat(send("GET", "/api/jobs", alphaWriter, null).body()).contains("\"jobId\":\"" + jobId + "\"");
+        assertThat(send("GET", "/api/jobs?limit=100", betaReader, null).body()).startsWith("{\"jobs\":[").doesNotContain(jobId);
         assertStatus(send("GET", "/api/collections/keys-alpha/stats", betaReader, null), 403, "forbidden");
 
         // dead letters are for admins

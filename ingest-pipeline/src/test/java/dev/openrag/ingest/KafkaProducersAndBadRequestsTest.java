@@ -74,6 +74,7 @@ class KafkaProducersAndBadRequestsTest {
         given().contentType(ContentType.JSON).body("{\"text\": ").post("/api/documents").then()
                 .statusCode(400).body("error", equalTo("invalid_json"));
         given().get("/api/jobs/no-such-job").then().statusCode(404).body("error", equalTo("not_found"));
+        given().get("/api/jobs?limit=0").then().statusCode(400).body("message", containsString("'limit' must be between 1 and 100"));
     }
 
     @Test

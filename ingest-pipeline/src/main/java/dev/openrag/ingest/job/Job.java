@@ -29,6 +29,7 @@ final class Job {
     private final Set<JobStatus.Warning> warnings = new LinkedHashSet<>();
     private final Set<String> collections = new HashSet<>(); // who may see the job: keys granted all of them
     private final Map<String, Spend> spent = new LinkedHashMap<>(); // "stage document" -> LLM tokens (a redelivery replaces)
+    private volatile long changed; // the tracker's tick at the job's last change: recent jobs come first
 
     /** LLM tokens one stage spent on one document, and the model that spent them. */
     record Spend(String stage, String model, TokenUsage usage) {
@@ -44,6 +45,14 @@ final class Job {
         if (collection != null) {
             collections.add(collection);
         }
+    }
+
+    void changed(long tick) {
+        changed = tick;
+    }
+
+    long changed() {
+        return changed;
     }
 
     synchronized Set<String> collections() {

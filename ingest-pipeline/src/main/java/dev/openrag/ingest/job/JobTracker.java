@@ -1,11 +1,14 @@
 package dev.openrag.ingest.job;
 
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -38,6 +41,7 @@ public class JobTracker implements JobSpend {
     private static final Logger LOG = Logger.getLogger(JobTracker.class);
 
     private final Map<String, Job> jobs = new ConcurrentHashMap<>();
+    private final AtomicLong ticks = new AtomicLong();
     private final BroadcastProcessor<JobStatus> updates = BroadcastProcessor.create();
     private final EventCodec codec;
     private final StageWaits waits;
@@ -132,6 +136,17 @@ public class JobTracker implements JobSpend {
         return Optional.ofNullable(jobs.get(jobId)).map(Job::collections);
     }
 
+    /** A job's collections, sorted, and its status. */
+    public record Recent(List<String> collections, JobStatus status) {
+    }
+
+    /** The {@code limit} jobs changed last, newest first, among those whose collections {@code visible} accepts. */
+    public List<Recent> recent(int limit, Predicate<Set<String>> visible) {
+        return jobs.values().stream().filter(job -> visible.test(job.collections()))
+                .sorted(Comparator.comparingLong((Job job) -> job.changed()).reversed()).limit(limit)
+                .map(job -> new Recent(job.collections().stream().sorted().toList(), statusOf(job))).toList();
+    }
+
     /** The job's status now, then at every change, completing after the first finished status. */
     public Multi<JobStatus> follow(String jobId) {
         return Multi.createFrom().emitter(emitter -> {
@@ -156,6 +171,7 @@ public class JobTracker implements JobSpend {
     }
 
     private void publish(Job job) {
+        job.changed(ticks.incrementAndGet());
         updates.onNext(statusOf(job));
     }
 

@@ -58,7 +58,10 @@ class WebUiEndToEndIT {
     private static Browser browser;
     private static Page page;
     private static String base;
+    private static String ingestBase;
+    private static Path sourceRoot;
     private static final List<String> consoleErrors = new ArrayList<>();
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     @BeforeAll
     static void start() throws Exception {
@@ -71,9 +74,11 @@ class WebUiEndToEndIT {
         supervisor = new ProcessSupervisor(Files.createTempDirectory("ui-e2e"), false);
         int ingest = Ports.free();
         int query = Ports.free();
+        sourceRoot = Files.createTempDirectory("ui-sources").toRealPath();
         // the ingest app grants CORS to the UI's origin only: here query-api's free port
         supervisor.start(PackagedApp.spec("ingest-ui", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
-                "OPENRAG_UI_ORIGINS", "http://127.0.0.1:" + query)));
+                "OPENRAG_UI_ORIGINS", "http://127.0.0.1:" + query, "OPENRAG_SOURCES_ALLOWED_ROOTS", sourceRoot.toString())));
+        ingestBase = "http://127.0.0.1:" + ingest + "/";
         supervisor.start(PackagedApp.spec("query-ui", queryJar, query, stack,
                 Map.of("OPENRAG_UI_INGEST_URL", "http://127.0.0.1:" + ingest)));
         base = "http://127.0.0.1:" + query + "/";
@@ -90,6 +95,9 @@ class WebUiEndToEndIT {
         page.onPageError(error -> consoleErrors.add("uncaught: " + error));
         page.navigate(base);
         PlaywrightAssertions.assertThat(page.locator("body[data-ready=true]")).isAttached();
+        // issue 71: the UI opens on the overview, not on an empty chat
+        PlaywrightAssertions.assertThat(page.locator("#overview")).isVisible();
+        PlaywrightAssertions.assertThat(page.locator("nav a[data-area=overview]")).hasAttribute("aria-current", "page");
         page.fill("#collection", COLLECTION);
     }
 
@@ -265,7 +273,7 @@ class WebUiEndToEndIT {
     @Order(7)
     void theLayoutFitsA390PixelScreen() {
         page.setViewportSize(390, 844);
-        for (String name : List.of("chat", "ingest", "memory")) {
+        for (String name : List.of("overview", "chat", "ingest", "memory")) {
             area(name);
             Object overflow = page.evaluate("document.documentElement.scrollWidth");
             assertThat(((Number) overflow).intValue()).as(name + " scroll width at 390px").isLessThanOrEqualTo(390);
@@ -324,8 +332,73 @@ class WebUiEndToEndIT {
         assertThat(send("GET", "api/ui/config", null)).startsWith("200").contains("\"ingestUrl\":\"http://127.0.0.1:");
     }
 
+    @Test
+    @Order(10)
+    void theOverviewShowsCollectionsWithCountsEnginesHealthLagRecentJobsAndSources() throws Exception {
+        // a source whose folder name is markup, and a plain one beside it: both shown, as text
+        String hostile = "<img src=x onerror=\"document.body.dataset.pwned='source'\">";
+        Path hostileFolder = Files.createDirectories(sourceRoot.resolve(hostile));
+        Path plainFolder = Files.createDirectories(sourceRoot.resolve("plain-notes"));
+        for (Path folder : List.of(hostileFolder, plainFolder)) {
+            assertThat(send("POST", ingestBase + "api/sources", "{\"type\": \"folder\", \"location\": " + JSON.writeValueAsString(folder.toString())
+                    + ", \"collection\": \"" + COLLECTION + "\"}")).startsWith("201");
+        }
+        Map<?, ?> listed = JSON.readValue(get("api/collections"), Map.class);
+        Map<?, ?> ours = ((List<?>) listed.get("collections")).stream().map(Map.class::cast)
+                .filter(c -> COLLECTION.equals(c.get("name"))).findFirst().orElseThrow();
+
+        area("overview");
+        PlaywrightAssertions.assertThat(page.locator("#overview[data-loaded=true]")).isAttached();
+        Locator row = page.locator("#overview-collections tr[data-collection=" + COLLECTION + "]");
+        PlaywrightAssertions.assertThat(row).hasAttribute("aria-current", "true");
+        assertThat(row.locator("td").allInnerTexts()).containsExactly(COLLECTION, "1", String.valueOf(ours.get("chunks")),
+                String.valueOf(ours.get("entities")));
+        assertThat(((Number) ours.get("chunks")).intValue()).isPositive();
+
+        for (String engine : List.of("neo4j", "opensearch")) {
+            Locator seen = page.locator("#overview-engines tr[data-engine=" + engine + "]");
+            PlaywrightAssertions.assertThat(seen).hasCount(2); // by query-api and by the ingest pipeline
+            assertThat(seen.allInnerTexts()).allMatch(text -> text.contains("UP")).anyMatch(text -> text.contains("query-api"))
+                    .anyMatch(text -> text.contains("ingest-pipeline"));
+        }
+        PlaywrightAssertions.assertThat(page.locator("#overview-engines tr[data-engine=kafka]")).containsText("UP");
+        PlaywrightAssertions.assertThat(page.locator("#overview-lag li[data-stage=parse]")).hasText(java.util.regex.Pattern.compile("parse \\d+"));
+        assertThat(page.locator("#overview-lag").innerText()).contains("sink-opensearch").doesNotContain("unavailable");
+
+        Locator upload = page.locator("#overview-jobs tr[data-state=completed]", new Page.LocatorOptions().setHasText("1 of 1 done, 0 failed"));
+        PlaywrightAssertions.assertThat(upload.first()).containsText(COLLECTION);
+
+        Locator sources = page.locator("#overview-sources");
+        PlaywrightAssertions.assertThat(sources.locator("code", new Locator.LocatorOptions().setHasText("plain-notes"))).hasCount(1);
+        PlaywrightAssertions.assertThat(sources.locator("code", new Locator.LocatorOptions().setHasText(hostile))).hasText(hostileFolder.toString());
+        PlaywrightAssertions.assertThat(sources.locator("img")).hasCount(0);
+        assertThat(page.evaluate("document.body.dataset.pwned")).as("markup in a source's folder name is never run").isNull();
+        screenshot("overview");
+
+        // the collection picker is the overview's list too: choosing one makes it the collection of every area
+        page.fill("#collection", "ui-other");
+        area("overview");
+        PlaywrightAssertions.assertThat(row).not().hasAttribute("aria-current", "true");
+        row.locator("button").click();
+        PlaywrightAssertions.assertThat(page.locator("#collection")).hasValue(COLLECTION);
+        PlaywrightAssertions.assertThat(row).hasAttribute("aria-current", "true");
+
+        // a typed collection name that is markup is refused, and the refusal shows the name as text; a valid one beside it lists
+        String typed = "<img src=y onerror=\"document.body.dataset.pwned='collection'\">";
+        page.fill("#collection", typed);
+        area("documents");
+        PlaywrightAssertions.assertThat(page.locator("#documents-table tbody")).containsText("invalid collection name '" + typed + "'");
+        PlaywrightAssertions.assertThat(page.locator("#documents-table img")).hasCount(0);
+        assertThat(page.evaluate("document.body.dataset.pwned")).isNull();
+        assertThat(consoleErrors).allMatch(error -> error.contains("status of 400"));
+        consoleErrors.clear();
+        page.fill("#collection", COLLECTION);
+        page.click("#documents-form button[type=submit]");
+        PlaywrightAssertions.assertThat(page.locator("#documents-table tbody tr")).containsText("Lighthouse keeping");
+    }
+
     private static String send(String method, String path, String json) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(path.startsWith("http") ? path : base + path)).header("Content-Type", "application/json")
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         HttpResponse<String> response = HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
         return response.statusCode() + " " + response.body();
