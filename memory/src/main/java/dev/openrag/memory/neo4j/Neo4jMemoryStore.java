@@ -28,7 +28,6 @@ import org.neo4j.driver.exceptions.RetryableException;
 import org.neo4j.driver.types.Node;
 
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.memory.Conversation;
 import dev.openrag.memory.Correction;
 import dev.openrag.memory.Memory;
@@ -38,6 +37,7 @@ import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.MemoryText;
+import dev.openrag.memory.MemoryWords;
 import dev.openrag.memory.Message;
 import dev.openrag.memory.NewerWins;
 import dev.openrag.memory.RelatedKnowledge;
@@ -62,7 +62,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private static final Logger LOG = Logger.getLogger(Neo4jMemoryStore.class);
 
     static final String MEMORY_FIELDS = """
-            m {.*, embedding: null, secondEmbedding: null, vectors: null, vectorsOf: null, context: null,
+            m {.*, embedding: null, secondEmbedding: null, vectors: null, vectorsOf: null, context: null, terms: null, termsBy: null,
                versionTexts: null, versionFrom: null, versionUntil: null, textSince: null,
                versions: [i IN range(0, size(coalesce(m.versionTexts, [])) - 1)
                           | {text: m.versionTexts[i], from: m.versionFrom[i], until: m.versionUntil[i]}],
@@ -174,6 +174,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private final MemoryVectorQueue vectorQueue;
     private final SearchTuning tuning;
     private final MemorySearch searcher;
+    /** How a memory's text becomes the terms word search matches ({@code terms}, indexed by {@value MemorySchema#MEMORY_TEXT_INDEX}). */
+    private final MemoryWords words;
     public Neo4jMemoryStore(Driver driver) {
         this(driver, EXACT_SCAN_LIMIT, DEFAULT_MAX_COPIED);
     }
@@ -200,6 +202,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         this.driver = driver;
         this.exactScanLimit = exactScanLimit;
         this.tuning = Objects.requireNonNull(tuning);
+        this.words = MemoryWords.of(tuning.stemming());
         this.copies = new MemoryScopeCopies(driver, maxCopied, tuning.stemming());
         this.vectorQueue = new MemoryVectorQueue(driver, vectorIndexDelay);
         this.searcher = new MemorySearch(driver, exactScanLimit, copies, vectorQueue, tuning);
@@ -217,6 +220,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("id", memory.id());
         params.put("scope", memory.scope());
         params.put("text", memory.text());
+        params.put("terms", words.stored(memory.text()));
+        params.put("termsBy", words.version());
         params.put("tags", memory.tags());
         params.put("pinned", memory.pinned());
         params.put("createdAt", memory.createdAt());
@@ -232,7 +237,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.putAll(MemoryScopeCopies.bumpParameters(List.of(memory.id()), List.of()));
         searcher.noteSpeaker(memory.scope(), memory.speaker());
         String create = ("""
-                CREATE (m:Memory:%s {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
+                CREATE (m:Memory:%s {id: $id, scope: $scope, text: $text, terms: $terms, termsBy: $termsBy, tags: $tags, pinned: $pinned,
                                   createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
                                   vectors: $vectors, vectorsOf: $createdAt, occurredAt: $occurredAt, speaker: $speaker,
                                   speakerKey: $speakerKey})
@@ -251,7 +256,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 WITH m
                 OPTIONAL MATCH (c:Conversation {id: $conversationId, scope: $scope})
                 FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (c)-[:HAS_MEMORY]->(m))
-                """).formatted(Neo4jSchema.MEMORY_TO_INDEX);
+                """).formatted(MemorySchema.MEMORY_TO_INDEX);
         // one transaction: without links, one statement that also gives the scope its new version and returns the memory
         // as stored (three round trips and a second session fewer: 11.6 to 8.3-9.1 ms at p50 for the store's part of an
         // add, docs/benchmarks.md); with links, the version comes after them, so the scope locks last
@@ -386,6 +391,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             Map<String, Object> row = new HashMap<>();
             row.put("id", memory.id());
             row.put("text", memory.text());
+            row.put("terms", words.stored(memory.text()));
             String context = contexts == null ? null : contexts.get(i);
             row.put("context", context == null || context.isBlank() ? null : context.strip());
             row.put("tags", memory.tags());
@@ -413,7 +419,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         UNWIND $rows AS row
                         OPTIONAL MATCH (existing:Memory {id: row.id})
                         WITH row WHERE existing IS NULL
-                        CREATE (m:Memory:%s {id: row.id, scope: $scope, text: row.text, context: row.context, tags: row.tags, pinned: row.pinned,
+                        CREATE (m:Memory:%s {id: row.id, scope: $scope, text: row.text, terms: row.terms, termsBy: $termsBy, context: row.context, tags: row.tags, pinned: row.pinned,
                                           createdAt: row.createdAt, updatedAt: row.createdAt, expiresAt: row.expiresAt, embedding: row.embedding,
                                           vectors: row.vectors, vectorsOf: row.createdAt, occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
                         WITH m, row
@@ -421,7 +427,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                           UNWIND row.entities AS entity
                         """ + MENTION + """
                         }
-                        RETURN m.id AS id""").formatted(Neo4jSchema.MEMORY_TO_INDEX), Map.of("rows", rows, "scope", scope))
+                        RETURN m.id AS id""").formatted(MemorySchema.MEMORY_TO_INDEX), Map.of("rows", rows, "scope", scope, "termsBy", words.version()))
                         .list(r -> r.get("id").asString());
                 // only the memories this call added: a batch sent again changes nothing
                 List<MemoryScopeCopies.Mark> ends = linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
@@ -480,6 +486,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id);
         params.put("text", text);
+        params.put("terms", text == null ? null : words.stored(text));
+        params.put("termsBy", words.version());
         params.put("embedding", embedding == null ? null : Neo4jGraphStore.toList(embedding));
         params.put("tags", tags);
         params.put("now", now);
@@ -493,6 +501,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                       m.versionFrom = coalesce(m.versionFrom, []) + coalesce(m.textSince, m.createdAt),
                       m.versionUntil = coalesce(m.versionUntil, []) + $now,
                       m.textSince = $now)
+                FOREACH (_ IN CASE WHEN $text IS NULL THEN [] ELSE [1] END | SET m.terms = $terms, m.termsBy = $termsBy)
                 SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding), m.tags = coalesce($tags, m.tags)
                 """ + VECTORS_FOLLOW + """
                 SET m.updatedAt = $now

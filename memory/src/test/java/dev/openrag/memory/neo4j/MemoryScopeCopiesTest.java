@@ -55,6 +55,7 @@ class MemoryScopeCopiesTest {
     static void connect(StackConfig config) {
         driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
         Neo4jSchema.bootstrap(driver, DIMENSIONS);
+        MemorySchema.bootstrap(driver, DIMENSIONS, dev.openrag.memory.MemoryWords.of(true));
     }
 
     @AfterAll
