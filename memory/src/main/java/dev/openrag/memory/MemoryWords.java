@@ -89,6 +89,8 @@ public final class MemoryWords {
     private final boolean stemming;
     private final Map<Language, Analyzer> analyzers = new EnumMap<>(Language.class);
     private final Analyzer plain;
+    /** A question's CJK characters as bigrams alone (a memory's hold its characters too, so that one character finds it). */
+    private final Analyzer cjkQuestions;
 
     private static final MemoryWords STEMMED = new MemoryWords(true);
     private static final MemoryWords PLAIN = new MemoryWords(false);
@@ -102,8 +104,9 @@ public final class MemoryWords {
     private MemoryWords(boolean stemming) {
         this.stemming = stemming;
         for (Language language : Language.values()) {
-            analyzers.put(language, language == Language.CJK ? cjk() : latin(language.stopWords, stemming ? language.stemmer : null));
+            analyzers.put(language, language == Language.CJK ? cjk(true) : latin(language.stopWords, stemming ? language.stemmer : null));
         }
+        this.cjkQuestions = cjk(false);
         this.plain = latin(CharArraySet.EMPTY_SET, null);
     }
 
@@ -117,7 +120,7 @@ public final class MemoryWords {
      * version, the other stemming setting) is read again when the store starts.
      */
     public String version() {
-        return "snowball-cjk-1" + (stemming ? "-stemmed" : "-plain");
+        return "snowball-cjk-2" + (stemming ? "-stemmed" : "-plain");
     }
 
     /**
@@ -139,7 +142,7 @@ public final class MemoryWords {
         }
         Set<String> terms = new LinkedHashSet<>();
         for (Language language : languagesOf(text)) {
-            for (String term : analyze(analyzers.get(language), text)) {
+            for (String term : analyze(language == Language.CJK ? cjkQuestions : analyzers.get(language), text)) {
                 if (terms.size() < MAX_QUERY_TERMS) {
                     terms.add(term);
                 }
@@ -232,8 +235,11 @@ public final class MemoryWords {
         };
     }
 
-    /** Lucene's CJK analysis: full- and half-width forms folded, bigrams of Han, kana and Hangul, other words lower-cased. */
-    private static Analyzer cjk() {
+    /**
+     * Lucene's CJK analysis: full- and half-width forms folded, bigrams of Han, kana and Hangul (with {@code unigrams},
+     * each character too, as a memory is indexed: a one-character question then finds it), other words lower-cased.
+     */
+    private static Analyzer cjk(boolean unigrams) {
         CharArraySet stopWords = CJKAnalyzer.getDefaultStopSet();
         return new Analyzer() {
             @Override
@@ -241,7 +247,8 @@ public final class MemoryWords {
                 Tokenizer source = new StandardTokenizer();
                 TokenStream result = new CJKWidthFilter(source);
                 result = new LowerCaseFilter(result);
-                result = new CJKBigramFilter(result);
+                result = new CJKBigramFilter(result, CJKBigramFilter.HAN | CJKBigramFilter.HIRAGANA | CJKBigramFilter.KATAKANA
+                        | CJKBigramFilter.HANGUL, unigrams);
                 return new TokenStreamComponents(source, new StopFilter(result, stopWords));
             }
         };

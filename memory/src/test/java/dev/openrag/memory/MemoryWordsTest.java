@@ -25,7 +25,9 @@ class MemoryWordsTest {
 
     @Test
     void aChineseSentenceIsPairsOfCharactersNotOneToken() {
-        assertThat(words.ofText("我们的办公室在上海。")).contains("办公", "公室", "上海").doesNotContain("我们的办公室在上海");
+        assertThat(words.ofText("我们的办公室在上海。")).contains("办公", "公室", "上海", "海").doesNotContain("我们的办公室在上海");
+        assertThat(words.ofQuery("办公室在哪里")).as("a question's characters pair only").containsExactly("办公", "公室", "室在", "在哪", "哪里");
+        assertThat(words.ofQuery("猫")).containsExactly("猫");
     }
 
     @Test

@@ -27,9 +27,10 @@ import org.neo4j.driver.exceptions.Neo4jException;
 import org.neo4j.driver.exceptions.RetryableException;
 import org.neo4j.driver.types.Node;
 
+import dev.openrag.knowledge.neo4j.Neo4jCorrectionStore;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.memory.Conversation;
-import dev.openrag.memory.Correction;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryEntities;
@@ -40,7 +41,6 @@ import dev.openrag.memory.MemoryText;
 import dev.openrag.memory.MemoryWords;
 import dev.openrag.memory.Message;
 import dev.openrag.memory.NewerWins;
-import dev.openrag.memory.RelatedKnowledge;
 
 /**
  * {@link MemoryStore} on Neo4j: {@code (:Memory {scope, text, embedding, pinned, expiresAt})},
@@ -716,45 +716,25 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Correction addCorrection(Correction correction, float[] embedding) {
-        Map<String, Object> params = new HashMap<>();
-        params.put("id", correction.id());
-        params.put("scope", correction.scope());
-        params.put("text", correction.text());
-        params.put("query", correction.query());
-        params.put("chunkId", correction.chunkId());
-        params.put("memoryId", correction.memoryId());
-        params.put("createdAt", correction.createdAt());
-        params.put("embedding", Neo4jGraphStore.toList(embedding));
-        String cypher = """
-                CREATE (c:Correction {id: $id, scope: $scope, text: $text, query: $query, chunkId: $chunkId,
-                                      memoryId: $memoryId, createdAt: $createdAt, embedding: $embedding})
-                WITH c
-                OPTIONAL MATCH (ch:Chunk {chunkId: $chunkId})
-                OPTIONAL MATCH (m:Memory {id: $memoryId})
-                FOREACH (target IN [x IN [ch, m] WHERE x IS NOT NULL] | MERGE (c)-[:CORRECTS]->(target))
-                // a corrected memory is no longer true from now on, as a superseded one
-                FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END | SET m.validTo = coalesce(m.validTo, $createdAt))""";
+    public Correction correct(Correction correction, float[] embedding) {
         if (correction.memoryId() == null) {
-            write(cypher, params);
-        } else { // the scope's copy takes the memory's end of validity, as a supersession's
-            marked(tx -> {
-                Long validTo = nullableLong(tx.run(cypher + "\nRETURN m.validTo AS validTo", params).single().get("validTo"));
-                return List.of(new MemoryScopeCopies.Mark(correction.memoryId(), MemoryScopeCopies.Mark.Time.VALID_TO, validTo));
-            }, correction.memoryId());
+            throw new IllegalArgumentException("a correction memory stores names a memory; " + correction.id() + " names none");
         }
+        // the correction as knowledge-store writes it, and in the same write the memory it names: no longer true from now
+        // on, as a superseded one, and the scope's copy takes the memory's end of validity
+        String cypher = Neo4jCorrectionStore.CREATE + """
+                WITH c
+                OPTIONAL MATCH (m:Memory {id: $memoryId})
+                FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END |
+                  MERGE (c)-[:CORRECTS]->(m)
+                  SET m.validTo = coalesce(m.validTo, $createdAt))
+                RETURN m.validTo AS validTo""";
+        Map<String, Object> params = Neo4jCorrectionStore.parameters(correction, embedding);
+        marked(tx -> {
+            Long validTo = nullableLong(tx.run(cypher, params).single().get("validTo"));
+            return List.of(new MemoryScopeCopies.Mark(correction.memoryId(), MemoryScopeCopies.Mark.Time.VALID_TO, validTo));
+        }, correction.memoryId());
         return correction;
-    }
-
-    @Override
-    public List<Correction> corrections(String scope) {
-        return read("MATCH (c:Correction {scope: $scope}) RETURN c ORDER BY c.createdAt DESC", Map.of("scope", scope))
-                .stream().map(row -> correction(row.get("c").asNode(), null)).toList();
-    }
-
-    @Override
-    public boolean chunkExists(String chunkId) {
-        return !read("MATCH (c:Chunk {chunkId: $id}) RETURN c.chunkId LIMIT 1", Map.of("id", chunkId)).isEmpty();
     }
 
     @Override
@@ -811,8 +791,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public RelatedKnowledge related(Collection<String> scopes, float[] query, double minSimilarity,
-                                    Collection<String> chunkIds, int limit, long now) {
+    public List<MemoryHit> related(Collection<String> scopes, float[] query, double minSimilarity,
+                                   Collection<String> chunkIds, int limit, long now) {
         Map<String, Object> params = new HashMap<>();
         params.put("scopes", scopes == null ? null : List.copyOf(scopes));
         params.put("vector", Neo4jGraphStore.toList(query));
@@ -832,14 +812,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 RETURN similarity AS score, %s ORDER BY score DESC LIMIT $limit""".formatted(MEMORY_FIELDS), params)
                 .stream().map(row -> new MemoryHit("memory", row.get("score").asDouble(), memory(row.get("memory")), null))
                 .toList();
-        List<Correction> corrections = read("""
-                MATCH (c:Correction)
-                WHERE $scopes IS NULL OR c.scope IN $scopes
-                WITH c, vector.similarity.cosine(c.embedding, $vector) AS similarity
-                WHERE similarity >= $min OR c.chunkId IN $chunkIds
-                RETURN c, similarity ORDER BY similarity DESC LIMIT $limit""", params)
-                .stream().map(row -> correction(row.get("c").asNode(), row.get("similarity").asDouble())).toList();
-        return new RelatedKnowledge(memories, corrections);
+        return memories;
     }
 
     private void write(String cypher, Map<String, Object> params) {
@@ -880,12 +853,6 @@ public final class Neo4jMemoryStore implements MemoryStore {
     static Message message(String conversationId, Node msg) {
         return new Message(msg.get("id").asString(), conversationId, msg.get("seq").asInt(), msg.get("role").asString(),
                 msg.get("content").asString(), msg.get("createdAt").asLong());
-    }
-
-    private static Correction correction(Node c, Double score) {
-        return new Correction(c.get("id").asString(), c.get("scope").asString(), c.get("text").asString(),
-                nullableString(c.get("query")), nullableString(c.get("chunkId")), nullableString(c.get("memoryId")),
-                c.get("createdAt").asLong(), score);
     }
 
     static Long nullableLong(Value value) {
