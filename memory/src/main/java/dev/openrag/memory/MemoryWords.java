@@ -87,8 +87,11 @@ public final class MemoryWords {
     private static final Pattern APOSTROPHE = Pattern.compile("['\u2019\u02bc`]");
 
     private final boolean stemming;
-    private final Map<Language, Analyzer> analyzers = new EnumMap<>(Language.class);
+    /** Each thread's stemmers (Snowball's keep state), made when first needed. */
+    private static final ThreadLocal<Map<Language, SnowballStemmer>> STEMMERS = ThreadLocal.withInitial(() -> new EnumMap<>(Language.class));
+
     private final Analyzer plain;
+    private final Analyzer cjk;
     /** A question's CJK characters as bigrams alone (a memory's hold its characters too, so that one character finds it). */
     private final Analyzer cjkQuestions;
 
@@ -103,11 +106,9 @@ public final class MemoryWords {
     /** @param stemming whether words are matched by their stems (else as written, stop words still dropped) */
     private MemoryWords(boolean stemming) {
         this.stemming = stemming;
-        for (Language language : Language.values()) {
-            analyzers.put(language, language == Language.CJK ? cjk(true) : latin(language.stopWords, stemming ? language.stemmer : null));
-        }
+        this.cjk = cjk(true);
         this.cjkQuestions = cjk(false);
-        this.plain = latin(CharArraySet.EMPTY_SET, null);
+        this.plain = plain();
     }
 
     /** Whether words are matched by their stems. */
@@ -132,7 +133,11 @@ public final class MemoryWords {
         if (text == null || text.isBlank()) {
             return List.of();
         }
-        return analyze(analyzers.get(languagesOf(text).get(0)), text);
+        if (script(text) == Language.CJK) {
+            return analyze(cjk, text);
+        }
+        List<String> words = analyze(plain, text);
+        return read(languagesOf(text, words).get(0), words);
     }
 
     /** The terms of a question: each reading's (one, or each tied language's), each term once, at most {@link #MAX_QUERY_TERMS}. */
@@ -141,14 +146,33 @@ public final class MemoryWords {
             return List.of();
         }
         Set<String> terms = new LinkedHashSet<>();
-        for (Language language : languagesOf(text)) {
-            for (String term : analyze(language == Language.CJK ? cjkQuestions : analyzers.get(language), text)) {
-                if (terms.size() < MAX_QUERY_TERMS) {
-                    terms.add(term);
+        if (script(text) == Language.CJK) {
+            terms.addAll(analyze(cjkQuestions, text));
+        } else {
+            List<String> words = analyze(plain, text);
+            for (Language language : languagesOf(text, words)) {
+                terms.addAll(read(language, words));
+            }
+        }
+        return terms.stream().limit(MAX_QUERY_TERMS).toList();
+    }
+
+    /** {@code words} (lower-cased Unicode words) less {@code language}'s stop words, stemmed by its stemmer where stemming. */
+    private List<String> read(Language language, List<String> words) {
+        SnowballStemmer stemmer = stemming && language.stemmer != null ? STEMMERS.get().computeIfAbsent(language, l -> l.stemmer.get()) : null;
+        List<String> terms = new ArrayList<>(words.size());
+        for (String word : words) {
+            if (!language.stopWords.contains(word)) {
+                if (stemmer == null) {
+                    terms.add(word);
+                } else {
+                    stemmer.setCurrent(word);
+                    stemmer.stem();
+                    terms.add(stemmer.getCurrent());
                 }
             }
         }
-        return List.copyOf(terms);
+        return terms;
     }
 
     /** The terms of a memory's text as stored for Neo4j's {@code memory_words} index (whitespace-separated). */
@@ -167,21 +191,30 @@ public final class MemoryWords {
 
     /** The language(s) {@code text} is read in: one, or the tied ones. */
     List<Language> languagesOf(String text) {
+        return script(text) == Language.CJK ? List.of(Language.CJK) : languagesOf(text, analyze(plain, text));
+    }
+
+    /** CJK for a text with Han, kana or Hangul; Russian for one with Cyrillic (and none of those); else null. */
+    private static Language script(String text) {
         boolean cyrillic = false;
         for (int i = 0; i < text.length(); ) {
             int c = text.codePointAt(i);
             Character.UnicodeScript script = Character.UnicodeScript.of(c);
             if (script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
                     || script == Character.UnicodeScript.KATAKANA || script == Character.UnicodeScript.HANGUL) {
-                return List.of(Language.CJK);
+                return Language.CJK;
             }
             cyrillic |= script == Character.UnicodeScript.CYRILLIC;
             i += Character.charCount(c);
         }
-        if (cyrillic) {
+        return cyrillic ? Language.RUSSIAN : null;
+    }
+
+    /** The language(s) of a text without CJK characters, whose words are {@code words}. */
+    private static List<Language> languagesOf(String text, List<String> words) {
+        if (script(text) == Language.RUSSIAN) {
             return List.of(Language.RUSSIAN);
         }
-        List<String> words = analyze(plain, text);
         if (words.stream().noneMatch(word -> word.chars().anyMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.LATIN))) {
             return List.of(words.isEmpty() || words.stream().allMatch(word -> word.chars().allMatch(Character::isDigit))
                     ? Language.ENGLISH : Language.OTHER); // digits alone read the same in any Latin language
@@ -220,17 +253,13 @@ public final class MemoryWords {
         return terms;
     }
 
-    /** Unicode words (UAX #29), lower-cased, less {@code stopWords}, stemmed by {@code stemmer} (null: as written). */
-    private static Analyzer latin(CharArraySet stopWords, Supplier<SnowballStemmer> stemmer) {
+    /** Unicode words (UAX #29), lower-cased: what each language's stop words and stemmer then read. */
+    private static Analyzer plain() {
         return new Analyzer() {
             @Override
             protected TokenStreamComponents createComponents(String field) {
                 Tokenizer source = new StandardTokenizer();
-                TokenStream result = new StopFilter(new LowerCaseFilter(source), stopWords);
-                if (stemmer != null) {
-                    result = new SnowballFilter(result, stemmer.get());
-                }
-                return new TokenStreamComponents(source, result);
+                return new TokenStreamComponents(source, new LowerCaseFilter(source));
             }
         };
     }

@@ -119,8 +119,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
      *                      turns, while a quarter of the top ten were the other person's. 0.5 was chosen
      *                      among 0.25, 0.5 and 0.75 on the tune conversations (recall@10 0.7913 without,
      *                      0.7959 with) and checked on the others (0.7323 to 0.7465; docs/benchmarks.md)
-     * @param stemming      whether BM25 over a scope's copy matches words by their English stems
-     *                      ({@link dev.openrag.memory.ScopeWords}). Off when first measured
+     * @param stemming      whether word search matches words by their stems, each text in its language
+     *                      ({@link dev.openrag.memory.MemoryWords}). Off when first measured (English stems)
      *                      (it cost the tune conversations two questions at recall@10); on since the
      *                      context, feedback and time lists joined: recall@10 0.8291 to 0.8383 on
      *                      the tune conversations, 0.7870 to 0.7887-0.7905 on the others
