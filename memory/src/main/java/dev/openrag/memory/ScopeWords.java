@@ -57,11 +57,20 @@ public final class ScopeWords {
 
     /** The terms of each text as {@code words} reads them, in order: text i is memory i of the scope. */
     public static ScopeWords of(List<String> texts, MemoryWords words) {
+        return of(texts, null, words);
+    }
+
+    /**
+     * {@link #of(List, MemoryWords)} where {@code terms} (null, or null at a text) gives a text's terms as {@code words}
+     * read them before (stored beside the memory): the text is then not read again.
+     */
+    public static ScopeWords of(List<String> texts, List<List<String>> terms, MemoryWords words) {
         Map<String, List<int[]>> building = new HashMap<>();
         int[] lengths = new int[texts.size()];
         for (int i = 0; i < texts.size(); i++) {
             int memory = i;
-            lengths[i] = counts(texts.get(i), words,
+            List<String> known = terms == null ? null : terms.get(i);
+            lengths[i] = counts(known != null ? known : words.ofText(texts.get(i)),
                     (word, count) -> building.computeIfAbsent(word, w -> new ArrayList<>()).add(new int[] {memory, count}));
         }
         Map<String, int[][]> postings = new HashMap<>();
@@ -108,7 +117,7 @@ public final class ScopeWords {
         int[] grownLengths = Arrays.copyOf(lengths, lengths.length + more.size());
         for (int k = 0; k < more.size(); k++) {
             int memory = lengths.length + k;
-            grownLengths[memory] = counts(more.get(k), words, (word, count) -> append(grown, word, memory, count));
+            grownLengths[memory] = counts(words.ofText(more.get(k)), (word, count) -> append(grown, word, memory, count));
         }
         List<String> grownTexts = new ArrayList<>(texts.size() + more.size());
         grownTexts.addAll(texts);
@@ -153,7 +162,7 @@ public final class ScopeWords {
                 editedTexts.add(texts.get(kept[k]));
             } else {
                 int memory = k;
-                editedLengths[k] = counts(text, words, (word, count) -> append(edited, word, memory, count));
+                editedLengths[k] = counts(words.ofText(text), (word, count) -> append(edited, word, memory, count));
                 editedTexts.add(text);
             }
         }
@@ -170,10 +179,9 @@ public final class ScopeWords {
         postings.put(word, posting);
     }
 
-    /** Hands each term of {@code text} to {@code posting} with its count; returns the text's length in terms. */
-    private static int counts(String text, MemoryWords words, BiConsumer<String, Integer> posting) {
+    /** Hands each of a text's {@code terms} to {@code posting} with its count; returns the text's length in terms. */
+    private static int counts(List<String> terms, BiConsumer<String, Integer> posting) {
         Map<String, Integer> counts = new HashMap<>();
-        List<String> terms = words.ofText(text);
         terms.forEach(term -> counts.merge(term, 1, Integer::sum));
         counts.forEach(posting);
         return terms.size();
