@@ -13,8 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
-import org.neo4j.driver.Record;
-import org.neo4j.driver.Session;
 import org.opensearch.client.opensearch.OpenSearchClient;
 
 import dev.openrag.knowledge.neo4j.Neo4jSchema;
@@ -53,10 +51,11 @@ class StoreBootstrapTest {
 
         try (var session = driver.session()) {
             List<String> constraints = session.run("SHOW CONSTRAINTS YIELD name RETURN name").list(r -> r.get("name").asString());
-            assertThat(constraints).contains("chunk_id", "document_uid", "entity_uid", "memory_id");
+            assertThat(constraints).contains("chunk_id", "document_uid", "entity_uid")
+                    .as("memory's constraints are its own (MemorySchema)").doesNotContain("memory_id");
             List<String> indexes = session.run("SHOW INDEXES YIELD name, state WHERE state = 'ONLINE' RETURN name")
                     .list(r -> r.get("name").asString());
-            assertThat(indexes).contains(Neo4jSchema.CHUNK_VECTOR_INDEX, Neo4jSchema.MEMORY_VECTOR_INDEX, Neo4jSchema.SECTION_VECTOR_INDEX)
+            assertThat(indexes).contains(Neo4jSchema.CHUNK_VECTOR_INDEX, Neo4jSchema.SECTION_VECTOR_INDEX)
                     .as("BM25 is OpenSearch's: no fulltext index to keep up on every chunk write").doesNotContain("chunk_text");
 
             session.run("UNWIND $rows AS row MERGE (c:Chunk {chunkId: row.id}) SET c.text = row.text "
@@ -106,28 +105,6 @@ class StoreBootstrapTest {
         assertThat(hits).extracting(ScoredChunk::rank).containsExactly(1, 2, 3);
         assertThat(hits.get(0).chunk().text()).isEqualTo("small/d#0");
         assertThat(hits.get(0).chunk().vector()).as("the embedding stays in Neo4j").isNull();
-    }
-
-    @Test
-    void aMemoryVectorIndexOverEveryMemoryIsRebuiltOverIndexedMemoriesAndItsMemoriesQueued() {
-        String id = "migrated-" + System.nanoTime();
-        try (var session = driver.session()) {
-            // the index as an older version made it: every Memory, indexed at its write
-            session.run("DROP INDEX " + Neo4jSchema.MEMORY_VECTOR_INDEX + " IF EXISTS").consume();
-            session.run("CYPHER 25 CREATE VECTOR INDEX " + Neo4jSchema.MEMORY_VECTOR_INDEX + " FOR (n:Memory) ON n.embedding WITH [n.scope] "
-                    + "OPTIONS {indexConfig: {`vector.dimensions`: 4, `vector.similarity_function`: 'cosine'}}").consume();
-            session.run("CREATE (:Memory {id: $id, scope: 'migrated', text: 'old', embedding: [1.0, 0.0, 0.0, 0.0]})", Map.of("id", id)).consume();
-        }
-        Neo4jSchema.bootstrap(driver, 4);
-
-        try (var session = driver.session()) {
-            assertThat(session.run("SHOW INDEXES YIELD name, labelsOrTypes WHERE name = $name RETURN labelsOrTypes",
-                    Map.of("name", Neo4jSchema.MEMORY_VECTOR_INDEX)).single().get("labelsOrTypes").asList(org.neo4j.driver.Value::asString))
-                    .containsExactly(Neo4jSchema.INDEXED_MEMORY);
-            assertThat(session.run("MATCH (m:Memory {id: $id}) RETURN labels(m) AS labels", Map.of("id", id)).single()
-                    .get("labels").asList(org.neo4j.driver.Value::asString))
-                    .as("queued for the new index, which the memory store fills").contains(Neo4jSchema.MEMORY_TO_INDEX);
-        }
     }
 
     @Test
@@ -184,45 +161,6 @@ class StoreBootstrapTest {
         };
         order.sort(java.util.Comparator.comparingDouble(cosine).reversed());
         return order.subList(0, k);
-    }
-
-    @Test
-    void theMemoryWordsIndexOfAnOlderVersionIsMadeAgainToTakeMemoriesInBatchesAfterTheirCommit() {
-        try (var session = driver.session()) {
-            session.run("CREATE (:Memory:" + Neo4jSchema.INDEXED_MEMORY + " {id: 'words-old', scope: 'words', text: 'an okapi in the old index'})")
-                    .consume();
-            List<String> olderVersions = List.of(
-                    "FOR (n:Memory) ON EACH [n.text, n.scope]", // updated inside every write's commit
-                    "FOR (n:Memory) ON EACH [n.text, n.scope] OPTIONS {indexConfig: {`" // after each write's commit
-                            + Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}",
-                    "FOR (n:" + Neo4jSchema.INDEXED_MEMORY + ") ON EACH [n.text, n.scope, n.speaker] OPTIONS {indexConfig: {`"
-                            + Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT + "`: true}}"); // over another property
-            List<Object> current = List.of(Neo4jSchema.INDEXED_MEMORY, true, "text,scope");
-            for (String older : olderVersions) {
-                session.run("DROP INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " IF EXISTS").consume();
-                session.run("CREATE FULLTEXT INDEX " + Neo4jSchema.MEMORY_TEXT_INDEX + " " + older).consume();
-                assertThat(memoryWords(session)).as(older).isNotEqualTo(current);
-
-                Neo4jSchema.bootstrap(driver, 4);
-                assertThat(memoryWords(session)).as(older).isEqualTo(current);
-                Neo4jSchema.bootstrap(driver, 4);
-                assertThat(memoryWords(session)).as("made again once, then kept").isEqualTo(current);
-                assertThat(session.run(Neo4jSchema.AWAIT_MEMORY_WORDS + "CALL db.index.fulltext.queryNodes($index, 'okapi') YIELD node "
-                        + "RETURN node.id AS id", Map.of("index", Neo4jSchema.MEMORY_TEXT_INDEX)).list(r -> r.get("id").asString()))
-                        .as("the memories written before are in the new index").containsExactly("words-old");
-            }
-            session.run("MATCH (m:Memory {id: 'words-old'}) DELETE m").consume();
-        }
-    }
-
-    /** The memory words index's label, whether it is updated after the commit, and its properties. */
-    private static List<Object> memoryWords(Session session) {
-        Record index = session.run("SHOW INDEXES YIELD name, labelsOrTypes, properties, options WHERE name = $name "
-                        + "RETURN labelsOrTypes, properties, options", Map.of("name", Neo4jSchema.MEMORY_TEXT_INDEX)).single();
-        Map<?, ?> config = (Map<?, ?>) index.get("options").asMap().get("indexConfig");
-        return List.of(String.join(",", index.get("labelsOrTypes").asList(org.neo4j.driver.Value::asString)),
-                Boolean.TRUE.equals(config.get(Neo4jSchema.MEMORY_WORDS_EVENTUALLY_CONSISTENT)),
-                String.join(",", index.get("properties").asList(org.neo4j.driver.Value::asString)));
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.runtime.ReadDeadline;
 
@@ -58,22 +59,12 @@ public final class DeadlineMemoryStore implements MemoryStore {
     }
 
     @Override
-    public List<Correction> corrections(String scope) {
-        return deadline.call(ENGINE, () -> store.corrections(scope));
-    }
-
-    @Override
-    public boolean chunkExists(String chunkId) {
-        return deadline.call(ENGINE, () -> store.chunkExists(chunkId));
-    }
-
-    @Override
     public Optional<Conversation> conversation(String id) {
         return deadline.call(ENGINE, () -> store.conversation(id));
     }
 
     @Override
-    public RelatedKnowledge related(Collection<String> scopes, float[] query, double minSimilarity, Collection<String> chunkIds,
+    public List<MemoryHit> related(Collection<String> scopes, float[] query, double minSimilarity, Collection<String> chunkIds,
                                     int limit, long now) {
         return deadline.call(ENGINE, () -> store.related(scopes, query, minSimilarity, chunkIds, limit, now));
     }
@@ -126,8 +117,8 @@ public final class DeadlineMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Correction addCorrection(Correction correction, float[] embedding) {
-        return store.addCorrection(correction, embedding);
+    public Correction correct(Correction correction, float[] embedding) {
+        return store.correct(correction, embedding);
     }
 
     @Override

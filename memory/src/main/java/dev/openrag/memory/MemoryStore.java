@@ -6,10 +6,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
+import dev.openrag.knowledge.port.Correction;
+
 
 /**
- * Agents' long-term memory (ARCHITECTURE §4): memories, corrections and conversations, with
- * their embeddings. The store keeps what it is given; callers enforce scopes, validation, TTL
+ * Agents' long-term memory (ARCHITECTURE §4): memories and conversations, with their embeddings
+ * (corrections of knowledge are knowledge-store's {@link dev.openrag.knowledge.port.CorrectionStore}). The store keeps what it is given; callers enforce scopes, validation, TTL
  * and retention rules ({@code now} is passed in so that expiry is decided in one place).
  */
 public interface MemoryStore {
@@ -100,11 +102,12 @@ public interface MemoryStore {
     /** Hard-deletes expired memories and those forgotten before {@code forgottenBefore}; returns how many. */
     int sweep(long now, long forgottenBefore);
 
-    Correction addCorrection(Correction correction, float[] embedding);
-
-    List<Correction> corrections(String scope);
-
-    boolean chunkExists(String chunkId);
+    /**
+     * Stores a correction that names a memory ({@code correction.memoryId()}): the memory is no longer true from the
+     * correction's time on, as a superseded one. Corrections of chunks and queries are knowledge-store's
+     * ({@link dev.openrag.knowledge.port.CorrectionStore}), which lists this one too.
+     */
+    Correction correct(Correction correction, float[] embedding);
 
     Conversation createConversation(String scope, String title, long now);
 
@@ -113,10 +116,9 @@ public interface MemoryStore {
     Message addMessage(String conversationId, String role, String content, float[] embedding, long now);
 
     /**
-     * Pinned memories and corrections related to a search: similar to the query (at least
-     * {@code minSimilarity}), or attached to one of the result chunks or their documents.
-     * {@code scopes} null means every scope.
+     * Pinned memories related to a search: similar to the query (at least {@code minSimilarity}), or about one of
+     * the result chunks' documents or entities. {@code scopes} null means every scope.
      */
-    RelatedKnowledge related(Collection<String> scopes, float[] query, double minSimilarity,
-                             Collection<String> chunkIds, int limit, long now);
+    List<MemoryHit> related(Collection<String> scopes, float[] query, double minSimilarity,
+                            Collection<String> chunkIds, int limit, long now);
 }

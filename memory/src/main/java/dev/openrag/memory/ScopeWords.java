@@ -12,21 +12,15 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
-import org.tartarus.snowball.ext.EnglishStemmer;
-
-import dev.openrag.knowledge.text.FulltextQuery;
-
 /**
  * BM25 over one scope's memory texts, with that scope's statistics alone (document frequencies and
  * mean length). Neo4j's fulltext index scores a scope with statistics over every scope it holds,
  * so what other agents remember moved a scope's ranking (docs/benchmarks.md, LoCoMo on a shared
- * and on a fresh stack). Words are {@link MemoryText}'s: lower-cased letter and digit runs, so
- * "Caroline's" holds "caroline"; the query's are {@link MemoryText#queryTerms}. With stemming
- * ({@code openrag.memory.stemming}, on by default since it lifted LoCoMo recall on both the tune and
- * the check conversations with the search's other lists in place, docs/benchmarks.md), both sides
- * are matched by their Snowball English stems ({@link Stems}): a question asks "which books" or
- * "games won" of memories that say "a book" or "winning", "what did she research" of "researching". Scores are Lucene's BM25 ({@code k1} 1.2,
- * {@code b} 0.75), without its lossy length encoding.
+ * and on a fresh stack). Terms are {@link MemoryWords}': each text read in its own language, its stop
+ * words dropped and, with stemming ({@code openrag.memory.stemming}, on by default since it lifted LoCoMo
+ * recall, docs/benchmarks.md), its words stemmed by that language's Snowball stemmer; Chinese, Japanese
+ * and Korean as character bigrams. A query's terms are {@link MemoryWords#ofQuery} of the same reading
+ * ({@link #terms}). Scores are Lucene's BM25 ({@code k1} 1.2, {@code b} 0.75), without its lossy length encoding.
  */
 public final class ScopeWords {
 
@@ -37,10 +31,10 @@ public final class ScopeWords {
     private final List<String> texts; // by position, read again for feedback terms (cheaper than a forward index)
     private final int[] lengths;
     private final double meanLength;
-    private final boolean stemming;
+    private final MemoryWords words;
 
-    private ScopeWords(Map<String, int[][]> postings, List<String> texts, int[] lengths, boolean stemming) {
-        this.stemming = stemming;
+    private ScopeWords(Map<String, int[][]> postings, List<String> texts, int[] lengths, MemoryWords words) {
+        this.words = words;
         this.postings = postings;
         this.texts = texts;
         this.lengths = lengths;
@@ -58,12 +52,25 @@ public final class ScopeWords {
 
     /** The words of each text, in order: text i is memory i of the scope; {@code stemming}: matched by their stems, else as written. */
     public static ScopeWords of(List<String> texts, boolean stemming) {
+        return of(texts, MemoryWords.of(stemming));
+    }
+
+    /** The terms of each text as {@code words} reads them, in order: text i is memory i of the scope. */
+    public static ScopeWords of(List<String> texts, MemoryWords words) {
+        return of(texts, null, words);
+    }
+
+    /**
+     * {@link #of(List, MemoryWords)} where {@code terms} (null, or null at a text) gives a text's terms as {@code words}
+     * read them before (stored beside the memory): the text is then not read again.
+     */
+    public static ScopeWords of(List<String> texts, List<List<String>> terms, MemoryWords words) {
         Map<String, List<int[]>> building = new HashMap<>();
         int[] lengths = new int[texts.size()];
-        Stems stems = new Stems(stemming);
         for (int i = 0; i < texts.size(); i++) {
             int memory = i;
-            lengths[i] = counts(texts.get(i), stems,
+            List<String> known = terms == null ? null : terms.get(i);
+            lengths[i] = counts(known != null ? known : words.ofText(texts.get(i)),
                     (word, count) -> building.computeIfAbsent(word, w -> new ArrayList<>()).add(new int[] {memory, count}));
         }
         Map<String, int[][]> postings = new HashMap<>();
@@ -75,7 +82,7 @@ public final class ScopeWords {
             }
             postings.put(word, pair);
         });
-        return new ScopeWords(postings, List.copyOf(texts), lengths, stemming);
+        return new ScopeWords(postings, List.copyOf(texts), lengths, words);
     }
 
     /** Text {@code memory}, as given. */
@@ -85,7 +92,17 @@ public final class ScopeWords {
 
     /** Whether words are matched by their stems. */
     public boolean stemming() {
-        return stemming;
+        return words.stemming();
+    }
+
+    /** How texts are read here. */
+    public MemoryWords words() {
+        return words;
+    }
+
+    /** A question's terms as {@link #scores} takes them: read as the memories are ({@link MemoryWords#ofQuery}). */
+    public List<String> terms(String question) {
+        return words.ofQuery(question);
     }
 
     /**
@@ -98,15 +115,14 @@ public final class ScopeWords {
         }
         Map<String, int[][]> grown = new HashMap<>(postings);
         int[] grownLengths = Arrays.copyOf(lengths, lengths.length + more.size());
-        Stems stems = new Stems(stemming);
         for (int k = 0; k < more.size(); k++) {
             int memory = lengths.length + k;
-            grownLengths[memory] = counts(more.get(k), stems, (word, count) -> append(grown, word, memory, count));
+            grownLengths[memory] = counts(words.ofText(more.get(k)), (word, count) -> append(grown, word, memory, count));
         }
         List<String> grownTexts = new ArrayList<>(texts.size() + more.size());
         grownTexts.addAll(texts);
         grownTexts.addAll(more);
-        return new ScopeWords(grown, Collections.unmodifiableList(grownTexts), grownLengths, stemming);
+        return new ScopeWords(grown, Collections.unmodifiableList(grownTexts), grownLengths, words);
     }
 
     /**
@@ -139,7 +155,6 @@ public final class ScopeWords {
         });
         int[] editedLengths = new int[kept.length];
         List<String> editedTexts = new ArrayList<>(kept.length);
-        Stems stems = new Stems(stemming);
         for (int k = 0; k < kept.length; k++) {
             String text = replaced.get(kept[k]);
             if (text == null) {
@@ -147,11 +162,11 @@ public final class ScopeWords {
                 editedTexts.add(texts.get(kept[k]));
             } else {
                 int memory = k;
-                editedLengths[k] = counts(text, stems, (word, count) -> append(edited, word, memory, count));
+                editedLengths[k] = counts(words.ofText(text), (word, count) -> append(edited, word, memory, count));
                 editedTexts.add(text);
             }
         }
-        return new ScopeWords(edited, Collections.unmodifiableList(editedTexts), editedLengths, stemming);
+        return new ScopeWords(edited, Collections.unmodifiableList(editedTexts), editedLengths, words);
     }
 
     /** {@code postings} with memory {@code memory} holding {@code word} {@code count} times, after the others. */
@@ -164,18 +179,12 @@ public final class ScopeWords {
         postings.put(word, posting);
     }
 
-    /** Hands each word of {@code text} (as matched) to {@code posting} with its count; returns the text's length in words. */
-    private static int counts(String text, Stems stems, BiConsumer<String, Integer> posting) {
+    /** Hands each of a text's {@code terms} to {@code posting} with its count; returns the text's length in terms. */
+    private static int counts(List<String> terms, BiConsumer<String, Integer> posting) {
         Map<String, Integer> counts = new HashMap<>();
-        int length = 0;
-        for (String word : FulltextQuery.words(text)) {
-            if (!word.isEmpty()) {
-                counts.merge(stems.of(word), 1, Integer::sum);
-                length++;
-            }
-        }
+        terms.forEach(term -> counts.merge(term, 1, Integer::sum));
         counts.forEach(posting);
-        return length;
+        return terms.size();
     }
 
     /**
@@ -186,8 +195,7 @@ public final class ScopeWords {
      * of a tie would decide.
      */
     public boolean sayNothing(List<String> terms) {
-        Stems stems = new Stems(stemming);
-        List<int[][]> found = terms.stream().map(stems::of).distinct().map(postings::get).filter(java.util.Objects::nonNull).toList();
+        List<int[][]> found = terms.stream().distinct().map(postings::get).filter(java.util.Objects::nonNull).toList();
         if (found.isEmpty()) {
             return false;
         }
@@ -198,14 +206,11 @@ public final class ScopeWords {
         return java.util.Arrays.stream(scores).allMatch(score -> score > 0 && Math.abs(score - scores[0]) <= 1e-9 * scores[0]);
     }
 
-    /** Every memory's BM25 score for the query terms (0 where none occurs), by position; terms of one stem count once. */
+    /** Every memory's BM25 score for the query terms ({@link #terms}; 0 where none occurs), by position; each term counts once. */
     public double[] scores(List<String> terms) {
         double[] scores = new double[lengths.length];
         int n = lengths.length;
-        Stems stems = new Stems(stemming);
-        Set<String> stemmed = new LinkedHashSet<>();
-        terms.forEach(term -> stemmed.add(stems.of(term)));
-        for (String term : stemmed) {
+        for (String term : new LinkedHashSet<>(terms)) {
             int[][] posting = postings.get(term);
             if (posting == null) {
                 continue;
@@ -222,48 +227,42 @@ public final class ScopeWords {
     }
 
     /**
-     * Pseudo-relevance feedback: the {@code count} words that best characterise the memories at
-     * {@code positions}, by the sum over those memories of each stem's count times its idf in the
-     * scope, each given as the first form met. Left out: the {@code known} words (the query's, by
-     * stem), stop words, words of one or two letters, numbers, and words no other memory holds
-     * (they cannot lead anywhere).
+     * Pseudo-relevance feedback: the {@code count} terms that best characterise the memories at
+     * {@code positions}, by the sum over those memories of each term's count times its idf in the
+     * scope. Left out: the {@code known} terms (the query's), stop words (no text holds them), terms
+     * of one or two characters (a CJK bigram is two, and too common to lead anywhere), numbers, and
+     * terms no other memory holds (they cannot lead anywhere).
      */
     public List<String> feedbackTerms(List<Integer> positions, int count, Collection<String> known) {
         Map<String, Double> weights = new HashMap<>();
-        Map<String, String> forms = new HashMap<>();
-        Stems stems = new Stems(stemming);
-        Set<String> knownStems = new HashSet<>();
-        known.forEach(word -> knownStems.add(stems.of(word)));
+        Set<String> knownTerms = new HashSet<>(known);
         int n = lengths.length;
         for (int position : positions) {
-            for (String word : FulltextQuery.words(texts.get(position))) {
-                String stem = stems.of(word);
-                int[][] posting = postings.get(stem);
-                if (posting != null && posting[0].length > 1 && word.length() > 2 && !knownStems.contains(stem)
-                        && !FulltextQuery.STOP_WORDS.contains(word) && !word.chars().allMatch(Character::isDigit)) {
+            for (String term : words.ofText(texts.get(position))) {
+                int[][] posting = postings.get(term);
+                if (posting != null && posting[0].length > 1 && term.length() > 2 && !knownTerms.contains(term)
+                        && !term.chars().allMatch(Character::isDigit)) {
                     int df = posting[0].length;
-                    weights.merge(stem, Math.log(1 + (n - df + 0.5) / (df + 0.5)), Double::sum);
-                    forms.putIfAbsent(stem, word);
+                    weights.merge(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)), Double::sum);
                 }
             }
         }
         return weights.entrySet().stream()
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-                .limit(count).map(entry -> forms.get(entry.getKey())).toList();
+                .limit(count).map(Map.Entry::getKey).toList();
     }
 
     /**
-     * Words as BM25 matches them here: Snowball's English (Porter2) stem, so "books" and "book",
-     * "winning" and "win" are one term; without {@code stemming}, words as written. Each word is
-     * stemmed once per use (a scope repeats its words); not thread-safe, so one per build or search.
+     * English (Porter2) stems of single words, for {@link FactChanges}' change cues, which are English patterns
+     * themselves; word search reads each text in its own language ({@link MemoryWords}). Not thread-safe.
      */
     static final class Stems {
 
-        private final EnglishStemmer stemmer; // null: words as written (every search makes one of these)
+        private final org.tartarus.snowball.ext.EnglishStemmer stemmer; // null: words as written
         private final Map<String, String> known = new HashMap<>();
 
         Stems(boolean stemming) {
-            this.stemmer = stemming ? new EnglishStemmer() : null;
+            this.stemmer = stemming ? new org.tartarus.snowball.ext.EnglishStemmer() : null;
         }
 
         String of(String word) {

@@ -7,11 +7,12 @@ import java.util.stream.Stream;
 
 import jakarta.inject.Singleton;
 
+import dev.openrag.knowledge.port.Correction;
+import dev.openrag.knowledge.port.CorrectionStore;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.security.ScopeGuard;
-import dev.openrag.memory.Correction;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryStore;
 import io.quarkiverse.mcp.server.Tool;
@@ -32,15 +33,17 @@ public class CorrectionTools {
     }
 
     private final MemoryStore store;
+    private final CorrectionStore corrections;
     private final Embedder embedder;
     private final ScopeGuard scopes;
     private final Memories memories;
     private final McpSettings settings;
     private final Clock clock;
 
-    public CorrectionTools(MemoryStore store, Embedder embedder, ScopeGuard scopes, Memories memories, McpSettings settings,
-                           Clock clock) {
+    public CorrectionTools(MemoryStore store, CorrectionStore corrections, Embedder embedder, ScopeGuard scopes, Memories memories,
+                           McpSettings settings, Clock clock) {
         this.store = store;
+        this.corrections = corrections;
         this.embedder = embedder;
         this.scopes = scopes;
         this.memories = memories;
@@ -69,7 +72,7 @@ public class CorrectionTools {
                 throw new ToolCallException("no chunk with id '" + chunkId + "' (chunk ids look like collection/documentId#index)");
             }
             scopes.collection(chunkId.substring(0, slash));
-            if (!store.chunkExists(chunkId)) {
+            if (!corrections.chunkExists(chunkId)) {
                 throw new ToolCallException("no chunk with id '" + chunkId + "' (chunk ids look like collection/documentId#index)");
             }
         }
@@ -81,12 +84,13 @@ public class CorrectionTools {
         }
         // matched against later queries: the question when there is one, else the correction itself
         float[] embedding = embedder.embedQuery(question != null ? question : text);
-        return store.addCorrection(new Correction(UUID.randomUUID().toString(), target, text, question, chunkId, memoryId,
-                clock.millis(), null), embedding);
+        Correction made = new Correction(UUID.randomUUID().toString(), target, text, question, chunkId, memoryId, clock.millis(), null);
+        // a correction of a memory is memory's to write (it ends the memory's validity); the others are knowledge's
+        return memoryId != null ? store.correct(made, embedding) : corrections.add(made, embedding);
     }
 
     @Tool(name = "list_corrections", description = "The corrections of a scope, newest first.")
     public Corrections listCorrections(@ToolArg(description = "Scope") String scope) {
-        return new Corrections(store.corrections(scopes.require(scope)));
+        return new Corrections(corrections.corrections(scopes.require(scope)));
     }
 }

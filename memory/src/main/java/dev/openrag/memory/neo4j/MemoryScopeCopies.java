@@ -31,6 +31,7 @@ import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
 
 import dev.openrag.knowledge.vector.UnitVectors;
+import dev.openrag.memory.MemoryWords;
 import dev.openrag.memory.ScopeWords;
 
 /**
@@ -433,7 +434,7 @@ final class MemoryScopeCopies {
     }
 
     /** What a copy reads of each memory {@code m} ({@link Copied#of}). */
-    private static final String COPIED_FIELDS = "RETURN m.id AS id, m.text AS text, m.context AS context,\n" + MemoryVectors.READ + ",\n" + """
+    private static final String COPIED_FIELDS = "RETURN m.id AS id, m.text AS text, m.context AS context, m.terms AS terms, m.termsBy AS termsBy,\n" + MemoryVectors.READ + ",\n" + """
                    m.speaker AS speaker, coalesce(m.occurredAt, m.createdAt) AS happened, m.forgottenAt AS forgottenAt,
                    m.expiresAt AS expiresAt, m.validTo AS validTo, [(c:Conversation)-[:HAS_MEMORY]->(m) | c.id] AS conversations""";
 
@@ -441,7 +442,12 @@ final class MemoryScopeCopies {
     static final int MAX_CATCH_UP = 2_000;
 
     /** A memory as read from Neo4j: as a copy holds it, and the times a write may have set on it since it was added. */
-    record Copied(Row row, Long forgottenAt, Long validTo) {
+    record Copied(Row row, Long forgottenAt, Long validTo, String terms, String termsBy) {
+
+        /** The text's terms as stored beside it, when {@code words} read them (a copy then reads no text again); else null. */
+        List<String> terms(MemoryWords words) {
+            return terms == null || !words.version().equals(termsBy) ? null : terms.isEmpty() ? List.of() : List.of(terms.split(" "));
+        }
 
         static Copied of(Record record) {
             String id = record.get("id").asString();
@@ -455,7 +461,8 @@ final class MemoryScopeCopies {
                     vectors.embedding(), vectors.second(), record.get("speaker").asString(null),
                     record.get("happened").asLong(), Neo4jMemoryStore.nullableLong(record.get("expiresAt")),
                     List.copyOf(record.get("conversations").asList(Value::asString))),
-                    Neo4jMemoryStore.nullableLong(record.get("forgottenAt")), Neo4jMemoryStore.nullableLong(record.get("validTo")));
+                    Neo4jMemoryStore.nullableLong(record.get("forgottenAt")), Neo4jMemoryStore.nullableLong(record.get("validTo")),
+                    record.get("terms").asString(null), record.get("termsBy").asString(null));
         }
     }
 
@@ -691,6 +698,8 @@ final class MemoryScopeCopies {
             long[] validTo = new long[n];
             List<List<String>> conversations = new ArrayList<>(n);
             List<String> texts = new ArrayList<>(n);
+            MemoryWords words = MemoryWords.of(stemming);
+            List<List<String>> terms = new ArrayList<>(n);
             List<String> inContext = new ArrayList<>(n);
             boolean anyContext = false;
             int dimension = 0;
@@ -698,6 +707,7 @@ final class MemoryScopeCopies {
                 Row row = rows.get(i).row();
                 ids[i] = row.id();
                 texts.add(row.text());
+                terms.add(rows.get(i).terms(words));
                 anyContext |= row.context() != null;
                 inContext.add(row.inContext());
                 embeddings[i] = row.embedding();
@@ -723,7 +733,7 @@ final class MemoryScopeCopies {
                 lacksSecond[i] = seconds[i] == null;
             }
             return new Copy(state, ids, UnitVectors.of(embeddings, dimension), secondVectors, lacksSecond, speakers, happened, forgottenAt,
-                    expiresAt, validTo, conversations, ScopeWords.of(texts, stemming), anyContext ? ScopeWords.of(inContext, stemming) : null);
+                    expiresAt, validTo, conversations, ScopeWords.of(texts, terms, words), anyContext ? ScopeWords.of(inContext, stemming) : null);
         }
 
         /**

@@ -18,13 +18,12 @@ import org.neo4j.driver.Record;
 import org.neo4j.driver.Value;
 
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
-import dev.openrag.knowledge.text.FulltextQuery;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryText;
+import dev.openrag.memory.MemoryWords;
 import dev.openrag.memory.Message;
 import dev.openrag.memory.NewerWins;
 
@@ -51,6 +50,8 @@ final class MemorySearch {
     private final MemoryScopeCopies copies;
     private final MemoryVectorQueue vectorQueue;
     private final Neo4jMemoryStore.SearchTuning tuning;
+    /** How questions are read: as the memories were ({@code terms} in Neo4j, the scope's copy). */
+    private final MemoryWords words;
 
     MemorySearch(Driver driver, int exactScanLimit, MemoryScopeCopies copies, MemoryVectorQueue vectorQueue,
                  Neo4jMemoryStore.SearchTuning tuning) {
@@ -59,6 +60,7 @@ final class MemorySearch {
         this.copies = copies;
         this.vectorQueue = vectorQueue;
         this.tuning = tuning;
+        this.words = MemoryWords.of(tuning.stemming());
     }
 
     /** The names of the speakers of a scope's memories (cached as the scope's facts). */
@@ -131,7 +133,7 @@ final class MemorySearch {
         params.put("before", question.before());
         params.put("asOf", question.asOf());
         String lucene = question.text() == null || MemoryQuery.VECTOR.equals(question.mode()) ? ""
-                : FulltextQuery.luceneQuery(question.text());
+                : MemoryWords.luceneQuery(words.ofQuery(question.text()));
         boolean wordsOnly = MemoryQuery.BM25.equals(question.mode());
         int k = question.k();
         // newer wins may move a memory from below the first k up: the results are chosen from a few more
@@ -151,14 +153,14 @@ final class MemorySearch {
         CompletableFuture<List<Candidate>> byText = null;
         if (!lucene.isEmpty()) {
             if (copy != null) { // BM25 with the scope's own statistics
-                byText = CompletableFuture.completedFuture(fromCopy(copy.bestByWords(FulltextQuery.queryTerms(question.text()),
+                byText = CompletableFuture.completedFuture(fromCopy(copy.bestByWords(words.ofQuery(question.text()),
                         MemoryScopeCopies.Filter.of(params), depth)));
             } else {
                 Map<String, Object> words = new HashMap<>(params);
                 words.put("lucene", MemoryText.inScope(question.scope(), lucene));
                 vectorQueue.indexAll(); // the index holds the memories moved out of the queue only (MemoryVectorQueue)
-                byText = async(() -> candidates(read(Neo4jSchema.AWAIT_MEMORY_WORDS
-                        + "CALL db.index.fulltext.queryNodes('" + Neo4jSchema.MEMORY_TEXT_INDEX
+                byText = async(() -> candidates(read(MemorySchema.AWAIT_MEMORY_WORDS
+                        + "CALL db.index.fulltext.queryNodes('" + MemorySchema.MEMORY_TEXT_INDEX
                         + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, words)));
             }
         }
@@ -213,12 +215,12 @@ final class MemorySearch {
         }
         // BM25 votes unless the query's words found are in every memory: they would rank them by length alone. Its list
         // is kept silent then, not dropped: its ranks still say which memories hold the words (MemoryPeriod dates by them)
-        boolean wordsVote = wordsOnly || copy == null || !copy.wordsSayNothing(FulltextQuery.queryTerms(query.text()));
+        boolean wordsVote = wordsOnly || copy == null || !copy.wordsSayNothing(words.ofQuery(query.text()));
         Set<String> silent = wordsVote ? Set.of() : Set.of("bm25");
         lists.put("bm25", join(byText));
         if (copy != null && !wordsOnly) {
             // a reply's words with the turn it answers: "I've had them for 3 years" holds no "turtles", the question before it does
-            List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(FulltextQuery.queryTerms(query.text()),
+            List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(words.ofQuery(query.text()),
                     MemoryScopeCopies.Filter.of(params), depth);
             if (inContext != null) {
                 lists.put(Neo4jMemoryStore.CONTEXT_WORDS_LIST, fromCopy(inContext));
@@ -302,7 +304,7 @@ final class MemorySearch {
         if (positions.isEmpty()) {
             return List.of();
         }
-        List<String> terms = new ArrayList<>(FulltextQuery.queryTerms(text));
+        List<String> terms = new ArrayList<>(words.ofQuery(text));
         terms.addAll(copy.feedbackTerms(positions, tuning.feedbackTerms(), terms));
         return fromCopy(copy.bestByWords(terms, filter, depth));
     }
@@ -542,7 +544,7 @@ final class MemorySearch {
                       RETURN m, vector.similarity.cosine(m.embedding, $vector) AS similarity
                     }
                     WITH m, similarity
-                    """.formatted(Neo4jSchema.INDEXED_MEMORY, Neo4jSchema.MEMORY_VECTOR_INDEX, Neo4jSchema.MEMORY_TO_INDEX)
+                    """.formatted(MemorySchema.INDEXED_MEMORY, MemorySchema.MEMORY_VECTOR_INDEX, MemorySchema.MEMORY_TO_INDEX)
                     + FILTER, params));
             if (approximate.size() >= Math.min(k, scopeSize)) {
                 return approximate;

@@ -15,7 +15,6 @@ import org.neo4j.driver.exceptions.ServiceUnavailableException;
 import org.neo4j.driver.exceptions.SessionExpiredException;
 import org.neo4j.driver.exceptions.TransientException;
 
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
 
 /**
  * Puts new memories into the {@code memory_embedding} vector index in batches, after their write
@@ -23,14 +22,14 @@ import dev.openrag.knowledge.neo4j.Neo4jSchema;
  * vectors it takes (one memory a transaction or ten: 6.5 against 1.7 ms a memory,
  * docs/benchmarks.md), a quarter of an {@code add_memory}; a batch pays it once.
  *
- * <p>The memory words index ({@value Neo4jSchema#MEMORY_TEXT_INDEX}) takes them in the same batches:
+ * <p>The memory words index ({@value MemorySchema#MEMORY_TEXT_INDEX}) takes them in the same batches:
  * Lucene flushes and refreshes its searcher once per transaction it applies, which with one memory a
  * transaction cost Neo4j about as much CPU as the adds' own statements (docs/benchmarks.md). The one
  * search that reads that index moves the queued memories in first ({@link #indexAll()}), so its words
  * are found at once too.
  *
- * <p>A memory is written as {@code (:Memory:}{@value Neo4jSchema#MEMORY_TO_INDEX}{@code )}; the
- * indexes hold {@code (:}{@value Neo4jSchema#INDEXED_MEMORY}{@code )} nodes only. {@link #queued()} schedules a
+ * <p>A memory is written as {@code (:Memory:}{@value MemorySchema#MEMORY_TO_INDEX}{@code )}; the
+ * indexes hold {@code (:}{@value MemorySchema#INDEXED_MEMORY}{@code )} nodes only. {@link #queued()} schedules a
  * move of every queued memory to the indexed label a short delay later, so that the memories
  * written meanwhile share its transactions. Nothing is lost when the move fails or the app stops
  * first: the label is in Neo4j; a move that finds Neo4j away tries again every
@@ -95,8 +94,8 @@ final class MemoryVectorQueue {
         int moved = 0;
         try (Session session = driver.session()) {
             while (true) {
-                int batch = session.executeWrite(tx -> tx.run("MATCH (m:" + Neo4jSchema.MEMORY_TO_INDEX + ") WITH m LIMIT $batch "
-                        + "REMOVE m:" + Neo4jSchema.MEMORY_TO_INDEX + " SET m:" + Neo4jSchema.INDEXED_MEMORY + " RETURN count(m) AS n",
+                int batch = session.executeWrite(tx -> tx.run("MATCH (m:" + MemorySchema.MEMORY_TO_INDEX + ") WITH m LIMIT $batch "
+                        + "REMOVE m:" + MemorySchema.MEMORY_TO_INDEX + " SET m:" + MemorySchema.INDEXED_MEMORY + " RETURN count(m) AS n",
                         Map.of("batch", BATCH)).single().get("n").asInt());
                 moved += batch;
                 if (batch < BATCH) {

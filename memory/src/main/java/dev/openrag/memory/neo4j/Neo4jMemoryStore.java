@@ -27,10 +27,10 @@ import org.neo4j.driver.exceptions.Neo4jException;
 import org.neo4j.driver.exceptions.RetryableException;
 import org.neo4j.driver.types.Node;
 
+import dev.openrag.knowledge.neo4j.Neo4jCorrectionStore;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.memory.Conversation;
-import dev.openrag.memory.Correction;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryEntities;
@@ -38,9 +38,9 @@ import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.MemoryText;
+import dev.openrag.memory.MemoryWords;
 import dev.openrag.memory.Message;
 import dev.openrag.memory.NewerWins;
-import dev.openrag.memory.RelatedKnowledge;
 
 /**
  * {@link MemoryStore} on Neo4j: {@code (:Memory {scope, text, embedding, pinned, expiresAt})},
@@ -62,7 +62,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private static final Logger LOG = Logger.getLogger(Neo4jMemoryStore.class);
 
     static final String MEMORY_FIELDS = """
-            m {.*, embedding: null, secondEmbedding: null, vectors: null, vectorsOf: null, context: null,
+            m {.*, embedding: null, secondEmbedding: null, vectors: null, vectorsOf: null, context: null, terms: null, termsBy: null,
                versionTexts: null, versionFrom: null, versionUntil: null, textSince: null,
                versions: [i IN range(0, size(coalesce(m.versionTexts, [])) - 1)
                           | {text: m.versionTexts[i], from: m.versionFrom[i], until: m.versionUntil[i]}],
@@ -119,8 +119,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
      *                      turns, while a quarter of the top ten were the other person's. 0.5 was chosen
      *                      among 0.25, 0.5 and 0.75 on the tune conversations (recall@10 0.7913 without,
      *                      0.7959 with) and checked on the others (0.7323 to 0.7465; docs/benchmarks.md)
-     * @param stemming      whether BM25 over a scope's copy matches words by their English stems
-     *                      ({@link dev.openrag.memory.ScopeWords}). Off when first measured
+     * @param stemming      whether word search matches words by their stems, each text in its language
+     *                      ({@link dev.openrag.memory.MemoryWords}). Off when first measured (English stems)
      *                      (it cost the tune conversations two questions at recall@10); on since the
      *                      context, feedback and time lists joined: recall@10 0.8291 to 0.8383 on
      *                      the tune conversations, 0.7870 to 0.7887-0.7905 on the others
@@ -182,6 +182,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private final MemoryVectorQueue vectorQueue;
     private final SearchTuning tuning;
     private final MemorySearch searcher;
+    /** How a memory's text becomes the terms word search matches ({@code terms}, indexed by {@value MemorySchema#MEMORY_TEXT_INDEX}). */
+    private final MemoryWords words;
     public Neo4jMemoryStore(Driver driver) {
         this(driver, EXACT_SCAN_LIMIT, DEFAULT_MAX_COPIED);
     }
@@ -208,6 +210,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         this.driver = driver;
         this.exactScanLimit = exactScanLimit;
         this.tuning = Objects.requireNonNull(tuning);
+        this.words = MemoryWords.of(tuning.stemming());
         this.copies = new MemoryScopeCopies(driver, maxCopied, tuning.stemming());
         this.vectorQueue = new MemoryVectorQueue(driver, vectorIndexDelay);
         this.searcher = new MemorySearch(driver, exactScanLimit, copies, vectorQueue, tuning);
@@ -225,6 +228,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("id", memory.id());
         params.put("scope", memory.scope());
         params.put("text", memory.text());
+        params.put("terms", words.stored(memory.text()));
+        params.put("termsBy", words.version());
         params.put("tags", memory.tags());
         params.put("pinned", memory.pinned());
         params.put("createdAt", memory.createdAt());
@@ -240,7 +245,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.putAll(MemoryScopeCopies.bumpParameters(List.of(memory.id()), List.of()));
         searcher.noteSpeaker(memory.scope(), memory.speaker());
         String create = ("""
-                CREATE (m:Memory:%s {id: $id, scope: $scope, text: $text, tags: $tags, pinned: $pinned,
+                CREATE (m:Memory:%s {id: $id, scope: $scope, text: $text, terms: $terms, termsBy: $termsBy, tags: $tags, pinned: $pinned,
                                   createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
                                   vectors: $vectors, vectorsOf: $createdAt, occurredAt: $occurredAt, speaker: $speaker,
                                   speakerKey: $speakerKey})
@@ -259,7 +264,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 WITH m
                 OPTIONAL MATCH (c:Conversation {id: $conversationId, scope: $scope})
                 FOREACH (_ IN CASE WHEN c IS NULL THEN [] ELSE [1] END | MERGE (c)-[:HAS_MEMORY]->(m))
-                """).formatted(Neo4jSchema.MEMORY_TO_INDEX);
+                """).formatted(MemorySchema.MEMORY_TO_INDEX);
         // one transaction: without links, one statement that also gives the scope its new version and returns the memory
         // as stored (three round trips and a second session fewer: 11.6 to 8.3-9.1 ms at p50 for the store's part of an
         // add, docs/benchmarks.md); with links, the version comes after them, so the scope locks last
@@ -394,6 +399,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             Map<String, Object> row = new HashMap<>();
             row.put("id", memory.id());
             row.put("text", memory.text());
+            row.put("terms", words.stored(memory.text()));
             String context = contexts == null ? null : contexts.get(i);
             row.put("context", context == null || context.isBlank() ? null : context.strip());
             row.put("tags", memory.tags());
@@ -421,7 +427,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         UNWIND $rows AS row
                         OPTIONAL MATCH (existing:Memory {id: row.id})
                         WITH row WHERE existing IS NULL
-                        CREATE (m:Memory:%s {id: row.id, scope: $scope, text: row.text, context: row.context, tags: row.tags, pinned: row.pinned,
+                        CREATE (m:Memory:%s {id: row.id, scope: $scope, text: row.text, terms: row.terms, termsBy: $termsBy, context: row.context, tags: row.tags, pinned: row.pinned,
                                           createdAt: row.createdAt, updatedAt: row.createdAt, expiresAt: row.expiresAt, embedding: row.embedding,
                                           vectors: row.vectors, vectorsOf: row.createdAt, occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
                         WITH m, row
@@ -429,7 +435,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                           UNWIND row.entities AS entity
                         """ + MENTION + """
                         }
-                        RETURN m.id AS id""").formatted(Neo4jSchema.MEMORY_TO_INDEX), Map.of("rows", rows, "scope", scope))
+                        RETURN m.id AS id""").formatted(MemorySchema.MEMORY_TO_INDEX), Map.of("rows", rows, "scope", scope, "termsBy", words.version()))
                         .list(r -> r.get("id").asString());
                 // only the memories this call added: a batch sent again changes nothing
                 List<MemoryScopeCopies.Mark> ends = linkAll(tx, memories.stream().filter(memory -> added.contains(memory.id())).toList());
@@ -488,6 +494,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id);
         params.put("text", text);
+        params.put("terms", text == null ? null : words.stored(text));
+        params.put("termsBy", words.version());
         params.put("embedding", embedding == null ? null : Neo4jGraphStore.toList(embedding));
         params.put("tags", tags);
         params.put("now", now);
@@ -501,6 +509,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                       m.versionFrom = coalesce(m.versionFrom, []) + coalesce(m.textSince, m.createdAt),
                       m.versionUntil = coalesce(m.versionUntil, []) + $now,
                       m.textSince = $now)
+                FOREACH (_ IN CASE WHEN $text IS NULL THEN [] ELSE [1] END | SET m.terms = $terms, m.termsBy = $termsBy)
                 SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding), m.tags = coalesce($tags, m.tags)
                 """ + VECTORS_FOLLOW + """
                 SET m.updatedAt = $now
@@ -715,45 +724,25 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Correction addCorrection(Correction correction, float[] embedding) {
-        Map<String, Object> params = new HashMap<>();
-        params.put("id", correction.id());
-        params.put("scope", correction.scope());
-        params.put("text", correction.text());
-        params.put("query", correction.query());
-        params.put("chunkId", correction.chunkId());
-        params.put("memoryId", correction.memoryId());
-        params.put("createdAt", correction.createdAt());
-        params.put("embedding", Neo4jGraphStore.toList(embedding));
-        String cypher = """
-                CREATE (c:Correction {id: $id, scope: $scope, text: $text, query: $query, chunkId: $chunkId,
-                                      memoryId: $memoryId, createdAt: $createdAt, embedding: $embedding})
-                WITH c
-                OPTIONAL MATCH (ch:Chunk {chunkId: $chunkId})
-                OPTIONAL MATCH (m:Memory {id: $memoryId})
-                FOREACH (target IN [x IN [ch, m] WHERE x IS NOT NULL] | MERGE (c)-[:CORRECTS]->(target))
-                // a corrected memory is no longer true from now on, as a superseded one
-                FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END | SET m.validTo = coalesce(m.validTo, $createdAt))""";
+    public Correction correct(Correction correction, float[] embedding) {
         if (correction.memoryId() == null) {
-            write(cypher, params);
-        } else { // the scope's copy takes the memory's end of validity, as a supersession's
-            marked(tx -> {
-                Long validTo = nullableLong(tx.run(cypher + "\nRETURN m.validTo AS validTo", params).single().get("validTo"));
-                return List.of(new MemoryScopeCopies.Mark(correction.memoryId(), MemoryScopeCopies.Mark.Time.VALID_TO, validTo));
-            }, correction.memoryId());
+            throw new IllegalArgumentException("a correction memory stores names a memory; " + correction.id() + " names none");
         }
+        // the correction as knowledge-store writes it, and in the same write the memory it names: no longer true from now
+        // on, as a superseded one, and the scope's copy takes the memory's end of validity
+        String cypher = Neo4jCorrectionStore.CREATE + """
+                WITH c
+                OPTIONAL MATCH (m:Memory {id: $memoryId})
+                FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END |
+                  MERGE (c)-[:CORRECTS]->(m)
+                  SET m.validTo = coalesce(m.validTo, $createdAt))
+                RETURN m.validTo AS validTo""";
+        Map<String, Object> params = Neo4jCorrectionStore.parameters(correction, embedding);
+        marked(tx -> {
+            Long validTo = nullableLong(tx.run(cypher, params).single().get("validTo"));
+            return List.of(new MemoryScopeCopies.Mark(correction.memoryId(), MemoryScopeCopies.Mark.Time.VALID_TO, validTo));
+        }, correction.memoryId());
         return correction;
-    }
-
-    @Override
-    public List<Correction> corrections(String scope) {
-        return read("MATCH (c:Correction {scope: $scope}) RETURN c ORDER BY c.createdAt DESC", Map.of("scope", scope))
-                .stream().map(row -> correction(row.get("c").asNode(), null)).toList();
-    }
-
-    @Override
-    public boolean chunkExists(String chunkId) {
-        return !read("MATCH (c:Chunk {chunkId: $id}) RETURN c.chunkId LIMIT 1", Map.of("id", chunkId)).isEmpty();
     }
 
     @Override
@@ -810,8 +799,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public RelatedKnowledge related(Collection<String> scopes, float[] query, double minSimilarity,
-                                    Collection<String> chunkIds, int limit, long now) {
+    public List<MemoryHit> related(Collection<String> scopes, float[] query, double minSimilarity,
+                                   Collection<String> chunkIds, int limit, long now) {
         Map<String, Object> params = new HashMap<>();
         params.put("scopes", scopes == null ? null : List.copyOf(scopes));
         params.put("vector", Neo4jGraphStore.toList(query));
@@ -831,14 +820,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 RETURN similarity AS score, %s ORDER BY score DESC LIMIT $limit""".formatted(MEMORY_FIELDS), params)
                 .stream().map(row -> new MemoryHit("memory", row.get("score").asDouble(), memory(row.get("memory")), null))
                 .toList();
-        List<Correction> corrections = read("""
-                MATCH (c:Correction)
-                WHERE $scopes IS NULL OR c.scope IN $scopes
-                WITH c, vector.similarity.cosine(c.embedding, $vector) AS similarity
-                WHERE similarity >= $min OR c.chunkId IN $chunkIds
-                RETURN c, similarity ORDER BY similarity DESC LIMIT $limit""", params)
-                .stream().map(row -> correction(row.get("c").asNode(), row.get("similarity").asDouble())).toList();
-        return new RelatedKnowledge(memories, corrections);
+        return memories;
     }
 
     private void write(String cypher, Map<String, Object> params) {
@@ -879,12 +861,6 @@ public final class Neo4jMemoryStore implements MemoryStore {
     static Message message(String conversationId, Node msg) {
         return new Message(msg.get("id").asString(), conversationId, msg.get("seq").asInt(), msg.get("role").asString(),
                 msg.get("content").asString(), msg.get("createdAt").asLong());
-    }
-
-    private static Correction correction(Node c, Double score) {
-        return new Correction(c.get("id").asString(), c.get("scope").asString(), c.get("text").asString(),
-                nullableString(c.get("query")), nullableString(c.get("chunkId")), nullableString(c.get("memoryId")),
-                c.get("createdAt").asLong(), score);
     }
 
     static Long nullableLong(Value value) {

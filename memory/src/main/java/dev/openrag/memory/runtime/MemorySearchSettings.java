@@ -37,7 +37,7 @@ public interface MemorySearchSettings {
     @WithDefault("" + SearchTuning.DEFAULT_OTHER_SPEAKER_WEIGHT)
     double otherSpeakerWeight();
 
-    /** Whether BM25 over a scope's copy matches words by their English stems ("books" finds "book"). */
+    /** Whether word search matches words by their stems, each in its language ("books" finds "book", "Häuser" "Haus"). */
     @WithDefault("" + SearchTuning.DEFAULT_STEMMING)
     boolean stemming();
 

@@ -24,7 +24,7 @@ import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.StackConfig;
 import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
-import dev.openrag.memory.Correction;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryHit;
@@ -55,6 +55,7 @@ class MemoryScopeCopiesTest {
     static void connect(StackConfig config) {
         driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
         Neo4jSchema.bootstrap(driver, DIMENSIONS);
+        MemorySchema.bootstrap(driver, DIMENSIONS, dev.openrag.memory.MemoryWords.of(true));
     }
 
     @AfterAll
@@ -240,7 +241,7 @@ class MemoryScopeCopiesTest {
         store.setForgotten(scope + "-m4", NOW - 1);
         store.setForgotten(scope + "-m4", null);
         store.link(scope + "-after", scope + "-m5", Memory.SUPERSEDES);
-        store.addCorrection(new Correction("fix-" + scope, scope, "that was wrong", null, null, scope + "-m7", NOW - 1, null),
+        store.correct(new Correction("fix-" + scope, scope, "that was wrong", null, null, scope + "-m7", NOW - 1, null),
                 randomVector(random));
         assertThat(store.servesFromMemory(scope)).as("forgets, a supersession and a correction").isTrue();
         Neo4jMemoryStore again = readAfresh(scope);
@@ -359,7 +360,7 @@ class MemoryScopeCopiesTest {
                 () -> writing.setForgotten(scope + "-m4", null),
                 () -> writing.setForgotten(scope + "-m5", NOW - 1),
                 () -> writing.link(scope + "-m6", scope + "-m7", Memory.SUPERSEDES),
-                () -> writing.addCorrection(new Correction("fix-" + scope, scope, "that was wrong", null, null, scope + "-m8", NOW - 1,
+                () -> writing.correct(new Correction("fix-" + scope, scope, "that was wrong", null, null, scope + "-m8", NOW - 1,
                         null), randomVector(random)),
                 () -> writing.update(scope + "-m3", "a hurricane flattened the greenhouse", randomVector(random), secondVector(random),
                         null, NOW),
@@ -882,7 +883,7 @@ class MemoryScopeCopiesTest {
 
         awaitTrue(() -> searching.servesFromMemory(scope), "the copy catches up");
         String corrected = top(searching, scope, query);
-        writing.addCorrection(new Correction("fix-" + scope, scope, "that was wrong", null, null, corrected, NOW - 1, null),
+        writing.correct(new Correction("fix-" + scope, scope, "that was wrong", null, null, corrected, NOW - 1, null),
                 new float[] {0, 0, 0, 1});
         assertThat(top(searching, scope, query)).as("a memory corrected elsewhere").isNotEqualTo(corrected);
 

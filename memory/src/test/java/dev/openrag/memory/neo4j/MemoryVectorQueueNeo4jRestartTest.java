@@ -43,6 +43,7 @@ class MemoryVectorQueueNeo4jRestartTest {
         stack = config;
         driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
         Neo4jSchema.bootstrap(driver, 4);
+        MemorySchema.bootstrap(driver, 4, dev.openrag.memory.MemoryWords.of(true));
     }
 
     @AfterAll
@@ -77,12 +78,12 @@ class MemoryVectorQueueNeo4jRestartTest {
 
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         List<String> labels = labels(id);
-        while (!labels.contains(Neo4jSchema.INDEXED_MEMORY) && System.nanoTime() < deadline) {
+        while (!labels.contains(MemorySchema.INDEXED_MEMORY) && System.nanoTime() < deadline) {
             Thread.sleep(250);
             labels = labels(id);
         }
-        assertThat(labels).as("moved by the store's own retry").contains(Neo4jSchema.INDEXED_MEMORY)
-                .doesNotContain(Neo4jSchema.MEMORY_TO_INDEX);
+        assertThat(labels).as("moved by the store's own retry").contains(MemorySchema.INDEXED_MEMORY)
+                .doesNotContain(MemorySchema.MEMORY_TO_INDEX);
     }
 
     /** The memory's labels; none while the driver still finds Neo4j away. */

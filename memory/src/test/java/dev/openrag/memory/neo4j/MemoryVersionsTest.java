@@ -29,6 +29,7 @@ class MemoryVersionsTest {
     static void connect(StackConfig config) {
         driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
         Neo4jSchema.bootstrap(driver, 4);
+        MemorySchema.bootstrap(driver, 4, dev.openrag.memory.MemoryWords.of(true));
     }
 
     @AfterAll

@@ -42,6 +42,7 @@ class Neo4jMemoryStoreTest {
     static void connect(StackConfig config) {
         driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
         Neo4jSchema.bootstrap(driver, 4);
+        MemorySchema.bootstrap(driver, 4, dev.openrag.memory.MemoryWords.of(true));
     }
 
     @AfterAll
@@ -119,11 +120,11 @@ class Neo4jMemoryStoreTest {
 
         try (var session = driver.session()) {
             List<String> properties = session.run("SHOW INDEXES YIELD name, properties WHERE name = $name RETURN properties",
-                    Map.of("name", Neo4jSchema.MEMORY_VECTOR_INDEX)).single().get("properties").asList(org.neo4j.driver.Value::asString);
+                    Map.of("name", MemorySchema.MEMORY_VECTOR_INDEX)).single().get("properties").asList(org.neo4j.driver.Value::asString);
             assertThat(properties).as("big scopes are searched with the scope as the index's filter").contains("embedding", "scope");
             assertThat(session.run("SHOW INDEXES YIELD name, labelsOrTypes WHERE name = $name RETURN labelsOrTypes",
-                    Map.of("name", Neo4jSchema.MEMORY_VECTOR_INDEX)).single().get("labelsOrTypes").asList(org.neo4j.driver.Value::asString))
-                    .as("the index holds the memories moved into it, not every memory at its write").containsExactly(Neo4jSchema.INDEXED_MEMORY);
+                    Map.of("name", MemorySchema.MEMORY_VECTOR_INDEX)).single().get("labelsOrTypes").asList(org.neo4j.driver.Value::asString))
+                    .as("the index holds the memories moved into it, not every memory at its write").containsExactly(MemorySchema.INDEXED_MEMORY);
         }
     }
 
@@ -136,17 +137,17 @@ class Neo4jMemoryStoreTest {
         for (int i = 0; i < 20; i++) { // all near the query, so that the index alone fills k with them
             store.add(memory(scope + "-" + i, scope), new float[] {0.9f, 0.1f * (i + 1), 0, 0});
         }
-        assertThat(labels(scope + "-0")).contains(Neo4jSchema.MEMORY_TO_INDEX).doesNotContain(Neo4jSchema.INDEXED_MEMORY);
+        assertThat(labels(scope + "-0")).contains(MemorySchema.MEMORY_TO_INDEX).doesNotContain(MemorySchema.INDEXED_MEMORY);
         assertThat(store.indexQueuedVectors()).isGreaterThanOrEqualTo(20);
-        assertThat(labels(scope + "-0")).contains(Neo4jSchema.INDEXED_MEMORY).doesNotContain(Neo4jSchema.MEMORY_TO_INDEX);
+        assertThat(labels(scope + "-0")).contains(MemorySchema.INDEXED_MEMORY).doesNotContain(MemorySchema.MEMORY_TO_INDEX);
 
         store.add(memory(scope + "-new", scope), new float[] {1, 0, 0, 0});
-        assertThat(labels(scope + "-new")).contains(Neo4jSchema.MEMORY_TO_INDEX);
+        assertThat(labels(scope + "-new")).contains(MemorySchema.MEMORY_TO_INDEX);
         assertThat(store.search(scope, new float[] {1, 0, 0, 0}, 3, null, 0, false, 2)).extracting(MemoryHit::id)
                 .as("the index's three nearest are older memories; the queued one is scanned beside them").startsWith(scope + "-new");
 
         assertThat(store.indexQueuedVectors()).isGreaterThanOrEqualTo(1);
-        assertThat(labels(scope + "-new")).contains(Neo4jSchema.INDEXED_MEMORY).doesNotContain(Neo4jSchema.MEMORY_TO_INDEX);
+        assertThat(labels(scope + "-new")).contains(MemorySchema.INDEXED_MEMORY).doesNotContain(MemorySchema.MEMORY_TO_INDEX);
         assertThat(store.search(scope, new float[] {1, 0, 0, 0}, 3, null, 0, false, 2)).extracting(MemoryHit::id)
                 .as("now from the index").startsWith(scope + "-new").hasSize(3);
         assertThat(store.indexQueuedVectors()).as("nothing left to move").isZero();
@@ -158,10 +159,10 @@ class Neo4jMemoryStoreTest {
         String scope = "moved-" + System.nanoTime();
         store.add(memory(scope + "-0", scope), new float[] {1, 0, 0, 0});
         long deadline = System.currentTimeMillis() + 10_000;
-        while (labels(scope + "-0").contains(Neo4jSchema.MEMORY_TO_INDEX) && System.currentTimeMillis() < deadline) {
+        while (labels(scope + "-0").contains(MemorySchema.MEMORY_TO_INDEX) && System.currentTimeMillis() < deadline) {
             Thread.sleep(20);
         }
-        assertThat(labels(scope + "-0")).contains(Neo4jSchema.INDEXED_MEMORY).doesNotContain(Neo4jSchema.MEMORY_TO_INDEX);
+        assertThat(labels(scope + "-0")).contains(MemorySchema.INDEXED_MEMORY).doesNotContain(MemorySchema.MEMORY_TO_INDEX);
     }
 
     private static List<String> labels(String memoryId) {

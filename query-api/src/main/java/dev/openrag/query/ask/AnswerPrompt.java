@@ -2,7 +2,7 @@ package dev.openrag.query.ask;
 
 import java.util.List;
 
-import dev.openrag.memory.Correction;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.query.search.SearchResponse;
 
 /**

@@ -4,7 +4,7 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-import dev.openrag.memory.Correction;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.query.cite.Span;
 import dev.openrag.query.search.SearchResponse;
 import dev.openrag.schemas.TokenUsage;

@@ -11,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
-import dev.openrag.memory.Correction;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.query.search.SearchResponse;
 
 /**

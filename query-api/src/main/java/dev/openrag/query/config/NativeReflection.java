@@ -5,7 +5,7 @@ import dev.openrag.knowledge.browse.CollectionSummary;
 import dev.openrag.knowledge.browse.DocumentDetail;
 import dev.openrag.knowledge.browse.DocumentSummary;
 import dev.openrag.knowledge.browse.Neighbourhood;
-import dev.openrag.memory.Correction;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.memory.Memory;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 

@@ -20,10 +20,11 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import dev.openrag.knowledge.access.Role;
+import dev.openrag.knowledge.port.Correction;
+import dev.openrag.knowledge.port.CorrectionStore;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
 import dev.openrag.knowledge.runtime.auth.Access;
-import dev.openrag.memory.Correction;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryBatch;
 import dev.openrag.memory.MemoryEmbeddings;
@@ -62,11 +63,13 @@ public class MemoryResource {
     }
 
     private final MemoryStore store;
+    private final CorrectionStore correctionStore;
     private final MemoryEmbeddings embeddings;
     private final Access access;
 
-    public MemoryResource(MemoryStore store, MemoryEmbeddings embeddings, Access access) {
+    public MemoryResource(MemoryStore store, CorrectionStore correctionStore, MemoryEmbeddings embeddings, Access access) {
         this.store = store;
+        this.correctionStore = correctionStore;
         this.embeddings = embeddings;
         this.access = access;
     }
@@ -205,7 +208,7 @@ public class MemoryResource {
     @Operation(summary = "Corrections of a scope")
     public Map<String, Object> corrections(@QueryParam("scope") String scope) {
         String checked = scope(scope);
-        List<Correction> corrections = store.corrections(checked);
+        List<Correction> corrections = correctionStore.corrections(checked);
         return Map.of("scope", checked, "corrections", corrections);
     }
 

@@ -28,6 +28,7 @@ import dev.openrag.knowledge.filter.DocumentFilters;
 import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.DocumentMetadataStore;
 import dev.openrag.knowledge.port.DocumentTexts;
+import dev.openrag.knowledge.port.CorrectionStore;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.LexicalIndex;
@@ -39,7 +40,6 @@ import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.memory.MemoryStore;
-import dev.openrag.memory.RelatedKnowledge;
 import dev.openrag.query.cite.Span;
 import dev.openrag.query.cite.Spans;
 import dev.openrag.schemas.CollectionNames;
@@ -112,6 +112,9 @@ public class SearchService {
     /** Injected into the field: documents' metadata, for filters that a retriever cannot translate itself and for the hits. */
     @Inject
     DocumentMetadataStore metadata;
+    /** Injected into the field: the corrections related to a search, beside memory's pinned memories. */
+    @Inject
+    CorrectionStore corrections;
     private static final long LATE_WAIT_NANOS = 100_000_000L;
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
@@ -502,8 +505,9 @@ public class SearchService {
                 return skip(skipped, "memories", scopes == null ? "no pinned memory or correction in any scope"
                         : "no pinned memory or correction in the searched scopes");
             }
-            return memories.related(scopes, queryVector.get(), memoryMinSimilarity,
-                    chunkIds, MEMORY_LIMIT, System.currentTimeMillis());
+            float[] vector = queryVector.get();
+            return new RelatedKnowledge(memories.related(scopes, vector, memoryMinSimilarity, chunkIds, MEMORY_LIMIT,
+                    System.currentTimeMillis()), corrections.related(scopes, vector, memoryMinSimilarity, chunkIds, MEMORY_LIMIT));
         } catch (RuntimeException e) {
             LOG.warnf("memories and corrections unavailable, answering without them: %s", rootMessage(e));
             degraded.add("memories");

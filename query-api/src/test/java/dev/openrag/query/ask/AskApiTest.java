@@ -17,7 +17,7 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
-import dev.openrag.memory.Correction;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.query.CountedDocumentTexts;
 import dev.openrag.query.FixtureTest;
@@ -51,7 +51,7 @@ class AskApiTest extends FixtureTest {
     @Test
     void correctionsLeadTheAnswer() {
         long now = System.currentTimeMillis();
-        new Neo4jMemoryStore(driver).addCorrection(new Correction("ask-corr-" + now, "ask-test", "Consumer groups were renamed to reader groups.",
+        new dev.openrag.knowledge.neo4j.Neo4jCorrectionStore(driver).add(new Correction("ask-corr-" + now, "ask-test", "Consumer groups were renamed to reader groups.",
                 null, SearchFixture.COLLECTION + "/doc-3#0", null, now, null), embedder.embedQuery("Consumer groups were renamed"));
         String answer = given().contentType(ContentType.JSON)
                 .body(Map.of("question", "Which consumers share the partitions of a topic?", "collection", SearchFixture.COLLECTION,

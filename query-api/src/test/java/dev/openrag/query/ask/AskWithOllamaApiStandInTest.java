@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.localstack.test.OllamaApiStandIn;
-import dev.openrag.memory.Correction;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
@@ -62,7 +62,7 @@ class AskWithOllamaApiStandInTest extends FixtureTest {
     @Test
     void theModelWritesTheAnswerFromCorrectionsThenNumberedSources() {
         long now = System.currentTimeMillis();
-        new Neo4jMemoryStore(driver).addCorrection(new Correction("llm-corr-" + now, "llm-test", "Tomatoes need eight hours of sun.",
+        new dev.openrag.knowledge.neo4j.Neo4jCorrectionStore(driver).add(new Correction("llm-corr-" + now, "llm-test", "Tomatoes need eight hours of sun.",
                 null, SearchFixture.COLLECTION + "/doc-2#0", null, now, null), embedder.embedQuery("Tomatoes need eight hours"));
 
         given().contentType(ContentType.JSON)

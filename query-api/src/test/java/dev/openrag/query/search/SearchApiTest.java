@@ -24,7 +24,7 @@ import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.localstack.test.LocalStackTestResource;
-import dev.openrag.memory.Correction;
+import dev.openrag.knowledge.port.Correction;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
@@ -77,10 +77,10 @@ class SearchApiTest extends FixtureTest {
         MemoryStore memories = new Neo4jMemoryStore(driver);
         long now = System.currentTimeMillis();
         String scope = "search-test-" + now;
-        memories.addCorrection(new Correction("corr-" + now, scope, "Tomatoes need eight hours of sun, not six.",
+        new dev.openrag.knowledge.neo4j.Neo4jCorrectionStore(driver).add(new Correction("corr-" + now, scope, "Tomatoes need eight hours of sun, not six.",
                 "how many hours of sun do tomatoes need?", null, null, now, null),
                 embedder.embedQuery("how many hours of sun do tomatoes need?"));
-        memories.addCorrection(new Correction("corr-chunk-" + now, scope, "The scheduler uses virtual threads now.",
+        new dev.openrag.knowledge.neo4j.Neo4jCorrectionStore(driver).add(new Correction("corr-chunk-" + now, scope, "The scheduler uses virtual threads now.",
                 null, COLLECTION + "/doc-1#0", null, now, null), embedder.embedQuery("The scheduler uses virtual threads now."));
         memories.add(new Memory("mem-" + now, scope, "The garden is in a shady courtyard", List.of(), true, now, now,
                 null, null, null, List.of(), List.of()), embedder.embed(List.of("The garden is in a shady courtyard")).get(0));
@@ -188,7 +188,7 @@ class SearchApiTest extends FixtureTest {
         Map<String, Object> searchCorrected = Map.of("query", "How many hours of sunlight do tomato plants need?",
                 "collection", COLLECTION, "k", 1, "scopes", List.of(corrected), "explain", true);
         post(searchCorrected).statusCode(200).body("skipped.memories", equalTo(none));
-        memories.addCorrection(new Correction("skip-corr-" + now, corrected, "Tomatoes need eight hours of sun, not six.",
+        new dev.openrag.knowledge.neo4j.Neo4jCorrectionStore(driver).add(new Correction("skip-corr-" + now, corrected, "Tomatoes need eight hours of sun, not six.",
                 "how many hours of sun do tomatoes need?", null, null, now, null),
                 embedder.embedQuery("how many hours of sun do tomatoes need?"));
         post(searchCorrected).statusCode(200).body("skipped", nullValue()).body("corrections.id", hasItem("skip-corr-" + now));

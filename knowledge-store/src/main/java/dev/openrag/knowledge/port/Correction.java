@@ -1,4 +1,4 @@
-package dev.openrag.memory;
+package dev.openrag.knowledge.port;
 
 /**
  * A correction an agent or a person made: it {@code CORRECTS} a chunk or a memory, or stands for
