@@ -34,6 +34,7 @@ class InferredSupersessionsTest {
     static void connect(StackConfig config) {
         driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
         Neo4jSchema.bootstrap(driver, 4);
+        MemorySchema.bootstrap(driver, 4, dev.openrag.memory.MemoryWords.of(true));
     }
 
     @AfterAll

@@ -42,6 +42,7 @@ class NewerWinsOnNeo4jTest {
     static void connect(StackConfig config) {
         driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
         Neo4jSchema.bootstrap(driver, 4); // the other tests' dimension: the rule reads the second model only
+        MemorySchema.bootstrap(driver, 4, dev.openrag.memory.MemoryWords.of(true));
     }
 
     @AfterAll
