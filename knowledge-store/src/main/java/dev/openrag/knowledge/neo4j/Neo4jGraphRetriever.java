@@ -157,7 +157,8 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
         // chunk an entity passes weight to is of a selected document, and NEXT stays within a document
         String selected = filter == null ? null : Neo4jDocumentMetadata.cypher(filter, parameters);
         String hitAllowed = selected == null ? "true"
-                : "EXISTS { MATCH (d:Document {collection: $collection, documentId: hit.documentId}) WHERE " + selected + " }";
+                // the document by its unique uid (Neo4jGraphStore#documentUid): one index seek per chunk
+                : "EXISTS { MATCH (d:Document {uid: $collection + '/' + hit.documentId}) WHERE " + selected + " }";
         String seeds = selected == null ? NEAREST_SEEDS : NEAREST_SELECTED_SEEDS.replace("$$selected$$", selected);
         String cypher = """
                 CYPHER 25
