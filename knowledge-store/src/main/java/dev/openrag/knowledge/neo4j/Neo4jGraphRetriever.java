@@ -33,6 +33,11 @@ import dev.openrag.knowledge.text.QueryTerms;
  * similarity too (their {@code words}, embedded at ingest): the {@value #SIMILAR_SEEDS} nearest to the
  * query vector and the {@value #SIMILAR_SEEDS} best by BM25 over their words, the r-th of each list
  * weighing {@code nodeSeeds / r}; an entity passes that on as above, an operation to its chunk.
+ *
+ * <p>With a filter, the same query keeps to the documents it selects: the similarity seeds are the
+ * nearest chunks of those documents (exact cosine, not the index's top of the whole collection),
+ * a chunk reached from an entity or operation counts only when its document matches, and NEXT
+ * steps stay within a document; so the limit counts matching chunks only.
  */
 public final class Neo4jGraphRetriever implements GraphRetriever {
 

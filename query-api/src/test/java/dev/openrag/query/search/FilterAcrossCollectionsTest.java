@@ -44,7 +44,7 @@ import io.restassured.path.json.JsonPath;
  */
 @QuarkusTest
 @TestProfile(FilterAcrossCollectionsTest.Patient.class)
-class FilterAcrossCollectionsTest {
+public class FilterAcrossCollectionsTest {
 
     /** What is judged is which hits come back, not how fast: a busy machine must not turn a slow retriever into a missing one. */
     public static class Patient implements QuarkusTestProfile {
