@@ -44,7 +44,8 @@ class AccessControlTest extends FixtureTest {
     public static class AuthOn implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("openrag.auth.admin-key", ADMIN);
+            // what is judged is what a key reaches, not speed: a busy machine must not turn a slow store into a missing one
+            return Map.of("openrag.auth.admin-key", ADMIN, "openrag.search.read-timeout", "PT30S");
         }
 
         @Override
