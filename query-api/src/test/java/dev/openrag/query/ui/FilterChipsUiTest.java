@@ -107,6 +107,8 @@ class FilterChipsUiTest {
     }
 
     private List<String> searchTitles() {
+        // the previous answer cleared first, so what is read below is this search's
+        page.evaluate("document.querySelector('#search-results').replaceChildren()");
         page.click("#search-button");
         PlaywrightAssertions.assertThat(page.locator("#search-results p.hint")).containsText("results in");
         return page.locator("#search-results tbody strong").allTextContents();
