@@ -2,6 +2,8 @@
 // ingest pipeline (CORS) whose address /api/ui/config gives. The overview lives in overview.js.
 import { loadOverview } from './overview.js';
 
+import { filterChips, scopeOf } from './filters.js';
+
 export const $ = (selector) => document.querySelector(selector);
 
 /** Builds an element; text children are text nodes, so API data is never parsed as HTML. */
@@ -309,6 +311,8 @@ async function loadDocuments() {
   const filter = $('#documents-filter').value.trim();
   const query = new URLSearchParams({ collection: collection(), page: documentsPage, size: 20 });
   if (filter) query.set('q', filter);
+  const metadata = documentFilters?.filter();
+  if (metadata) query.set('filter', JSON.stringify(metadata));
   let listing;
   try {
     listing = await api(`api/documents?${query}`);
@@ -582,7 +586,7 @@ async function ask() {
   let response;
   try {
     response = await fetch('api/ask', { method: 'POST', headers: withKey({ 'Content-Type': 'application/json', Accept: 'text/event-stream' }),
-      body: JSON.stringify({ question, collection: collection() }) });
+      body: JSON.stringify({ question, ...scopeOf($('#chat-collections').value, collection()), filter: chatFilters?.filter() }) });
   } catch (e) {
     throw new Error('cannot reach the query API');
   }
@@ -627,18 +631,21 @@ function handleAskEvent(block) {
 async function search() {
   const query = $('#question').value.trim();
   if (!query) throw new Error('type a query first');
-  const found = await api('api/search', json({ query, k: 10, collection: collection(), mode: $('#search-mode').value, explain: true }));
+  const found = await api('api/search', json({ query, k: 10, ...scopeOf($('#chat-collections').value, collection()),
+    filter: chatFilters?.filter(), mode: $('#search-mode').value, explain: true }));
   $('#answer').textContent = '';
   $('#sources').replaceChildren();
   $('#search-results').replaceChildren(
     h('p', { class: 'hint' }, `${found.results.length} results in ${found.tookMs} ms`, found.route ? ` · automatic chose ${found.route.mode}: ${found.route.reason}` : '',
-      found.degraded ? ` · degraded: ${found.degraded.join(', ')}` : ''),
+      found.degraded ? ` · degraded: ${found.degraded.join(', ')}` : '',
+      found.unknownFilterKeys ? ` · no document has ${found.unknownFilterKeys.join(', ')}` : ''),
     h('table', {}, h('caption', { class: 'sr-only' }, 'Search results with the rank per retriever'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, '#'), h('th', { scope: 'col' }, 'result'), h('th', { scope: 'col' }, 'score'),
         h('th', { scope: 'col' }, 'rank per retriever'))),
       h('tbody', {}, found.results.map((r, i) => {
         const row = h('tr', { tabindex: 0 }, h('td', {}, i + 1),
-          h('td', {}, h('strong', {}, r.title || r.documentId, ` #${r.chunkIndex}`), h('div', { class: 'hint' }, r.text.slice(0, 200))),
+          h('td', {}, h('strong', {}, r.title || r.documentId, ` #${r.chunkIndex}`), found.collections ? ` · ${r.collection}` : '',
+            h('div', { class: 'hint' }, r.text.slice(0, 200))),
           h('td', {}, r.score.toFixed(4)),
           h('td', { class: 'ranks' }, Object.entries(r.ranks).map(([k, v]) => `${k} ${v}`).join(' · ')));
         const open = guarded(async () => { location.hash = '#documents'; await openDocument(r.documentId, r.chunkId, r.spans?.[0]); });
@@ -646,6 +653,20 @@ async function search() {
         row.addEventListener('keydown', (event) => { if (event.key === 'Enter') open(event); });
         return row;
       }))));
+}
+
+let chatFilters;
+let documentFilters;
+
+/** The filter chips of Chat and Documents (filters.js), on the header's collection. */
+function setUpFilters() {
+  chatFilters = filterChips({ root: $('#chat-filters'), api, h, collection, onError: showMessage });
+  documentFilters = filterChips({ root: $('#documents-filters'), api, h, collection, onError: showMessage,
+    onChange: () => { documentsPage = 1; loadDocuments().catch((e) => showMessage(e.message)); } });
+}
+
+function refreshFilters() {
+  return Promise.all([chatFilters.refresh(), documentFilters.refresh()]);
 }
 
 function setUpChat() {
@@ -676,6 +697,7 @@ async function useKey() {
   showMessage(`key accepted: ${auth.caller.role} access`, 'info');
   await loadCollections(true);
   route();
+  await refreshFilters();
 }
 
 async function start() {
@@ -691,15 +713,17 @@ async function start() {
   setUpGraph();
   setUpMemory();
   setUpChat();
+  setUpFilters();
   $('#documents-form').addEventListener('submit', guarded(() => { documentsPage = 1; return loadDocuments(); }));
   $('#documents-prev').addEventListener('click', guarded(() => { documentsPage--; return loadDocuments(); }));
   $('#documents-next').addEventListener('click', guarded(() => { documentsPage++; return loadDocuments(); }));
-  $('#collection').addEventListener('change', () => route());
+  $('#collection').addEventListener('change', () => { refreshFilters(); route(); });
   $('#collection').addEventListener('focus', () => loadCollections(false).catch((e) => showMessage(e.message)));
   window.addEventListener('hashchange', route);
   setInterval(refreshLag, 5000);
   await loadCollections(true).catch((e) => showMessage(e.message));
   route();
+  if ($('#key-form').hidden) await refreshFilters(); // else once a key is accepted
   document.body.dataset.ready = 'true';
 }
 

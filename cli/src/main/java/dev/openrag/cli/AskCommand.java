@@ -26,6 +26,10 @@ class AskCommand implements Callable<Integer> {
     @Option(names = {"-k"}, defaultValue = "5", description = "sources (default ${DEFAULT-VALUE})")
     int k;
 
+    @Option(names = "--collections", split = ",", paramLabel = "NAME", description = "several collections at once (a,b,c), "
+            + "or '*' for every granted one; instead of --collection")
+    java.util.List<String> collections;
+
     @Option(names = "--filter", paramLabel = "JSON", description = "only sources whose document's metadata matches (as in search)")
     String filter;
 
@@ -37,6 +41,9 @@ class AskCommand implements Callable<Integer> {
         Map<String, Object> request = new LinkedHashMap<>(Map.of("question", question, "k", k));
         if (collection != null) {
             request.put("collection", collection);
+        }
+        if (collections != null) {
+            request.put("collections", collections);
         }
         if (filter != null) {
             request.put("filter", MetaOptions.filter(filter));

@@ -59,6 +59,10 @@ class BenchCommand implements Callable<Integer> {
             description = "for 'query': also bench a synthetic collection of this many chunks (e.g. 100000)")
     int synthetic;
 
+    @Option(names = "--filter", paramLabel = "JSON", description = "for 'query': also time the searches with this filter and print "
+            + "the filtered p50 beside the unfiltered one (e.g. '{\"sourceId\": {\"exists\": true}}')")
+    String filter;
+
     @Option(names = "--requests", defaultValue = "400", description = "searches per client setting for 'query' (default ${DEFAULT-VALUE})")
     int requests;
 
@@ -161,6 +165,14 @@ class BenchCommand implements Callable<Integer> {
             chunks = ingest.get("/api/collections/" + corpusCollection + "/stats").path("chunks").path("opensearch").asLong();
         }
         List<String> lines = new ArrayList<>();
+        if (filter != null) {
+            // the filtered figure beside the unfiltered one, both measured now, on the same corpus
+            JsonNode parsed = MetaOptions.filter(filter);
+            lines.add(bench.measureFiltered(corpusCollection, chunks, 1, requests, parsed));
+            lines.add(bench.measureFiltered(corpusCollection, chunks, 8, requests, parsed));
+            lines.forEach(System.out::println);
+            return 0;
+        }
         lines.add(bench.measure(corpusCollection, chunks, 1, requests));
         lines.add(bench.measure(corpusCollection, chunks, 8, requests));
         if (synthetic > 0) {

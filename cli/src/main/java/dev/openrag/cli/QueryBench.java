@@ -61,17 +61,39 @@ final class QueryBench {
 
     /** Times {@code requests} searches spread over {@code clients} threads; prints and returns the summary line. */
     String measure(String collection, long chunks, int clients, int requests) throws Exception {
+        return measure(collection, chunks, clients, requests, null).line();
+    }
+
+    /** A run's summary line, its p50 and the mean number of results a search returned. */
+    record Measured(String line, double p50, double meanResults) {
+    }
+
+    /**
+     * {@code --filter}: the same searches unfiltered, then filtered, and one line with both p50s and
+     * their ratio (the target: filtered within 1.3x), with how many results the filtered ones returned
+     * on average (a filter that keeps nothing is quick and proves nothing).
+     */
+    String measureFiltered(String collection, long chunks, int clients, int requests, JsonNode filter) throws Exception {
+        Measured plain = measure(collection, chunks, clients, requests, null);
+        Measured filtered = measure(collection, chunks, clients, requests, filter);
+        return String.format(Locale.ROOT, "query-filtered chunks=%d clients=%d p50_ms=%.1f unfiltered_p50_ms=%.1f ratio=%.2f "
+                        + "mean_results=%.1f unfiltered_mean_results=%.1f filter=%s", chunks, clients, filtered.p50(), plain.p50(),
+                filtered.p50() / plain.p50(), filtered.meanResults(), plain.meanResults(), JSON.writeValueAsString(filter));
+    }
+
+    private Measured measure(String collection, long chunks, int clients, int requests, JsonNode filter) throws Exception {
         // warm-up, every query once (at least 20 searches): JIT, caches, connections. A search's
         // code paths differ with its query (code names, quoting), and 20 searches left query-api's
         // JIT still settling: three runs in a row after a restart went 31.6, 26.4, 23.0 ms at p50
         for (int i = 0; i < Math.max(20, queries.size()); i++) {
-            search(collection, "warm-up " + queries.get(i % queries.size()));
+            search(collection, "warm-up " + queries.get(i % queries.size()), filter);
         }
         Latencies latencies = new Latencies();
         Latencies firstTime = new Latencies();
         Latencies repeated = new Latencies();
         Latencies serverTimes = new Latencies();
         Map<String, Double> timingSums = new TreeMap<>();
+        long[] results = {0};
         ExecutorService pool = Executors.newFixedThreadPool(clients);
         long started = System.nanoTime();
         List<Future<?>> running = new ArrayList<>();
@@ -80,9 +102,10 @@ final class QueryBench {
             running.add(pool.submit(() -> {
                 for (int i = client; i < requests; i += clients) {
                     long sent = System.nanoTime();
-                    JsonNode answer = search(collection, queries.get(i % queries.size()));
+                    JsonNode answer = search(collection, queries.get(i % queries.size()), filter);
                     synchronized (latencies) {
                         latencies.add(sent);
+                        results[0] += answer.path("results").size();
                         ("hit".equals(answer.path("cache").path("embedQuery").asText()) ? repeated : firstTime).add(sent);
                         serverTimes.addMillis(answer.path("tookMs").asDouble());
                         answer.path("timings").fields().forEachRemaining(t -> timingSums.merge(t.getKey(), t.getValue().asDouble(), Double::sum));
@@ -98,14 +121,14 @@ final class QueryBench {
         pool.shutdown();
         StringBuilder where = new StringBuilder();
         timingSums.forEach((step, sum) -> where.append(String.format(Locale.ROOT, " %s=%.1fms", step, sum / latencies.count())));
-        String line = String.format(Locale.ROOT, "query chunks=%d clients=%d p50_ms=%.1f p95_ms=%.1f p99_ms=%.1f qps=%.1f",
-                chunks, clients, latencies.percentile(50), latencies.percentile(95), latencies.percentile(99),
-                latencies.count() / seconds);
+        String line = String.format(Locale.ROOT, "query%s chunks=%d clients=%d p50_ms=%.1f p95_ms=%.1f p99_ms=%.1f qps=%.1f",
+                filter == null ? "" : " (filtered)", chunks, clients, latencies.percentile(50), latencies.percentile(95),
+                latencies.percentile(99), latencies.count() / seconds);
         // the server's own time (tookMs) beside the client's: what the client and the network add
         System.out.printf(Locale.ROOT, "%s   server p50_ms=%.0f, mean per step:%s%n", line, serverTimes.percentile(50), where);
         System.out.printf(Locale.ROOT, "  first-time (query vector computed) %s; repeated (vector from the cache) %s%n",
                 summary(firstTime), summary(repeated));
-        return line;
+        return new Measured(line, latencies.percentile(50), (double) results[0] / Math.max(1, latencies.count()));
     }
 
     private static String summary(Latencies latencies) {
@@ -113,9 +136,13 @@ final class QueryBench {
                 latencies.percentile(50), latencies.percentile(99));
     }
 
-    private JsonNode search(String collection, String text) throws IOException {
-        return query.postJson("/api/search", JSON.writeValueAsString(
-                Map.of("query", text, "k", 10, "collection", collection, "mode", "hybrid", "explain", true)));
+    private JsonNode search(String collection, String text, JsonNode filter) throws IOException {
+        Map<String, Object> request = new java.util.HashMap<>(Map.of("query", text, "k", 10, "collection", collection, "mode", "hybrid",
+                "explain", true));
+        if (filter != null) {
+            request.put("filter", filter);
+        }
+        return query.postJson("/api/search", JSON.writeValueAsString(request));
     }
 
     /** Writes {@code count} synthetic chunks with random unit vectors to openrag.chunks.embedded; the sinks index them. */

@@ -30,6 +30,10 @@ class SearchCommand implements Callable<Integer> {
     @Option(names = "--mode", defaultValue = "hybrid", description = "hybrid, vector, bm25, graph, summary, hybrid_expanded or automatic (default ${DEFAULT-VALUE})")
     String mode;
 
+    @Option(names = "--collections", split = ",", paramLabel = "NAME", description = "several collections at once, fused "
+            + "(a,b,c), or '*' for every granted one; instead of --collection")
+    java.util.List<String> collections;
+
     @Option(names = "--filter", paramLabel = "JSON", description = "only documents whose metadata matches, e.g. "
             + "'{\"team\": \"payments\", \"year\": {\"gte\": 2025}}' (the form is in docs/architecture.md)")
     String filter;
@@ -42,6 +46,9 @@ class SearchCommand implements Callable<Integer> {
         Map<String, Object> request = new LinkedHashMap<>(Map.of("query", query, "k", k, "mode", mode));
         if (collection != null) {
             request.put("collection", collection);
+        }
+        if (collections != null) {
+            request.put("collections", collections);
         }
         if (filter != null) {
             request.put("filter", MetaOptions.filter(filter));
@@ -58,6 +65,9 @@ class SearchCommand implements Callable<Integer> {
         }
         for (JsonNode memory : answer.path("memories")) {
             System.out.println("memory: " + memory.path("text").asText());
+        }
+        if (answer.has("unknownFilterKeys")) {
+            System.out.println("no document has the filter's key(s) " + answer.path("unknownFilterKeys") + ": they match nothing");
         }
         System.out.printf(Locale.ROOT, "%d results in %d ms%s%n", answer.path("results").size(), answer.path("tookMs").asLong(),
                 answer.has("degraded") ? " (degraded: " + answer.path("degraded") + ")" : "");

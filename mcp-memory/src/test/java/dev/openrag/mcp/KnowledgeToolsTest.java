@@ -130,6 +130,13 @@ class KnowledgeToolsTest {
         assertThat(mcp.callError("ask", Map.of("question", "anything"))).contains("query-api at http://127.0.0.1:9 is unreachable");
         assertThat(mcp.callError("get_job_status", Map.of("jobId", "j"))).contains("ingest-pipeline at http://127.0.0.1:9 is unreachable");
         assertThat(mcp.callError("search_knowledge", Map.of("query", " "))).contains("argument 'query' is required");
+        // several collections go on to query-api, which checks each against the caller's key
+        assertThat(mcp.callError("search_knowledge", Map.of("query", "anything", "collections", List.of("a", "b"))))
+                .contains("query-api at http://127.0.0.1:9 is unreachable");
+        assertThat(mcp.callError("ask", Map.of("question", "anything", "collections", List.of("*"))))
+                .contains("query-api at http://127.0.0.1:9 is unreachable");
+        assertThat(mcp.callError("search_knowledge", Map.of("query", "anything", "collection", "a", "collections", List.of("b"))))
+                .contains("not both");
     }
 
     private static List<ConsumerRecord<String, String>> read(String topic, int wanted,

@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -42,6 +44,26 @@ public final class DocumentFilters {
             return null;
         }
         return new DocumentFilters().object(json, "filter", 1);
+    }
+
+    /** Every key the filter names, at any depth. */
+    public static Set<String> keys(DocumentFilter filter) {
+        Set<String> keys = new TreeSet<>();
+        collectKeys(filter, keys);
+        return keys;
+    }
+
+    private static void collectKeys(DocumentFilter filter, Set<String> keys) {
+        switch (filter) {
+            case DocumentFilter.All all -> all.filters().forEach(part -> collectKeys(part, keys));
+            case DocumentFilter.Any any -> any.filters().forEach(part -> collectKeys(part, keys));
+            case DocumentFilter.Equals equals -> keys.add(equals.key());
+            case DocumentFilter.In in -> keys.add(in.key());
+            case DocumentFilter.NotEquals not -> keys.add(not.key());
+            case DocumentFilter.Exists exists -> keys.add(exists.key());
+            case DocumentFilter.Range range -> keys.add(range.key());
+            case DocumentFilter.Prefix prefix -> keys.add(prefix.key());
+        }
     }
 
     private DocumentFilter object(JsonNode json, String at, int depth) {

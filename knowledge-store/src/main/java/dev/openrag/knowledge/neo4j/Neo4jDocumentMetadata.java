@@ -144,8 +144,7 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
             case DocumentFilter.Any any -> any.filters().stream().map(f -> "(" + cypher(f, params) + ")").collect(Collectors.joining(" OR "));
             case DocumentFilter.Equals equals -> equals(equals.key(), equals.value(), params);
             case DocumentFilter.NotEquals not -> "NOT coalesce(" + equals(not.key(), not.value(), params) + ", false)";
-            case DocumentFilter.In in -> in.values().stream().map(v -> "coalesce(" + equals(in.key(), v, params) + ", false)")
-                    .collect(Collectors.joining(" OR "));
+            case DocumentFilter.In in -> in(in, params);
             case DocumentFilter.Exists exists -> (exists.present() ? "" : "NOT ") + "(d[" + param(params, STRINGS + exists.key())
                     + "] IS NOT NULL OR d[" + param(params, NUMBER + exists.key()) + "] IS NOT NULL OR d["
                     + param(params, DATE + exists.key()) + "] IS NOT NULL)";
@@ -153,6 +152,23 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
                     + param(params, prefix.prefix()) + ")";
             case DocumentFilter.Range range -> range(range, params);
         };
+    }
+
+    /**
+     * One list parameter per kind of value, whatever the list's length: a predicate of one term per
+     * value would grow the query (and its planning, repeated wherever the filter is applied) with it.
+     */
+    private static String in(DocumentFilter.In in, Map<String, Object> params) {
+        Map<Metadata.Kind, List<Object>> byKind = new java.util.EnumMap<>(Metadata.Kind.class);
+        in.values().forEach(value -> byKind.computeIfAbsent(Metadata.kindOf(value), kind -> new ArrayList<>())
+                .add(value instanceof Instant instant ? instant.atZone(ZoneOffset.UTC) : value));
+        List<String> any = new ArrayList<>();
+        byKind.forEach((kind, values) -> any.add(switch (kind) {
+            case STRING -> "any(s IN coalesce(d[" + param(params, STRINGS + in.key()) + "], []) WHERE s IN " + param(params, values) + ")";
+            case NUMBER -> "coalesce(d[" + param(params, NUMBER + in.key()) + "] IN " + param(params, values) + ", false)";
+            case DATE -> "coalesce(d[" + param(params, DATE + in.key()) + "] IN " + param(params, values) + ", false)";
+        }));
+        return String.join(" OR ", any);
     }
 
     private static String equals(String key, Object value, Map<String, Object> params) {

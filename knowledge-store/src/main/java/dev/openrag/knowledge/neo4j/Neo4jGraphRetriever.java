@@ -5,7 +5,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
@@ -13,6 +12,7 @@ import org.neo4j.driver.Session;
 import org.neo4j.driver.Value;
 
 import dev.openrag.knowledge.browse.ApiOperation;
+import dev.openrag.knowledge.filter.DocumentFilter;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.text.FulltextQuery;
@@ -33,6 +33,11 @@ import dev.openrag.knowledge.text.QueryTerms;
  * similarity too (their {@code words}, embedded at ingest): the {@value #SIMILAR_SEEDS} nearest to the
  * query vector and the {@value #SIMILAR_SEEDS} best by BM25 over their words, the r-th of each list
  * weighing {@code nodeSeeds / r}; an entity passes that on as above, an operation to its chunk.
+ *
+ * <p>With a filter, the same query keeps to the documents it selects: the similarity seeds are the
+ * nearest chunks of those documents (exact cosine, not the index's top of the whole collection),
+ * a chunk reached from an entity or operation counts only when its document matches, and NEXT
+ * steps stay within a document; so the limit counts matching chunks only.
  */
 public final class Neo4jGraphRetriever implements GraphRetriever {
 
@@ -45,23 +50,43 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
      */
     public static final String SIGNAL_PREFIX = "graph.";
 
+    /** Where a chunk may be a hit: {@code HIT} is replaced by the filter's predicate on the chunk's document, or true. */
+    private static final String HIT = "$$hitAllowed$$";
+
     private static final String BY_NAME = """
               MATCH (e:Entity {collection: $collection})
               WITH e, toLower(replace(replace(replace(replace(replace(e.name, '_', ''), '-', ''), '.', ''), ' ', ''), '/', '')) AS key
               WHERE key IN $grams
               WITH e, COUNT { (e)<-[:MENTIONS]-() } AS mentions
               MATCH (e)<-[:MENTIONS]-(hit:Chunk)
+              WHERE $$hitAllowed$$
               RETURN hit, 1.0 / (log(2.0 + mentions) / log(2.0)) AS weight, 'name' AS signal
               UNION ALL
               MATCH (o:Operation {collection: $collection})-[:HAS_CHUNK]->(hit:Chunk)
-              WHERE toLower(o.operationId) IN $grams
+              WHERE toLower(o.operationId) IN $grams AND $$hitAllowed$$
               RETURN hit, 1.0 AS weight, 'name' AS signal""";
+
+    /** The seed chunks by similarity: the collection's nearest, through the vector index. */
+    private static final String NEAREST_SEEDS = """
+              MATCH (seed:Chunk)
+                SEARCH seed IN (VECTOR INDEX %s FOR $vector WHERE seed.collection = $collection LIMIT $seeds) SCORE AS similarity"""
+            .formatted(Neo4jSchema.CHUNK_VECTOR_INDEX);
+
+    /**
+     * With a filter: the nearest among the selected documents' chunks, exactly, as the vector
+     * retriever's filtered search (the index's nearest in the whole collection may all lie in other
+     * documents). {@code $$selected$$} is the filter's predicate on {@code d}.
+     */
+    private static final String NEAREST_SELECTED_SEEDS = """
+              MATCH (d:Document {collection: $collection}) WHERE $$selected$$
+              MATCH (seed:Chunk {collection: $collection, documentId: d.documentId})
+              WHERE seed.embedding IS NOT NULL
+              WITH seed, vector.similarity.cosine(seed.embedding, $vector) AS similarity""";
 
     private static final String BY_SIMILARITY = """
               UNION ALL
-              MATCH (seed:Chunk)
-                SEARCH seed IN (VECTOR INDEX %s FOR $vector WHERE seed.collection = $collection LIMIT $seeds) SCORE AS similarity
-              WITH seed, similarity ORDER BY similarity DESC
+              $$seeds$$
+              WITH seed, similarity ORDER BY similarity DESC LIMIT $seeds
               WITH collect(seed) AS seeds
               UNWIND range(0, size(seeds) - 1) AS r
               WITH seeds[r] AS seed, 1.0 / (r + 1) AS strength
@@ -71,9 +96,10 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 MATCH (seed)-[:MENTIONS]->(e:Entity)
                 WITH e, strength, COUNT { (e)<-[:MENTIONS]-() } AS mentions
                 MATCH (e)<-[:MENTIONS]-(hit:Chunk)
+                WHERE $$hitAllowed$$
                 RETURN hit, 0.5 * strength / (log(2.0 + mentions) / log(2.0)) AS weight, 'sharedEntity' AS signal
               }
-              RETURN hit, weight, signal""".formatted(Neo4jSchema.CHUNK_VECTOR_INDEX);
+              RETURN hit, weight, signal""";
 
     /** Nodes by vector and by words, one weight per rank and list, summed per node. */
     private static final String NODE_SEEDS = """
@@ -103,10 +129,12 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
               WITH n, sum(strength) AS strength
               CALL (n, strength) {
                 MATCH (n:Entity)<-[:MENTIONS]-(hit:Chunk)
+                WHERE $$hitAllowed$$
                 WITH n, strength, hit, COUNT { (n)<-[:MENTIONS]-() } AS mentions
                 RETURN hit, strength / (log(2.0 + mentions) / log(2.0)) AS weight
                 UNION ALL
                 MATCH (n:Operation)-[:HAS_CHUNK]->(hit:Chunk)
+                WHERE $$hitAllowed$$
                 RETURN hit, strength AS weight
               }
               RETURN hit, weight, 'similarNode' AS signal""".formatted(Neo4jSchema.ENTITY_VECTOR_INDEX, Neo4jSchema.OPERATION_VECTOR_INDEX,
@@ -120,10 +148,7 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
 
     @Override
     public List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, double nodeSeeds,
-                                    int limit, Set<String> documentIds) {
-        if (documentIds != null && documentIds.isEmpty()) {
-            return List.of();
-        }
+                                    int limit, DocumentFilter filter) {
         List<String> grams = QueryTerms.squashedGrams(query);
         if (grams.isEmpty() && queryVector == null) {
             return List.of();
@@ -131,6 +156,15 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
         int hops = Math.max(0, Math.min(3, maxHops));
         String lucene = FulltextQuery.luceneQuery(query);
         boolean seedByNodes = nodeSeeds > 0 && queryVector != null && !lucene.isEmpty();
+        Map<String, Object> parameters = new HashMap<>(Map.of("collection", collection, "grams", grams, "hops", hops,
+                "limit", limit, "seeds", SIMILAR_SEEDS));
+        // the filter, as a predicate on a document d, is applied where chunks enter: every seed and every
+        // chunk an entity passes weight to is of a selected document, and NEXT stays within a document
+        String selected = filter == null ? null : Neo4jDocumentMetadata.cypher(filter, parameters);
+        String hitAllowed = selected == null ? "true"
+                // the document by its unique uid (Neo4jGraphStore#documentUid): one index seek per chunk
+                : "EXISTS { MATCH (d:Document {uid: $collection + '/' + hit.documentId}) WHERE " + selected + " }";
+        String seeds = selected == null ? NEAREST_SEEDS : NEAREST_SELECTED_SEEDS.replace("$$selected$$", selected);
         String cypher = """
                 CYPHER 25
                 CALL () {
@@ -144,17 +178,16 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                   RETURN hit AS ch, score AS s, parts AS why
                   UNION
                   MATCH p = (hit)-[:NEXT*1..3]-(near:Chunk)
-                  WHERE length(p) <= $hops
+                  WHERE length(p) <= $hops %s
                   RETURN near AS ch, score * (0.5 ^ length(p)) AS s, [['next', score * (0.5 ^ length(p))]] AS why
                 }
                 WITH ch, s, why ORDER BY s DESC
                 WITH ch, max(s) AS score, collect(why)[0] AS why
-                WHERE ch.text IS NOT NULL AND ($documents IS NULL OR ch.documentId IN $documents)
+                WHERE ch.text IS NOT NULL
                 RETURN ch %s AS ch, score, why ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(BY_NAME,
-                queryVector == null ? "" : BY_SIMILARITY, seedByNodes ? NODE_SEEDS : "", Neo4jVectorIndex.CHUNK_FIELDS);
-        Map<String, Object> parameters = new HashMap<>(Map.of("collection", collection, "grams", grams, "hops", hops,
-                "limit", limit, "seeds", SIMILAR_SEEDS));
-        parameters.put("documents", documentIds == null ? null : List.copyOf(documentIds));
+                queryVector == null ? "" : BY_SIMILARITY.replace("$$seeds$$", seeds), seedByNodes ? NODE_SEEDS : "",
+                selected == null ? "" : "AND near.documentId = hit.documentId", Neo4jVectorIndex.CHUNK_FIELDS)
+                .replace(HIT, hitAllowed);
         if (queryVector != null) {
             parameters.put("vector", Neo4jGraphStore.toList(queryVector));
         }

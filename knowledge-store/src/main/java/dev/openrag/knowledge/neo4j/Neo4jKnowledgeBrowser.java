@@ -17,6 +17,7 @@ import dev.openrag.knowledge.browse.CollectionSummary;
 import dev.openrag.knowledge.browse.DocumentDetail;
 import dev.openrag.knowledge.browse.DocumentSummary;
 import dev.openrag.knowledge.browse.Neighbourhood;
+import dev.openrag.knowledge.filter.DocumentFilter;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 
 /** {@link KnowledgeBrowser} over the Neo4j graph the ingest sinks write (ARCHITECTURE §4). */
@@ -44,31 +45,31 @@ public final class Neo4jKnowledgeBrowser implements KnowledgeBrowser {
     }
 
     @Override
-    public List<DocumentSummary> documents(String collection, String filter, int offset, int limit) {
+    public List<DocumentSummary> documents(String collection, String filter, DocumentFilter metadata, int offset, int limit) {
         Map<String, Object> params = new HashMap<>();
-        params.put("collection", collection);
-        params.put("filter", filter);
         params.put("offset", offset);
         params.put("limit", limit);
-        return read("""
-                MATCH (d:Document {collection: $collection})
-                WHERE $filter IS NULL OR toLower(coalesce(d.title, '')) CONTAINS toLower($filter)
-                   OR toLower(coalesce(d.sourceUri, '')) CONTAINS toLower($filter)
+        return read(matching(collection, filter, metadata, params) + """
                 RETURN d ORDER BY toLower(coalesce(d.title, d.sourceUri, d.documentId)), d.documentId
                 SKIP $offset LIMIT $limit""", params).stream()
                 .map(row -> summary(row.get("d").asNode())).toList();
     }
 
     @Override
-    public long countDocuments(String collection, String filter) {
+    public long countDocuments(String collection, String filter, DocumentFilter metadata) {
         Map<String, Object> params = new HashMap<>();
+        return read(matching(collection, filter, metadata, params) + "RETURN count(d) AS n", params).get(0).get("n").asLong();
+    }
+
+    /** The collection's documents whose title or uri contains {@code filter} and whose metadata matches (a filter as in search). */
+    private static String matching(String collection, String filter, DocumentFilter metadata, Map<String, Object> params) {
         params.put("collection", collection);
         params.put("filter", filter);
-        return read("""
+        return """
                 MATCH (d:Document {collection: $collection})
-                WHERE $filter IS NULL OR toLower(coalesce(d.title, '')) CONTAINS toLower($filter)
-                   OR toLower(coalesce(d.sourceUri, '')) CONTAINS toLower($filter)
-                RETURN count(d) AS n""", params).get(0).get("n").asLong();
+                WHERE ($filter IS NULL OR toLower(coalesce(d.title, '')) CONTAINS toLower($filter)
+                   OR toLower(coalesce(d.sourceUri, '')) CONTAINS toLower($filter))
+                """ + (metadata == null ? "" : "  AND (" + Neo4jDocumentMetadata.cypher(metadata, params) + ")\n");
     }
 
     @Override

@@ -2,9 +2,9 @@ package dev.openrag.knowledge.port;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import dev.openrag.knowledge.browse.ApiOperation;
+import dev.openrag.knowledge.filter.DocumentFilter;
 
 /**
  * Retrieval through the knowledge graph, seeded by entities and OpenAPI operations named in the
@@ -22,15 +22,16 @@ public interface GraphRetriever {
      *                    and operations seed by name only)
      */
     default List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, double nodeSeeds, int limit) {
-        return search(collection, query, queryVector, maxHops, nodeSeeds, limit, null);
+        return search(collection, query, queryVector, maxHops, nodeSeeds, limit, (DocumentFilter) null);
     }
 
     /**
-     * As above, answering only chunks of {@code documentIds} (null: any document): the restriction
-     * applies before the limit, so a selective filter still gets its best chunks.
+     * As above, within the documents {@code filter} selects (null: every document), applied inside
+     * the query to every seed, every chunk an entity leads to and every NEXT step, so the limit
+     * counts only matching chunks and a selective filter still gets its best ones.
      */
     List<ScoredChunk> search(String collection, String query, float[] queryVector, int maxHops, double nodeSeeds, int limit,
-                             Set<String> documentIds);
+                             DocumentFilter filter);
 
     /** The OpenAPI operations (with examples and related entities) the given chunks present, by chunk id. */
     Map<String, ApiOperation> operations(List<String> chunkIds);

@@ -7,6 +7,7 @@ import dev.openrag.knowledge.browse.CollectionSummary;
 import dev.openrag.knowledge.browse.DocumentDetail;
 import dev.openrag.knowledge.browse.DocumentSummary;
 import dev.openrag.knowledge.browse.Neighbourhood;
+import dev.openrag.knowledge.filter.DocumentFilter;
 
 /** The read side of the graph for people and UIs: collections, documents, chunks, neighbourhoods. */
 public interface KnowledgeBrowser {
@@ -14,9 +15,18 @@ public interface KnowledgeBrowser {
     List<CollectionSummary> collections();
 
     /** Documents of a collection by title, optionally those whose title or uri contains {@code filter}. */
-    List<DocumentSummary> documents(String collection, String filter, int offset, int limit);
+    default List<DocumentSummary> documents(String collection, String filter, int offset, int limit) {
+        return documents(collection, filter, null, offset, limit);
+    }
 
-    long countDocuments(String collection, String filter);
+    default long countDocuments(String collection, String filter) {
+        return countDocuments(collection, filter, null);
+    }
+
+    /** As above, and only documents whose metadata {@code metadata} selects (null: any). */
+    List<DocumentSummary> documents(String collection, String filter, DocumentFilter metadata, int offset, int limit);
+
+    long countDocuments(String collection, String filter, DocumentFilter metadata);
 
     Optional<DocumentDetail> document(String collection, String documentId);
 

@@ -8,6 +8,7 @@ import dev.openrag.knowledge.browse.DocumentDetail;
 import dev.openrag.knowledge.browse.DocumentSummary;
 import dev.openrag.knowledge.browse.Neighbourhood;
 import dev.openrag.knowledge.port.EngineUnavailableException;
+import dev.openrag.knowledge.filter.DocumentFilter;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 
 /** A {@link KnowledgeBrowser} (Neo4j's) whose every read keeps the {@link ReadDeadline}. */
@@ -29,13 +30,13 @@ public final class DeadlineKnowledgeBrowser implements KnowledgeBrowser {
     }
 
     @Override
-    public List<DocumentSummary> documents(String collection, String filter, int offset, int limit) {
-        return deadline.call(ENGINE, () -> browser.documents(collection, filter, offset, limit));
+    public List<DocumentSummary> documents(String collection, String filter, DocumentFilter metadata, int offset, int limit) {
+        return deadline.call(ENGINE, () -> browser.documents(collection, filter, metadata, offset, limit));
     }
 
     @Override
-    public long countDocuments(String collection, String filter) {
-        return deadline.call(ENGINE, () -> browser.countDocuments(collection, filter));
+    public long countDocuments(String collection, String filter, DocumentFilter metadata) {
+        return deadline.call(ENGINE, () -> browser.countDocuments(collection, filter, metadata));
     }
 
     @Override

@@ -36,6 +36,9 @@ public class KnowledgeTools {
             + "{\"year\": {\"gte\": 2025, \"lt\": 2027}} (numbers or ISO-8601 dates), {\"path\": {\"prefix\": \"docs/\"}}, "
             + "{\"and\": [...]}, {\"or\": [...]}; top-level keys are and-ed";
 
+    static final String COLLECTIONS = "Several collections searched at once instead of 'collection', fused by rank, each hit "
+            + "naming its collection: a list of names, or [\"*\"] for every collection the caller may read";
+
     private final QueryApi queryApi;
     private final IngestApi ingestApi;
     private final DocumentIngestor ingestor;
@@ -66,11 +69,12 @@ public class KnowledgeTools {
             @ToolArg(description = "hybrid (default), vector, bm25, graph, summary, hybrid_expanded or automatic", required = false) String mode,
             @ToolArg(description = "Scope whose memories and corrections to include (default: all the caller may use)",
                     required = false) String scope,
-            @ToolArg(description = FILTER, required = false) Map<String, Object> filter) {
+            @ToolArg(description = FILTER, required = false) Map<String, Object> filter,
+            @ToolArg(description = COLLECTIONS, required = false) List<String> collections) {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("query", ToolArguments.text(query, "query", settings.maxTextChars()));
         request.put("k", ToolArguments.k(k, 10));
-        request.put("collection", scopes.collection(collection));
+        putCollections(request, collection, collections);
         if (mode != null) {
             request.put("mode", mode);
         }
@@ -87,10 +91,11 @@ public class KnowledgeTools {
             @ToolArg(description = "Collection (default 'default')", required = false) String collection,
             @ToolArg(description = "Scope whose memories and corrections to use (default: all the caller may use)",
                     required = false) String scope,
-            @ToolArg(description = FILTER, required = false) Map<String, Object> filter) {
+            @ToolArg(description = FILTER, required = false) Map<String, Object> filter,
+            @ToolArg(description = COLLECTIONS, required = false) List<String> collections) {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("question", ToolArguments.text(question, "question", settings.maxTextChars()));
-        request.put("collection", scopes.collection(collection));
+        putCollections(request, collection, collections);
         putScopes(request, scope);
         putFilter(request, filter);
         String authorization = scopes.authorization().orElse(null);
@@ -128,6 +133,20 @@ public class KnowledgeTools {
     private void putScopes(Map<String, Object> request, String scope) {
         if (scope != null) {
             request.put("scopes", List.of(scopes.require(scope)));
+        }
+    }
+
+    /**
+     * One collection, checked here; or several, passed on as given: query-api checks each against the
+     * same key (a 403 naming the one it lacks comes back as the tool's error).
+     */
+    private void putCollections(Map<String, Object> request, String collection, List<String> collections) {
+        if (collections == null || collections.isEmpty()) {
+            request.put("collection", scopes.collection(collection));
+        } else if (collection != null) {
+            throw new ToolCallException("give 'collection' or 'collections', not both");
+        } else {
+            request.put("collections", collections);
         }
     }
 

@@ -45,7 +45,7 @@ public class AskResource {
     @POST
     @Produces(MediaType.APPLICATION_JSON)
     @Blocking
-    @Operation(summary = "Answer a question with numbered citations {question, k (1..20), collection, scopes}")
+    @Operation(summary = "Answer a question with numbered citations {question, k (1..20), collection or collections, scopes, filter}")
     public AskResponse ask(AskRequest request) {
         return asks.answer(asks.validate(request), null);
     }
@@ -61,7 +61,7 @@ public class AskResource {
                 emitter.emit(event(sse, "sources", Map.of("sources", answer.sources(), "memories", answer.memories(),
                         "corrections", answer.corrections())));
                 emitter.emit(event(sse, "done", new AskResponse(answer.answer(), answer.mode(), answer.model(), null, null, null,
-                        answer.fallbackReason(), answer.degraded(), answer.usage(), answer.tookMs())));
+                        answer.fallbackReason(), answer.degraded(), answer.usage(), answer.tookMs(), answer.unknownFilterKeys())));
             } catch (ApiException e) {
                 emitter.emit(event(sse, "error", Map.of("error", e.code(), "message", e.getMessage(), "status", e.status())));
             }

@@ -21,6 +21,7 @@ import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.query.cite.Span;
+import dev.openrag.query.search.CollectionSelection;
 import dev.openrag.query.search.SearchRequest;
 import dev.openrag.query.search.SearchResponse;
 import dev.openrag.query.search.SearchService;
@@ -47,19 +48,21 @@ public class AskService {
     private final Access access;
 
     private final Tracer tracer;
+    private final CollectionSelection collections;
 
-    public AskService(SearchService search, Instance<ChatModel> chat, Access access, Tracer tracer) {
+    public AskService(SearchService search, Instance<ChatModel> chat, Access access, Tracer tracer, CollectionSelection collections) {
+        this.collections = collections;
         this.tracer = tracer;
         this.search = search;
         this.chat = chat;
         this.access = access;
     }
 
-    /** A checked question: what {@link #answer} works on. */
-    public record Question(String text, int k, String collection, List<String> scopes, JsonNode filter) {
+    /** A checked question: what {@link #answer} works on ({@code collections}: the checked ones, one or several). */
+    public record Question(String text, int k, List<String> collections, List<String> scopes, JsonNode filter) {
 
         public Question(String text, int k, String collection, List<String> scopes) {
-            this(text, k, collection, scopes, null);
+            this(text, k, List.of(collection), scopes, null);
         }
     }
 
@@ -77,7 +80,7 @@ public class AskService {
             throw ApiException.badRequest("field 'k' must be between 1 and 20, got " + k);
         }
         // checked here, on the request's thread, before a stream opens: a clean 400 or 403, not an error event
-        String collection = access.collection(request.collection());
+        List<String> checked = collections.resolve(request.collection(), request.collections());
         if (request.scopes() != null) {
             request.scopes().forEach(scope -> {
                 try {
@@ -92,7 +95,7 @@ public class AskService {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
-        return new Question(question, k, collection, access.scopes(request.scopes()), request.filter());
+        return new Question(question, k, checked, access.scopes(request.scopes()), request.filter());
     }
 
     /**
@@ -108,8 +111,8 @@ public class AskService {
         String question = q.text();
         // a deeper list than k, so that the k sources can come from several documents rather than one long one
         SearchService.Searched searched = search.searchWithTexts(new SearchRequest(question, Math.min(SOURCE_POOL_MAX,
-                q.k() * SOURCE_POOL_FACTOR), q.collection(), "hybrid", null, null, null, q.scopes(), null, null, null, null, null,
-                null, null, q.filter()));
+                q.k() * SOURCE_POOL_FACTOR), null, "hybrid", null, null, null, q.scopes(), null, null, null, null, null,
+                null, null, q.filter(), null).restrictedTo(q.collections(), q.scopes()));
         SearchResponse found = searched.response();
         List<SearchResponse.Result> results = ExtractiveAnswer.diverse(found.results(), q.k());
         Consumer<String> tokens = onToken == null ? token -> { } : onToken;
@@ -154,9 +157,9 @@ public class AskService {
         List<AskResponse.Source> sources = IntStream.range(0, results.size()).mapToObj(i -> {
             SearchResponse.Result result = results.get(i);
             return new AskResponse.Source(i + 1, result.chunkId(), result.documentId(), result.chunkIndex(), result.title(),
-                    result.sourceUri(), result.text(), cited.get(i));
+                    result.sourceUri(), result.text(), cited.get(i), result.collection());
         }).toList();
         return new AskResponse(answer, mode, model, sources, found.memories(), found.corrections(), fallbackReason,
-                found.degraded(), usage, (System.nanoTime() - started) / 1_000_000);
+                found.degraded(), usage, (System.nanoTime() - started) / 1_000_000, found.unknownFilterKeys());
     }
 }

@@ -34,7 +34,7 @@ final class SourceSpans {
         List<List<Span>> spans = new ArrayList<>(java.util.Collections.nCopies(sources.size(), (List<Span>) null));
         for (ExtractiveAnswer.Quote quote : quotes) {
             SearchResponse.Result source = sources.get(quote.source());
-            DocumentText text = texts.get(source.documentId());
+            DocumentText text = textOf(texts, source);
             if (text != null) {
                 spans.set(quote.source(), List.of(sentence(text, source, quote.start(), quote.end(), null)));
             }
@@ -60,7 +60,7 @@ final class SourceSpans {
                     continue; // a number the model made up
                 }
                 SearchResponse.Result source = sources.get(n - 1);
-                DocumentText text = texts.get(source.documentId());
+                DocumentText text = textOf(texts, source);
                 if (text == null) {
                     continue;
                 }
@@ -75,6 +75,19 @@ final class SourceSpans {
                     .sorted(Comparator.comparing(Span::support, Comparator.nullsLast(Comparator.reverseOrder()))).toList());
         }
         return spans;
+    }
+
+    /**
+     * The text of the source's document: by collection and id where texts of several collections
+     * were read (the same id may live in two), else by id; never another collection's.
+     */
+    static DocumentText textOf(Map<String, DocumentText> texts, SearchResponse.Result source) {
+        DocumentText text = source.collection() == null ? null : texts.get(source.collection() + "/" + source.documentId());
+        if (text == null) {
+            text = texts.get(source.documentId());
+        }
+        return text == null || source.collection() == null || text.collection() == null
+                || source.collection().equals(text.collection()) ? text : null;
     }
 
     /** The span of {@code [start, end)} of the source's chunk text, or the chunk's own span saying why there is none. */

@@ -12,6 +12,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 
 import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.browse.CollectionSummary;
@@ -19,6 +23,8 @@ import dev.openrag.knowledge.browse.DocumentDetail;
 import dev.openrag.knowledge.browse.DocumentSummary;
 import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.browse.Neighbourhood;
+import dev.openrag.knowledge.filter.DocumentFilter;
+import dev.openrag.knowledge.filter.DocumentFilters;
 import dev.openrag.knowledge.neo4j.Neo4jKnowledgeBrowser;
 import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.EngineUnavailableException;
@@ -27,6 +33,7 @@ import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
 import dev.openrag.knowledge.runtime.ReadDeadline;
 import dev.openrag.knowledge.runtime.auth.Access;
+import dev.openrag.query.search.SearchRequest;
 import dev.openrag.schemas.Page;
 import io.smallrye.common.annotation.Blocking;
 
@@ -47,6 +54,8 @@ public class BrowseResource {
 
     private static final int MAX_PAGE_SIZE = 200;
     private static final int MAX_GRAPH_EDGES = 1000;
+    /** Reads the {@code filter} parameter of {@code GET /api/documents}. */
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /**
      * {@code GET /api/documents/{id}/text}: the document's extracted text as its current version holds
@@ -80,17 +89,34 @@ public class BrowseResource {
 
     @GET
     @Path("/documents")
-    @Operation(summary = "Documents of a collection by title, paged; q filters by title or source uri")
+    @Operation(summary = "Documents of a collection by title, paged; q filters by title or source uri, filter (a JSON "
+            + "object, as in search) by metadata")
     public DocumentPage documents(@QueryParam("collection") String collection, @QueryParam("q") String filter,
+                                  @QueryParam("filter") @Parameter(description = SearchRequest.FILTER_DOC) String metadataFilter,
                                   @QueryParam("page") @DefaultValue("1") int page, @QueryParam("size") @DefaultValue("20") int size) {
         String name = collection(collection);
         int offset = Paging.offset(page, size, MAX_PAGE_SIZE);
         String q = filter == null || filter.isBlank() ? null : filter.strip();
-        long total = browser.countDocuments(name, q);
-        if (total == 0 && q == null) {
+        DocumentFilter metadata = metadataFilter(metadataFilter);
+        long total = browser.countDocuments(name, q, metadata);
+        if (total == 0 && q == null && metadata == null) {
             requireKnown(name);
         }
-        return new DocumentPage(name, browser.documents(name, q, offset, size), page, size, total);
+        return new DocumentPage(name, browser.documents(name, q, metadata, offset, size), page, size, total);
+    }
+
+    /** The {@code filter} parameter: JSON in the form search takes; a 400 naming the problem otherwise. */
+    private DocumentFilter metadataFilter(String json) {
+        if (json == null || json.isBlank()) {
+            return null;
+        }
+        try {
+            return DocumentFilters.parse(JSON.readTree(json));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw ApiException.badRequest("parameter 'filter' is not JSON: " + e.getOriginalMessage());
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
     }
 
     @GET

@@ -18,6 +18,8 @@ import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.FeedbackStore;
 import dev.openrag.knowledge.port.GraphRetriever;
+import dev.openrag.knowledge.port.MetadataFacets;
+import dev.openrag.knowledge.opensearch.OpenSearchFacets;
 import dev.openrag.knowledge.port.KnowledgeBrowser;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.Reranker;
@@ -34,6 +36,12 @@ public class QueryProducers {
     @Singleton
     LexicalIndex lexicalIndex(OpenSearchClient client) {
         return new OpenSearchLexicalIndex(client, false);
+    }
+
+    @Produces
+    @Singleton
+    MetadataFacets metadataFacets(OpenSearchClient client) {
+        return new OpenSearchFacets(client);
     }
 
     @Produces

@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
 
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.ScoredChunk;
@@ -71,26 +73,48 @@ public final class RankFusion {
         return signal;
     }
 
-    public static List<Fused> fuse(Map<String, List<ScoredChunk>> byRetriever, Map<String, Double> weights, int k) {
-        Map<String, IndexedChunk> chunks = new LinkedHashMap<>();
+    /** One item of {@link #reciprocal}: the item as it first appeared, its fused score, and its rank in each list that had it. */
+    public record Ranked<T>(T item, double score, Map<String, Integer> ranks) {
+    }
+
+    /**
+     * Reciprocal rank fusion of named lists (retrievers, or collections searched apart): an item's
+     * score is the sum over lists of {@code weight / (k + rank)} (weight 1 for a list not in
+     * {@code weights}), items told apart by {@code idOf}; best first, ties in order of first appearance.
+     */
+    public static <T> List<Ranked<T>> reciprocal(Map<String, List<T>> lists, Map<String, Double> weights, int k,
+                                                 Function<T, String> idOf, ToIntFunction<T> rankOf) {
+        Map<String, T> items = new LinkedHashMap<>();
         Map<String, Double> fused = new LinkedHashMap<>();
         Map<String, Map<String, Integer>> ranks = new LinkedHashMap<>();
-        Map<String, Map<String, Double>> scores = new LinkedHashMap<>();
+        lists.forEach((list, hits) -> {
+            double weight = weights.getOrDefault(list, 1.0);
+            for (T hit : hits) {
+                String id = idOf.apply(hit);
+                items.putIfAbsent(id, hit);
+                fused.merge(id, weight / (k + rankOf.applyAsInt(hit)), Double::sum);
+                ranks.computeIfAbsent(id, x -> new LinkedHashMap<>()).put(list, rankOf.applyAsInt(hit));
+            }
+        });
+        List<Ranked<T>> results = new ArrayList<>();
+        fused.forEach((id, score) -> results.add(new Ranked<>(items.get(id), score, ranks.get(id))));
+        results.sort(Comparator.comparingDouble(Ranked<T>::score).reversed());
+        return results;
+    }
+
+    public static List<Fused> fuse(Map<String, List<ScoredChunk>> byRetriever, Map<String, Double> weights, int k) {
+        Map<String, Map<String, Double>> scores = new HashMap<>();
         byRetriever.forEach((retriever, hits) -> {
-            double weight = weights.getOrDefault(retriever, 1.0);
             for (ScoredChunk hit : hits) {
-                String id = hit.chunk().chunkId();
-                chunks.putIfAbsent(id, hit.chunk());
-                fused.merge(id, weight / (k + hit.rank()), Double::sum);
-                ranks.computeIfAbsent(id, x -> new LinkedHashMap<>()).put(retriever, hit.rank());
-                Map<String, Double> hitScores = scores.computeIfAbsent(id, x -> new LinkedHashMap<>());
+                Map<String, Double> hitScores = scores.computeIfAbsent(hit.chunk().chunkId(), x -> new LinkedHashMap<>());
                 hitScores.put(retriever, hit.score());
                 hitScores.putAll(hit.signals()); // after the retriever's own score, which a single mode reports first
             }
         });
         List<Fused> results = new ArrayList<>();
-        fused.forEach((id, score) -> results.add(new Fused(chunks.get(id), score, ranks.get(id), scores.get(id))));
-        results.sort(Comparator.comparingDouble(Fused::score).reversed());
+        for (Ranked<ScoredChunk> hit : reciprocal(byRetriever, weights, k, h -> h.chunk().chunkId(), ScoredChunk::rank)) {
+            results.add(new Fused(hit.item().chunk(), hit.score(), hit.ranks(), scores.get(hit.item().chunk().chunkId())));
+        }
         return results;
     }
 }

@@ -23,19 +23,23 @@ public class SearchResource {
 
     private final SearchService search;
     private final Access access;
+    private final CollectionSelection collections;
 
-    public SearchResource(SearchService search, Access access) {
+    public SearchResource(SearchService search, Access access, CollectionSelection collections) {
         this.search = search;
         this.access = access;
+        this.collections = collections;
     }
 
     @POST
     @RolesAllowed(Role.READER)
-    @Operation(summary = "Search a collection: {query, k (1..100), collection, mode: hybrid|vector|bm25|graph|summary|hybrid_expanded|automatic, explain}")
+    @Operation(summary = "Search a collection, or several ('collections': [...] or \"*\"): {query, k (1..100), collection, "
+            + "mode: hybrid|vector|bm25|graph|summary|hybrid_expanded|automatic, filter, explain}")
     public SearchResponse search(SearchRequest request) {
         if (request == null) {
             throw ApiException.badRequest("missing JSON body {query, k, collection, mode, explain}");
         }
-        return search.search(request.restrictedTo(access.collection(request.collection()), access.scopes(request.scopes())));
+        return search.search(request.restrictedTo(collections.resolve(request.collection(), request.collections()),
+                access.scopes(request.scopes())));
     }
 }

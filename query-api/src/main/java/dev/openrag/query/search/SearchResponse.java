@@ -3,6 +3,8 @@ package dev.openrag.query.search;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.openrag.knowledge.browse.ApiOperation;
@@ -15,11 +17,25 @@ import dev.openrag.query.cite.Span;
  * {@code cache} whether a step was answered from a cache ({@code {"embedQuery": "hit"|"miss"}}) and
  * {@code skipped} the steps that did no work because they could not change the answer, with why
  * ({@code {"memories": "no pinned memory or correction in the searched scopes"}}).
+ * {@code unknownFilterKeys}: the filter's keys that no document of the searched collections has
+ * (absent when every key is known or there is no filter); {@code collections}: the collections a
+ * search of several covered (absent for one).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SearchResponse(List<Result> results, List<MemoryNote> memories, List<Correction> corrections, long tookMs,
                              String mode, List<String> degraded, Map<String, Double> timings, Route route,
-                             Map<String, String> cache, Map<String, String> skipped) {
+                             Map<String, String> cache, Map<String, String> skipped,
+                             @Schema(description = "The filter's keys that no document of the searched collections has: "
+                                     + "a condition on them holds for no document (not and exists:false for every one)")
+                             List<String> unknownFilterKeys,
+                             @Schema(description = "The collections searched, when several were")
+                             List<String> collections) {
+
+    public SearchResponse(List<Result> results, List<MemoryNote> memories, List<Correction> corrections, long tookMs,
+                          String mode, List<String> degraded, Map<String, Double> timings, Route route,
+                          Map<String, String> cache, Map<String, String> skipped) {
+        this(results, memories, corrections, tookMs, mode, degraded, timings, route, cache, skipped, null, null);
+    }
 
     /** What {@code automatic} chose (with explain): the mode, weights it changed, and why. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -64,6 +80,12 @@ public record SearchResponse(List<Result> results, List<MemoryNote> memories, Li
         Result withSpans(List<Span> documentSpans) {
             return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, score, ranks, scores, feedback,
                     operation, documentSpans, collection, metadata);
+        }
+
+        /** The hit with the score a fusion across collections gave it. */
+        Result withScore(double fusedScore) {
+            return new Result(chunkId, documentId, chunkIndex, title, sourceUri, text, context, fusedScore, ranks, scores, feedback,
+                    operation, spans, collection, metadata);
         }
 
         /** The hit naming its collection and carrying its document's metadata (empty: the document has none). */

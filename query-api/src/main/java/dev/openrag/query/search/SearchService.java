@@ -32,6 +32,7 @@ import dev.openrag.knowledge.port.CorrectionStore;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
 import dev.openrag.knowledge.port.LexicalIndex;
+import dev.openrag.knowledge.port.MetadataFacets;
 import dev.openrag.knowledge.port.Reranker;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.knowledge.port.SearchState;
@@ -115,6 +116,9 @@ public class SearchService {
     /** Injected into the field: the corrections related to a search, beside memory's pinned memories. */
     @Inject
     CorrectionStore corrections;
+    /** Injected into the field: the metadata keys a collection's documents have, to name a filter's unknown ones. */
+    @Inject
+    MetadataFacets facets;
     private static final long LATE_WAIT_NANOS = 100_000_000L;
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
@@ -188,6 +192,10 @@ public class SearchService {
     }
 
     private Searched searchTraced(SearchRequest request) {
+        if (request.collections() != null) {
+            return request.collections().size() == 1 ? searchTraced(request.in(request.collections().get(0)))
+                    : searchAcross(request, request.collections());
+        }
         long started = System.nanoTime();
         String query = request.query() == null ? "" : request.query().strip();
         if (query.isEmpty()) {
@@ -274,10 +282,14 @@ public class SearchService {
         CompletableFuture<SearchState.Snapshot> storesRead = stores;
         CompletableFuture<Boolean> anyFeedback = CompletableFuture.supplyAsync(() -> storesRead.join().anyFeedback(), retrievers);
         CompletableFuture<Boolean> anyMemories = CompletableFuture.supplyAsync(() -> storesRead.join().anyPinnedOrCorrections(), retrievers);
-        // the documents a filter selects, for the retrievers that search within them (vectors, graph);
-        // BM25 applies the filter in its own query. Read beside the embedding, off the search's path.
-        CompletableFuture<Set<String>> selected = filter == null ? CompletableFuture.completedFuture(null)
+        // the documents a filter selects, for the retrievers that search within them (vectors, summaries);
+        // BM25 and graph apply the filter in their own queries. Read beside the embedding, off the search's path.
+        boolean selects = filter != null && (hybrid || mode.equals(VECTOR) || mode.equals(SUMMARY));
+        CompletableFuture<Set<String>> selected = !selects ? CompletableFuture.completedFuture(null)
                 : CompletableFuture.supplyAsync(() -> timed(timings, "filter", () -> metadata.matching(collection, filter)), retrievers);
+        // the filter's keys that no document has: said in the answer, read beside the retrievers
+        CompletableFuture<Set<String>> knownKeys = filter == null ? null
+                : CompletableFuture.supplyAsync(() -> facets.keys(collection), retrievers);
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
         if (mode.equals(SUMMARY)) {
             running.put(SUMMARY, retrieve(() -> {
@@ -298,8 +310,7 @@ public class SearchService {
         if (hybrid && fusionWeights.get(GRAPH) > 0 || mode.equals(GRAPH)) {
             running.put(GRAPH, retrieve(() -> {
                 float[] vector = queryVector.get();
-                Set<String> documents = selected.join();
-                return timed(timings, GRAPH, () -> graph.search(collection, query, vector, maxHops, nodeSeeds, depth, documents));
+                return timed(timings, GRAPH, () -> graph.search(collection, query, vector, maxHops, nodeSeeds, depth, filter));
             }));
         }
         if (hybrid || mode.equals(BM25)) {
@@ -406,6 +417,9 @@ public class SearchService {
         RelatedKnowledge related = orElse(relatedLookup, deadline, RelatedKnowledge.NONE, "memories", memoriesDegraded);
         degraded.addAll(List.copyOf(memoriesDegraded));
         List<String> named = List.copyOf(new java.util.LinkedHashSet<>(List.copyOf(degraded)));
+        Set<String> known = knownKeys == null ? null : orElse(knownKeys, deadline, null);
+        List<String> unknownKeys = known == null ? null
+                : DocumentFilters.keys(filter).stream().filter(key -> !known.contains(key)).toList();
         return new Searched(new SearchResponse(results, related.memories().stream()
                 .map(hit -> new SearchResponse.MemoryNote(hit.memory().id(), hit.memory().scope(), hit.memory().text(),
                         hit.memory().tags(), hit.score()))
@@ -413,7 +427,79 @@ public class SearchService {
                 named.isEmpty() ? null : named, explain ? new TreeMap<>(timings) : null,
                 route != null && explain ? new SearchResponse.Route(route.mode(), route.weights(), route.reason()) : null,
                 explain && !cached.isEmpty() ? new TreeMap<>(cached) : null,
-                explain && !skipped.isEmpty() ? new TreeMap<>(skipped) : null), documentTexts);
+                explain && !skipped.isEmpty() ? new TreeMap<>(skipped) : null,
+                unknownKeys == null || unknownKeys.isEmpty() ? null : unknownKeys, null), documentTexts);
+    }
+
+    /**
+     * A search of several collections: each searched as one is (its own retrievers, fusion and second
+     * stage), side by side, and their lists fused by reciprocal rank fusion as the retrievers' are
+     * ({@link RankFusion#reciprocal}), so no collection's scores need calibrating against another's.
+     * Memories and corrections are those of any of the searches; a filter key is unknown when no
+     * searched collection knows it.
+     */
+    private Searched searchAcross(SearchRequest request, List<String> collections) {
+        long started = System.nanoTime();
+        int fusionK = request.rrfK() == null ? rrfK : request.rrfK();
+        Map<String, CompletableFuture<Searched>> running = new LinkedHashMap<>();
+        for (String collection : collections) {
+            running.put(collection, CompletableFuture.supplyAsync(() -> searchTraced(request.in(collection)), retrievers));
+        }
+        Map<String, List<Placed>> lists = new LinkedHashMap<>();
+        Map<String, DocumentText> documentTexts = new HashMap<>();
+        java.util.LinkedHashSet<SearchResponse.MemoryNote> memoryNotes = new java.util.LinkedHashSet<>();
+        java.util.LinkedHashSet<dev.openrag.knowledge.port.Correction> corrections = new java.util.LinkedHashSet<>();
+        java.util.LinkedHashSet<String> degraded = new java.util.LinkedHashSet<>();
+        Map<String, Double> timings = new TreeMap<>();
+        Set<String> unknownEverywhere = null;
+        String mode = request.mode() == null || request.mode().isBlank() ? "hybrid" : request.mode();
+        for (Map.Entry<String, CompletableFuture<Searched>> each : running.entrySet()) {
+            Searched searched;
+            try {
+                searched = each.getValue().join();
+            } catch (java.util.concurrent.CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+            SearchResponse response = searched.response();
+            List<Placed> placed = new ArrayList<>();
+            for (SearchResponse.Result result : response.results()) {
+                placed.add(new Placed(result, placed.size() + 1));
+            }
+            lists.put(each.getKey(), placed);
+            // by collection and id (ids may repeat across collections), and by id alone for the first that has it
+            searched.texts().forEach((documentId, text) -> {
+                documentTexts.put(each.getKey() + "/" + documentId, text);
+                documentTexts.putIfAbsent(documentId, text);
+            });
+            memoryNotes.addAll(response.memories());
+            corrections.addAll(response.corrections());
+            if (response.degraded() != null) {
+                degraded.addAll(response.degraded());
+            }
+            if (response.timings() != null) {
+                response.timings().forEach((step, ms) -> timings.merge(step, ms, Math::max)); // side by side: the slowest
+            }
+            Set<String> unknown = response.unknownFilterKeys() == null ? Set.of() : Set.copyOf(response.unknownFilterKeys());
+            if (unknownEverywhere == null) {
+                unknownEverywhere = new java.util.TreeSet<>(unknown);
+            } else {
+                unknownEverywhere.retainAll(unknown);
+            }
+        }
+        int k = request.k() == null ? 10 : request.k();
+        List<SearchResponse.Result> results = RankFusion.reciprocal(lists, Map.of(), fusionK, (Placed hit) -> hit.result().chunkId(),
+                        Placed::rank).stream()
+                .limit(k).map(hit -> hit.item().result().withScore(hit.score())).toList();
+        boolean explain = Boolean.TRUE.equals(request.explain());
+        return new Searched(new SearchResponse(results, List.copyOf(memoryNotes), List.copyOf(corrections),
+                (System.nanoTime() - started) / 1_000_000, mode, degraded.isEmpty() ? null : List.copyOf(degraded),
+                explain ? timings : null, null, null, null,
+                unknownEverywhere == null || unknownEverywhere.isEmpty() ? null : List.copyOf(unknownEverywhere),
+                List.copyOf(collections)), documentTexts);
+    }
+
+    /** A hit of one collection's list and its rank there. */
+    private record Placed(SearchResponse.Result result, int rank) {
     }
 
     /** The hits of the selected documents (null: all), ranked again from 1, at most {@code k}. */

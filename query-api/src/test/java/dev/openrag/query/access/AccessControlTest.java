@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
@@ -43,7 +44,8 @@ class AccessControlTest extends FixtureTest {
     public static class AuthOn implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("openrag.auth.admin-key", ADMIN);
+            // what is judged is what a key reaches, not speed: a busy machine must not turn a slow store into a missing one
+            return Map.of("openrag.auth.admin-key", ADMIN, "openrag.search.read-timeout", "PT30S");
         }
 
         @Override
@@ -146,6 +148,34 @@ class AccessControlTest extends FixtureTest {
         // memory scopes: named or not, the key's scopes bound what comes back
         as(reader).queryParam("scope", "vault-scope").get("/api/memories").then().statusCode(403);
         as(reader).body(Map.of("query", "x", "collection", FIXTURE, "scopes", List.of("vault-scope"))).post("/api/search").then().statusCode(403);
+    }
+
+    @Test
+    void severalCollectionsReachOnlyTheGrantedOnes() {
+        String reader = createKey("read", List.of(FIXTURE), List.of("team"));
+        // naming one it lacks among others: a 403 naming that one, in search, ask and facets
+        as(reader).body(Map.of("query", "scheduler runs queued jobs", "collections", List.of(FIXTURE, VAULT))).post("/api/search")
+                .then().statusCode(403).body("error", equalTo("forbidden")).body("message", containsString("'" + VAULT + "'"))
+                .body("message", not(containsString("'" + FIXTURE + "'")));
+        as(reader).body(Map.of("question", "what runs queued jobs?", "collections", List.of(FIXTURE, VAULT))).post("/api/ask")
+                .then().statusCode(403).body("message", containsString(VAULT));
+        as(reader).queryParam("collection", VAULT).queryParam("field", "team").get("/api/facets").then().statusCode(403);
+        as(reader).queryParam("collection", FIXTURE).queryParam("field", "team").get("/api/facets").then().statusCode(200);
+        // "*": every granted one, and no other, in every mode
+        for (String mode : MODES) {
+            String every = as(reader).body(Map.of("query", "scheduler runs queued jobs", "collections", "*", "mode", mode))
+                    .post("/api/search").then().statusCode(200).body("results.collection", everyItem(equalTo(FIXTURE)))
+                    .extract().asString();
+            assertThat(every).as(mode).doesNotContain(CANARY);
+        }
+        // the control: the admin's "*" does reach the vault
+        as(ADMIN).body(Map.of("query", "scheduler runs queued jobs", "collections", "*", "k", 20)).post("/api/search")
+                .then().statusCode(200).body("results.collection", hasItem(VAULT)).body("collections", hasItem(FIXTURE));
+        // a key granted no collection: "*" is a 403 that says so, not an empty 200
+        String none = createKey("read", List.of(), List.of());
+        as(none).body(Map.of("query", "scheduler", "collections", List.of("*"))).post("/api/search").then().statusCode(403)
+                .body("message", containsString("granted no collection"));
+        as(none).body(Map.of("question", "what runs jobs?", "collections", "*")).post("/api/ask").then().statusCode(403);
     }
 
     @Test

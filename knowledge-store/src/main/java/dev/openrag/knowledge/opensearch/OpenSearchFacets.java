@@ -1,0 +1,110 @@
+package dev.openrag.knowledge.opensearch;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.opensearch.client.opensearch.OpenSearchClient;
+import org.opensearch.client.opensearch._types.SortOrder;
+import org.opensearch.client.opensearch._types.aggregations.Aggregate;
+import org.opensearch.client.opensearch._types.aggregations.Aggregation;
+import org.opensearch.client.opensearch._types.mapping.Property;
+import org.opensearch.client.opensearch._types.mapping.TypeMapping;
+import org.opensearch.client.opensearch._types.query_dsl.Query;
+import org.opensearch.client.opensearch._types.query_dsl.TextQueryType;
+import org.opensearch.client.opensearch.core.SearchResponse;
+
+import dev.openrag.knowledge.port.MetadataFacets;
+
+/**
+ * {@link MetadataFacets} over the chunk index: the keys are the index mapping's {@code meta_s},
+ * {@code meta_n} and {@code meta_d} sub-fields (one round trip, no document read); a key's values
+ * are a terms aggregation on each kind's field, counting distinct documents per value (a
+ * cardinality sub-aggregation on {@code documentId}, exact below its threshold), not chunks.
+ */
+public final class OpenSearchFacets implements MetadataFacets {
+
+    /** Distinct documents are counted exactly up to here (OpenSearch's cardinality precision threshold). */
+    static final int EXACT_DOCUMENTS = 10_000;
+    private static final Map<String, String> KINDS = Map.of(OpenSearchFilters.STRINGS, "string",
+            OpenSearchFilters.NUMBERS, "number", OpenSearchFilters.DATES, "date");
+
+    private final OpenSearchClient client;
+
+    public OpenSearchFacets(OpenSearchClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public Set<String> keys(String collection) {
+        String index = ChunkIndex.name(collection);
+        try {
+            if (!client.indices().exists(e -> e.index(index)).value()) {
+                return Set.of();
+            }
+            TypeMapping mapping = client.indices().getMapping(g -> g.index(index)).result().get(index).mappings();
+            Set<String> keys = new TreeSet<>();
+            for (String kind : KINDS.keySet()) {
+                Property object = mapping.properties().get(kind);
+                if (object != null && object.isObject()) {
+                    keys.addAll(object.object().properties().keySet());
+                }
+            }
+            return keys;
+        } catch (IOException e) {
+            throw ChunkIndex.unreachable("reading the metadata keys", e);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public List<Value> values(String collection, String key, String query, int size) {
+        Query scope = query == null || query.isBlank() ? Query.of(q -> q.matchAll(m -> m))
+                : Query.of(q -> q.multiMatch(m -> m.query(query).type(TextQueryType.MostFields).fields(OpenSearchLexicalIndex.SEARCH_FIELDS)));
+        try {
+            SearchResponse<Map> response = client.search(s -> {
+                s.index(ChunkIndex.name(collection)).ignoreUnavailable(true).size(0).query(scope);
+                KINDS.keySet().forEach(kind -> s.aggregations(kind, Aggregation.of(a -> a
+                        .terms(t -> t.field(kind + "." + key).size(size).order(List.of(Map.of("documents", SortOrder.Desc))))
+                        .aggregations("documents", Aggregation.of(c -> c.cardinality(d -> d.field("documentId")
+                                .precisionThreshold(EXACT_DOCUMENTS)))))));
+                return s;
+            }, Map.class);
+            List<Value> values = new ArrayList<>();
+            KINDS.forEach((kind, name) -> {
+                Aggregate aggregate = response.aggregations().get(kind);
+                if (aggregate == null) {
+                    return;
+                }
+                if (aggregate.isSterms()) {
+                    aggregate.sterms().buckets().array().forEach(b -> values.add(
+                            new Value(b.key(), name, b.aggregations().get("documents").cardinality().value())));
+                } else if (aggregate.isDterms()) {
+                    aggregate.dterms().buckets().array().forEach(b -> values.add(new Value(kind.equals(OpenSearchFilters.DATES)
+                            ? Instant.ofEpochMilli((long) b.key()).toString() : number(b.key()), name,
+                            b.aggregations().get("documents").cardinality().value())));
+                } else if (aggregate.isLterms()) {
+                    aggregate.lterms().buckets().array().forEach(b -> {
+                        long bucket = b.key().isSigned() ? b.key().signed() : Long.parseLong(b.key().unsigned());
+                        values.add(new Value(kind.equals(OpenSearchFilters.DATES) ? Instant.ofEpochMilli(bucket).toString() : bucket, name,
+                                b.aggregations().get("documents").cardinality().value()));
+                    });
+                }
+            });
+            values.sort(Comparator.comparingLong(Value::count).reversed());
+            return values.size() > size ? List.copyOf(values.subList(0, size)) : values;
+        } catch (IOException e) {
+            throw ChunkIndex.unreachable("counting the values of " + key, e);
+        }
+    }
+
+    /** A whole double as a long (2026, not 2026.0), as the metadata was given. */
+    private static Object number(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? (Object) (long) value : value;
+    }
+}
