@@ -2,9 +2,12 @@ package dev.openrag.memory;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+
+import dev.openrag.knowledge.filter.DocumentFilter;
 
 import dev.openrag.knowledge.port.Correction;
 import dev.openrag.knowledge.port.EngineUnavailableException;
@@ -44,6 +47,11 @@ public final class DeadlineMemoryStore implements MemoryStore {
     }
 
     @Override
+    public List<Memory> list(String scope, Boolean pinned, String tag, DocumentFilter filter, int offset, int limit, long now) {
+        return deadline.call(ENGINE, () -> store.list(scope, pinned, tag, filter, offset, limit, now));
+    }
+
+    @Override
     public Set<String> speakers(String scope) {
         return deadline.call(ENGINE, () -> store.speakers(scope));
     }
@@ -79,6 +87,12 @@ public final class DeadlineMemoryStore implements MemoryStore {
     @Override
     public Memory update(String id, String text, float[] embedding, float[] secondEmbedding, List<String> tags, long now) {
         return store.update(id, text, embedding, secondEmbedding, tags, now);
+    }
+
+    @Override
+    public Memory update(String id, String text, float[] embedding, float[] secondEmbedding, List<String> tags,
+                         Map<String, Object> metadata, long now) {
+        return store.update(id, text, embedding, secondEmbedding, tags, metadata, now);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.openrag.memory;
 
 import java.util.List;
+import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -16,7 +17,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * memory stays stored, for {@code asOf} searches and audit, but default searches leave it out.
  * {@code entities}: the names found in its text ({@link MemoryEntities}), through which it is
  * linked to other memories of its scope that mention them. {@code versions}: the texts it had before
- * {@code update_memory} gave it another, oldest first, each with when it held.
+ * {@code update_memory} gave it another, oldest first, each with when it held. {@code metadata}: the
+ * caller's key → value ({@link MemoryFilter#metadata}), which search and listing filter on.
  */
 public record Memory(
         String id,
@@ -35,7 +37,8 @@ public record Memory(
         String speaker,
         Long validTo,
         List<String> entities,
-        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Version> versions) {
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) List<Version> versions,
+        @JsonInclude(JsonInclude.Include.NON_EMPTY) Map<String, Object> metadata) {
 
     /** An earlier text of a memory: what it said from {@code from} until {@code until} (epoch ms), when an update replaced it. */
     public record Version(String text, long from, long until) {
@@ -43,6 +46,21 @@ public record Memory(
 
     public Memory {
         versions = versions == null ? List.of() : List.copyOf(versions);
+        metadata = metadata == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(metadata));
+    }
+
+    /** A memory without caller metadata. */
+    public Memory(String id, String scope, String text, List<String> tags, boolean pinned, long createdAt, long updatedAt,
+                  Long expiresAt, Long forgottenAt, String conversationId, List<String> about, List<Link> links,
+                  Long occurredAt, String speaker, Long validTo, List<String> entities, List<Version> versions) {
+        this(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about, links,
+                occurredAt, speaker, validTo, entities, versions, Map.of());
+    }
+
+    /** This memory with this caller metadata (normalised, {@link MemoryFilter#metadata}). */
+    public Memory withMetadata(Map<String, Object> metadata) {
+        return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
+                links, occurredAt, speaker, validTo, entities, versions, metadata);
     }
 
     /** A memory never edited. */
@@ -65,7 +83,7 @@ public record Memory(
     public Memory asItReadAt(long at) {
         String then = textAt(at);
         return then.equals(text) ? this : new Memory(id, scope, then, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt,
-                conversationId, about, links, occurredAt, speaker, validTo, entities, versions);
+                conversationId, about, links, occurredAt, speaker, validTo, entities, versions, metadata);
     }
 
     /** The link type from a newer memory to the one it replaces: set only by the caller; it ends the older one's validity. */
@@ -104,7 +122,7 @@ public record Memory(
         List<Link> more = new java.util.ArrayList<>(links);
         oldIds.forEach(old -> more.add(new Link(SUPERSEDES, old)));
         return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
-                List.copyOf(more), occurredAt, speaker, validTo, entities, versions);
+                List.copyOf(more), occurredAt, speaker, validTo, entities, versions, metadata);
     }
 
     /** This memory, also naming these entities (a model's, say; the store adds the rules' own). */
@@ -112,7 +130,7 @@ public record Memory(
         List<String> more = new java.util.ArrayList<>(entities == null ? List.of() : entities);
         more.addAll(names);
         return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
-                links, occurredAt, speaker, validTo, List.copyOf(more), versions);
+                links, occurredAt, speaker, validTo, List.copyOf(more), versions, metadata);
     }
 
     /** This memory with these links as well (suggested supersessions, say). */
@@ -120,7 +138,7 @@ public record Memory(
         List<Link> all = new java.util.ArrayList<>(links);
         all.addAll(more);
         return new Memory(id, scope, text, tags, pinned, createdAt, updatedAt, expiresAt, forgottenAt, conversationId, about,
-                List.copyOf(all), occurredAt, speaker, validTo, entities, versions);
+                List.copyOf(all), occurredAt, speaker, validTo, entities, versions, metadata);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -27,10 +28,15 @@ public final class MemoryBatch {
      * is embedded with the text, as chunks are with their context, and kept beside the memory for
      * word search (BM25 over context and text together), but never shown.
      * {@code supersedes}: the id of a memory of the scope (stored before, or earlier in the batch)
-     * that this one replaces.
+     * that this one replaces. {@code metadata}: the caller's key → value ({@link MemoryFilter#metadata}).
      */
     public record Item(String id, String text, List<String> tags, String speaker, String occurredAt, Boolean pinned, String context,
-                       String supersedes) {
+                       String supersedes, Map<String, Object> metadata) {
+
+        public Item(String id, String text, List<String> tags, String speaker, String occurredAt, Boolean pinned, String context,
+                    String supersedes) {
+            this(id, text, tags, speaker, occurredAt, pinned, context, supersedes, null);
+        }
     }
 
     /** What to embed for each item: its context, if any, before its text. */
@@ -76,10 +82,16 @@ public final class MemoryBatch {
             if (supersedes != null && (supersedes.isEmpty() || supersedes.equals(id))) {
                 throw new IllegalArgumentException("'" + at + ".supersedes' must be the id of another memory of the scope");
             }
+            Map<String, Object> metadata;
+            try {
+                metadata = MemoryFilter.metadata(item.metadata());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("'" + at + ".metadata': " + e.getMessage());
+            }
             memories.add(new Memory(id, scope, text, item.tags() == null ? List.of() : Tags.check(item.tags()),
                     Boolean.TRUE.equals(item.pinned()), now, now, null, null, null, List.of(),
                     supersedes == null ? List.of() : List.of(new Memory.Link(Memory.SUPERSEDES, supersedes)),
-                    occurredAt == null ? now : occurredAt, speaker(item.speaker(), at + ".speaker")));
+                    occurredAt == null ? now : occurredAt, speaker(item.speaker(), at + ".speaker")).withMetadata(metadata));
         }
         return memories;
     }

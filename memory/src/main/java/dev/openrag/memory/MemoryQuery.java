@@ -2,6 +2,8 @@ package dev.openrag.memory;
 
 import java.util.Set;
 
+import dev.openrag.knowledge.filter.DocumentFilter;
+
 /**
  * A memory search: the query's text (BM25 over memory text; null: vectors only) and vector, how
  * many results, and optional filters: {@code speaker}, and when it happened ({@code after} and
@@ -16,11 +18,26 @@ import java.util.Set;
  * recall on the tune conversations, docs/benchmarks.md). {@code secondVector}: the question embedded by
  * the second model ({@link dev.openrag.knowledge.embedding.SecondEmbedder}; null: none), whose
  * nearest memories a hybrid search fuses as a list of its own. {@code recency}: newer memories rank
- * higher (null: off, the default).
+ * higher (null: off, the default). {@code filter}: on tags and caller metadata ({@link MemoryFilter};
+ * null: none), applied inside every list of the search.
  */
 public record MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                           boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
-                          TimeExpressions.Window period, Long asOf, boolean entityLinks, float[] secondVector, Recency recency) {
+                          TimeExpressions.Window period, Long asOf, boolean entityLinks, float[] secondVector, Recency recency,
+                          DocumentFilter filter) {
+
+    public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
+                       boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
+                       TimeExpressions.Window period, Long asOf, boolean entityLinks, float[] secondVector, Recency recency) {
+        this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, mode, period,
+                asOf, entityLinks, secondVector, recency, null);
+    }
+
+    /** This search, keeping only the memories that pass {@code filter} (null: none). */
+    public MemoryQuery withFilter(DocumentFilter filter) {
+        return new MemoryQuery(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now,
+                mode, period, asOf, entityLinks, secondVector, recency, filter);
+    }
 
     /**
      * Recency as a signal, after fusion: each result's score, over the best, gains
@@ -62,7 +79,7 @@ public record MemoryQuery(String scope, String text, float[] vector, int k, Stri
     /** This search with the query's vectors (the second: null for none). */
     public MemoryQuery withVectors(float[] vector, float[] secondVector) {
         return new MemoryQuery(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now,
-                mode, period, asOf, entityLinks, secondVector, recency);
+                mode, period, asOf, entityLinks, secondVector, recency, filter);
     }
 
     public static final String HYBRID = "hybrid";

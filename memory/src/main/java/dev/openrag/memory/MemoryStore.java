@@ -2,9 +2,12 @@ package dev.openrag.memory;
 
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+
+import dev.openrag.knowledge.filter.DocumentFilter;
 
 import dev.openrag.knowledge.port.Correction;
 
@@ -32,6 +35,9 @@ public interface MemoryStore {
 
     List<Memory> list(String scope, Boolean pinned, String tag, int offset, int limit, long now);
 
+    /** {@link #list(String, Boolean, String, int, int, long)} of the memories passing {@code filter} ({@link MemoryFilter}; null: all). */
+    List<Memory> list(String scope, Boolean pinned, String tag, DocumentFilter filter, int offset, int limit, long now);
+
     /** Replaces the text (and its embedding) and/or the tags; null leaves a field as it is. */
     default Memory update(String id, String text, float[] embedding, List<String> tags, long now) {
         return update(id, text, embedding, null, tags, now);
@@ -39,6 +45,13 @@ public interface MemoryStore {
 
     /** {@link #update(String, String, float[], List, long)}; a new text replaces the second vector too (null: none). */
     Memory update(String id, String text, float[] embedding, float[] secondEmbedding, List<String> tags, long now);
+
+    /**
+     * {@link #update(String, String, float[], float[], List, long)} that also replaces the caller's metadata (normalised,
+     * {@link MemoryFilter#metadata}; null: left as it is, empty: removed).
+     */
+    Memory update(String id, String text, float[] embedding, float[] secondEmbedding, List<String> tags, Map<String, Object> metadata,
+                  long now);
 
     /** Links two memories; a {@value Memory#SUPERSEDES} link also ends the older one's validity and takes the place of a suggested one. */
     void link(String fromId, String toId, String type);

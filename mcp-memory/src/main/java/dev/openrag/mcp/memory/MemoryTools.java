@@ -3,12 +3,14 @@ package dev.openrag.mcp.memory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import jakarta.inject.Singleton;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import dev.openrag.knowledge.filter.DocumentFilter;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.Paging;
 import dev.openrag.mcp.EngineOutagesAsToolErrors;
@@ -71,6 +73,16 @@ public class MemoryTools {
         this.clock = clock;
     }
 
+    static final String METADATA = "Caller metadata, key -> value (a string, a number, an ISO-8601 date or a list of strings), as "
+            + "a document's: plain keys (a letter, then letters, digits, '_' or '-'), at most 32; 'tags' and the filter's words are "
+            + "reserved";
+
+    static final String FILTER = "Only memories whose tags or metadata match, as a JSON object (the form of document search's "
+            + "filter): {\"team\": \"payments\"}, {\"tags\": \"travel\"} (has the tag), {\"tags\": {\"in\": [...]}}, "
+            + "{\"team\": {\"not\": ...}}, {\"owner\": {\"exists\": true}}, {\"year\": {\"gte\": 2025, \"lt\": 2027}} "
+            + "(numbers or ISO-8601 dates), {\"path\": {\"prefix\": \"docs/\"}}, {\"and\": [...]}, {\"or\": [...]}; top-level keys "
+            + "are and-ed";
+
     @Tool(name = "add_memory", description = "Remember something long-term in a scope (a user, agent or project). "
             + "Returns the new memory with its id and links. When no supersedes is given, the server may suggest which older "
             + "memories it replaces: links of type suggested_supersedes saying which fact and why. A suggestion hides nothing: "
@@ -90,8 +102,10 @@ public class MemoryTools {
                     required = false) String occurredAt,
             @ToolArg(description = "Who said or wrote it", required = false) String speaker,
             @ToolArg(description = "Id of a memory of the scope this one replaces (a fact that changed): the old one "
-                    + "stays for asOf searches but default searches return only the new one", required = false) String supersedes) {
+                    + "stays for asOf searches but default searches return only the new one", required = false) String supersedes,
+            @ToolArg(description = METADATA, required = false) Map<String, Object> metadata) {
         String value = ToolArguments.text(text, "text", settings.maxTextChars());
+        Map<String, Object> meta = ToolArguments.metadata(metadata);
         String target = scopes.requireWritable(scope);
         Memory replaced = supersedes == null ? null : memories.require(supersedes);
         if (replaced != null && !replaced.scope().equals(target)) {
@@ -109,7 +123,7 @@ public class MemoryTools {
                 tags == null ? List.of() : ToolArguments.tags(tags), Boolean.TRUE.equals(pinned), now, now,
                 ttl == null ? null : now + ttl * 1000, null, conversationId, about == null ? List.of() : about,
                 replaced == null ? List.of() : List.of(new Memory.Link(Memory.SUPERSEDES, replaced.id())),
-                happened == null ? now : happened, who);
+                happened == null ? now : happened, who).withMetadata(meta);
         MemoryEmbeddings.Vectors vectors = embeddings.memory(value);
         if (replaced == null && contradictions.enabled()) {
             memory = memory.linking(contradictions.suggestedBy(memory, vectors.first(), now).stream().map(FactChanges.Suggestion::link).toList());
@@ -122,12 +136,13 @@ public class MemoryTools {
     }
 
     @Tool(name = "add_memories", description = "Remember many things in a scope in one call (up to 500), e.g. a "
-            + "conversation's turns. Each: {text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?}; context "
+            + "conversation's turns. Each: {text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?, metadata?}; context "
             + "(e.g. the turn before) is embedded with the text and searched with its words, never returned; supersedes names a memory of the scope it "
             + "replaces. An id already in the scope is left as it is, so a batch can be sent again.")
     public Added addMemories(
             @ToolArg(description = "Isolation scope") String scope,
-            @ToolArg(description = "The memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?}]")
+            @ToolArg(description = "The memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?, "
+                    + "metadata?}]; metadata as add_memory's")
             List<MemoryBatch.Item> memories) {
         String target = scopes.requireWritable(scope);
         try {
@@ -185,7 +200,7 @@ public class MemoryTools {
             + "Returns what is true now (memories the caller superseded, corrected or forgot left out), or with asOf what was "
             + "true then; of a memory and a newer one suggested to replace it, the newer ranks first for questions about that fact. "
             + "A time the query names ('in May 2023', 'the week before 3 August, 2023', 'after the wedding') ranks what "
-            + "happened then higher; 'period' says how it was read.")
+            + "happened then higher; 'period' says how it was read. 'filter' keeps only the memories whose tags and metadata match.")
     public SearchResult searchMemory(
             @ToolArg(description = "What to look for") String query,
             @ToolArg(description = "Scope to search") String scope,
@@ -204,7 +219,8 @@ public class MemoryTools {
                     + "with the best hits (default false)", required = false) Boolean entityLinks,
             @ToolArg(description = "Rank newer memories higher: a memory this many days older than referenceTime (or asOf, "
                     + "or now) gets half the lift of a new one; nothing is filtered out (default: recency off)",
-                    required = false) Double recencyHalfLifeDays) {
+                    required = false) Double recencyHalfLifeDays,
+            @ToolArg(description = FILTER, required = false) Map<String, Object> filter) {
         String retrieval = mode == null || mode.isBlank() ? MemoryQuery.HYBRID : mode.strip();
         if (!MemoryQuery.MODES.contains(retrieval)) {
             throw new ToolCallException("argument 'mode' must be hybrid, vector or bm25, got '" + retrieval + "'");
@@ -219,6 +235,7 @@ public class MemoryTools {
         }
         Long reference = ToolArguments.time(referenceTime, "referenceTime");
         Long validAt = ToolArguments.time(asOf, "asOf");
+        DocumentFilter kept = ToolArguments.filter(filter);
         // only a hybrid search fuses the period's list
         MemoryPeriod period = MemoryQuery.HYBRID.equals(retrieval)
                 ? MemoryPeriod.read(value, target, reference == null ? clock.millis() : reference, validAt, clock.millis(),
@@ -231,7 +248,7 @@ public class MemoryTools {
         return new SearchResult(store.search(new MemoryQuery(target, value, null, limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
                 clock.millis(), retrieval, period == null ? null : period.window(), validAt, Boolean.TRUE.equals(entityLinks),
-                null, recency), vectors), period);
+                null, recency, kept), vectors), period);
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links, what it is about, and its earlier texts "
@@ -240,13 +257,16 @@ public class MemoryTools {
         return memories.require(id);
     }
 
-    @Tool(name = "list_memories", description = "The memories of a scope, newest first, 50 a page.")
+    @Tool(name = "list_memories", description = "The memories of a scope, newest first, 50 a page; 'filter' keeps only those "
+            + "whose tags and metadata match.")
     public Page listMemories(
             @ToolArg(description = "Scope to list") String scope,
             @ToolArg(description = "Only pinned (true) or unpinned (false) memories", required = false) Boolean pinned,
             @ToolArg(description = "Only memories with this tag", required = false) String tag,
-            @ToolArg(description = "Page number from 1 (default 1)", required = false) Integer page) {
+            @ToolArg(description = "Page number from 1 (default 1)", required = false) Integer page,
+            @ToolArg(description = FILTER, required = false) Map<String, Object> filter) {
         String target = scopes.require(scope);
+        DocumentFilter kept = ToolArguments.filter(filter);
         int number = page == null ? 1 : page;
         int offset;
         try {
@@ -254,23 +274,26 @@ public class MemoryTools {
         } catch (ApiException e) {
             throw new ToolCallException("argument " + e.getMessage());
         }
-        List<Memory> rows = store.list(target, pinned, tag, offset, PAGE_SIZE + 1, clock.millis());
+        List<Memory> rows = store.list(target, pinned, tag, kept, offset, PAGE_SIZE + 1, clock.millis());
         return new Page(rows.stream().limit(PAGE_SIZE).toList(), number, PAGE_SIZE, rows.size() > PAGE_SIZE);
     }
 
-    @Tool(name = "update_memory", description = "Change a memory's text (re-embedded) and/or tags. The earlier text is kept as a "
+    @Tool(name = "update_memory", description = "Change a memory's text (re-embedded), tags and/or metadata. The earlier text is kept as a "
             + "version with when it held: get_memory lists them, and search_memory with asOf before the edit returns the text then.")
     public Memory updateMemory(
             @ToolArg(description = "Memory id") String id,
             @ToolArg(description = "New text", required = false) String text,
-            @ToolArg(description = "New tags (replace the old ones)", required = false) List<String> tags) {
+            @ToolArg(description = "New tags (replace the old ones)", required = false) List<String> tags,
+            @ToolArg(description = "New metadata (replaces the old; {} removes it); " + METADATA, required = false)
+            Map<String, Object> metadata) {
         Memory memory = memories.requireWritable(id);
-        if (text == null && tags == null) {
-            throw new ToolCallException("give 'text' and/or 'tags' to update");
+        if (text == null && tags == null && metadata == null) {
+            throw new ToolCallException("give 'text', 'tags' and/or 'metadata' to update");
         }
+        Map<String, Object> meta = ToolArguments.metadata(metadata);
         String value = text == null ? null : ToolArguments.text(text, "text", settings.maxTextChars());
         MemoryEmbeddings.Vectors vectors = value == null ? new MemoryEmbeddings.Vectors(null, null) : embeddings.memory(value);
-        return store.update(memory.id(), value, vectors.first(), vectors.second(), ToolArguments.tags(tags), clock.millis());
+        return store.update(memory.id(), value, vectors.first(), vectors.second(), ToolArguments.tags(tags), meta, clock.millis());
     }
 
     @Tool(name = "link_memories", description = "Link two memories of the same scope with a typed link "

@@ -1,9 +1,14 @@
 package dev.openrag.mcp.memory;
 
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.openrag.knowledge.filter.DocumentFilter;
 import dev.openrag.memory.MemoryBatch;
+import dev.openrag.memory.MemoryFilter;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.Tags;
 import io.quarkiverse.mcp.server.ToolCallException;
@@ -12,6 +17,7 @@ import io.quarkiverse.mcp.server.ToolCallException;
 public final class ToolArguments {
 
     public static final int MAX_K = 100;
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern LINK_TYPE = Pattern.compile("[A-Za-z][A-Za-z0-9_-]{0,63}");
 
     private ToolArguments() {
@@ -87,6 +93,30 @@ public final class ToolArguments {
             return MemoryBatch.speaker(speaker, "speaker");
         } catch (IllegalArgumentException e) {
             throw new ToolCallException("argument " + e.getMessage());
+        }
+    }
+
+    /** Optional caller metadata of a memory ({@link MemoryFilter#metadata}); null: not given. */
+    public static Map<String, Object> metadata(Map<String, Object> metadata) {
+        if (metadata == null) {
+            return null;
+        }
+        try {
+            return MemoryFilter.metadata(metadata);
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException("argument 'metadata': " + e.getMessage());
+        }
+    }
+
+    /** An optional filter on tags and metadata ({@link MemoryFilter#parse}); null or empty: none. */
+    public static DocumentFilter filter(Map<String, Object> filter) {
+        if (filter == null || filter.isEmpty()) {
+            return null;
+        }
+        try {
+            return MemoryFilter.parse(JSON.valueToTree(filter));
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException("argument 'filter': " + e.getMessage());
         }
     }
 

@@ -623,13 +623,18 @@ final class MemoryScopeCopies {
 
     /** What a vector list filters on, as {@code Neo4jMemoryStore}'s FILTER does in Cypher. */
     record Filter(boolean includeForgotten, long now, String speaker, Long after, Long before, Long asOf,
-                  String conversationId, double boost) {
+                  String conversationId, double boost, Set<String> allowed) {
 
         /** From a search's Cypher parameters. */
         static Filter of(Map<String, Object> params) {
+            return of(params, null);
+        }
+
+        /** From a search's Cypher parameters, keeping only the {@code allowed} ids (the caller's filter; null: all). */
+        static Filter of(Map<String, Object> params, Set<String> allowed) {
             return new Filter((Boolean) params.get("includeForgotten"), (Long) params.get("now"), (String) params.get("speaker"),
                     (Long) params.get("after"), (Long) params.get("before"), (Long) params.get("asOf"),
-                    (String) params.get("conversationId"), ((Number) params.get("boost")).doubleValue());
+                    (String) params.get("conversationId"), ((Number) params.get("boost")).doubleValue(), allowed);
         }
     }
 
@@ -1026,7 +1031,8 @@ final class MemoryScopeCopies {
 
         private boolean passes(int i, Filter filter) {
             long now = filter.now();
-            return (filter.includeForgotten() || forgottenAt[i] == NONE)
+            return (filter.allowed() == null || filter.allowed().contains(ids[i]))
+                    && (filter.includeForgotten() || forgottenAt[i] == NONE)
                     && (expiresAt[i] == NONE || expiresAt[i] > now)
                     && (filter.speaker() == null || Objects.equals(filter.speaker(), speakers[i]))
                     && (filter.after() == null || happened[i] >= filter.after())

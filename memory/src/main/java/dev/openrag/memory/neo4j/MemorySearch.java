@@ -20,6 +20,7 @@ import org.neo4j.driver.Value;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryEmbeddings;
+import dev.openrag.memory.MemoryFilter;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryText;
@@ -132,6 +133,11 @@ final class MemorySearch {
         params.put("after", question.after());
         params.put("before", question.before());
         params.put("asOf", question.asOf());
+        if (question.filter() != null) { // the caller's filter on tags and metadata: in every list's query
+            Map<String, Object> filterParams = new HashMap<>();
+            params.put(FILTER_WHERE, MemoryFilter.cypher(question.filter(), filterParams));
+            params.putAll(filterParams);
+        }
         String lucene = question.text() == null || MemoryQuery.VECTOR.equals(question.mode()) ? ""
                 : MemoryWords.luceneQuery(words.ofQuery(question.text()));
         boolean wordsOnly = MemoryQuery.BM25.equals(question.mode());
@@ -148,28 +154,34 @@ final class MemorySearch {
         // a scope without a current copy is read into memory now: its first search then ranks with the copy's lists too, as
         // the next one will (LoCoMo's scopes of 369-680 memories took 60-380 ms to read, one of 10,000 370-630 ms)
         MemoryScopeCopies.Copy copy = copies.current(question.scope(), true);
+        // with a copy, the memories passing the caller's filter are read from Neo4j by the same predicate: the copy holds
+        // no tags or metadata, so an update of them never makes it stale, and both paths keep exactly the same memories
+        Set<String> allowed = copy == null || question.filter() == null ? null : Set.copyOf(read(
+                "MATCH (m:Memory {scope: $scope}) WHERE " + params.get(FILTER_WHERE) + " RETURN m.id AS id", params)
+                .stream().map(row -> row.get("id").asString()).toList());
         // the lists are independent queries: they run at once, each on its own session; BM25 starts first, as it
         // needs neither the vector nor the scope's copy
         CompletableFuture<List<Candidate>> byText = null;
         if (!lucene.isEmpty()) {
             if (copy != null) { // BM25 with the scope's own statistics
                 byText = CompletableFuture.completedFuture(fromCopy(copy.bestByWords(words.ofQuery(question.text()),
-                        MemoryScopeCopies.Filter.of(params), depth)));
+                        MemoryScopeCopies.Filter.of(params, allowed), depth)));
             } else {
                 Map<String, Object> words = new HashMap<>(params);
                 words.put("lucene", MemoryText.inScope(question.scope(), lucene));
                 vectorQueue.indexAll(); // the index holds the memories moved out of the queue only (MemoryVectorQueue)
                 byText = async(() -> candidates(read(MemorySchema.AWAIT_MEMORY_WORDS
                         + "CALL db.index.fulltext.queryNodes('" + MemorySchema.MEMORY_TEXT_INDEX
-                        + "', $lucene) YIELD node AS m, score AS similarity\n" + FILTER, words)));
+                        + "', $lucene) YIELD node AS m, score AS similarity\n" + filter(words), words)));
             }
         }
         MemoryEmbeddings.Vectors embedded = join(vectors);
         MemoryQuery query = question.withVectors(embedded.first(), embedded.second());
         params.put("vector", Neo4jGraphStore.toList(query.vector()));
         double[] similarities = copy == null ? null : copy.similarities(query.vector());
-        CompletableFuture<List<Candidate>> byVector = nearest(params, depth, scopeSize, copy, similarities);
-        CompletableFuture<List<Candidate>> messages = query.conversationId() == null
+        CompletableFuture<List<Candidate>> byVector = nearest(params, depth, scopeSize, copy, similarities, allowed);
+        // a conversation's messages have no tags or metadata: a filtered search finds memories only
+        CompletableFuture<List<Candidate>> messages = query.conversationId() == null || query.filter() != null
                 ? CompletableFuture.completedFuture(List.of()) : async(() -> conversationMessages(params));
         CompletableFuture<List<Candidate>> inPeriod = null;
         CompletableFuture<List<Candidate>> bySpeaker = null;
@@ -179,7 +191,7 @@ final class MemorySearch {
                 Map<String, Object> period = new HashMap<>(params);
                 period.put("after", query.after() == null ? query.period().from() : Math.max(query.after(), query.period().from()));
                 period.put("before", query.before() == null ? query.period().to() : Math.min(query.before(), query.period().to()));
-                inPeriod = nearest(period, depth, scopeSize, copy, similarities);
+                inPeriod = nearest(period, depth, scopeSize, copy, similarities, allowed);
             }
             if (!wordsOnly && query.speaker() == null) {
                 // a question that names someone who speaks in the scope: their own memories, nearest first
@@ -187,7 +199,7 @@ final class MemorySearch {
                 if (!named.isEmpty()) {
                     Map<String, Object> speaker = new HashMap<>(params);
                     speaker.put("speaker", named.get(0));
-                    bySpeaker = nearest(speaker, depth, scopeSize, copy, similarities);
+                    bySpeaker = nearest(speaker, depth, scopeSize, copy, similarities, allowed);
                 }
             }
         }
@@ -208,7 +220,7 @@ final class MemorySearch {
             // the second model's nearest: another opinion on meaning, from the scope's copy when all its memories have one;
             // not beside a conversation's messages, which it does not embed: its vote would put every memory above them
             List<MemoryScopeCopies.Scored> second = copy == null || query.secondVector() == null || query.conversationId() != null ? null
-                    : copy.nearestBySecond(query.secondVector(), MemoryScopeCopies.Filter.of(params), depth);
+                    : copy.nearestBySecond(query.secondVector(), MemoryScopeCopies.Filter.of(params, allowed), depth);
             if (second != null) {
                 lists.put(Neo4jMemoryStore.SECOND_VECTOR_LIST, fromCopy(second));
             }
@@ -221,7 +233,7 @@ final class MemorySearch {
         if (copy != null && !wordsOnly) {
             // a reply's words with the turn it answers: "I've had them for 3 years" holds no "turtles", the question before it does
             List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(words.ofQuery(query.text()),
-                    MemoryScopeCopies.Filter.of(params), depth);
+                    MemoryScopeCopies.Filter.of(params, allowed), depth);
             if (inContext != null) {
                 lists.put(Neo4jMemoryStore.CONTEXT_WORDS_LIST, fromCopy(inContext));
             }
@@ -236,7 +248,7 @@ final class MemorySearch {
         // only near in meaning, and their words would lend the memories a vote over the conversation's messages)
         if (copy != null && !wordsOnly && tuning.feedbackHits() > 0 && tuning.feedbackTerms() > 0 && wordsVote
                 && !lists.get("bm25").isEmpty()) {
-            List<Candidate> expanded = expandedByFeedback(copy, lists, query.text(), MemoryScopeCopies.Filter.of(params), depth);
+            List<Candidate> expanded = expandedByFeedback(copy, lists, query.text(), MemoryScopeCopies.Filter.of(params, allowed), depth);
             if (!expanded.isEmpty()) {
                 lists.put("feedback", expanded);
             }
@@ -362,7 +374,7 @@ final class MemorySearch {
                 // a name of the question first, then the rarer the shared name the more it says; then the nearest
                 WITH m, min(CASE WHEN e.key IN $names THEN 0 ELSE mentions END) AS rarest
                 WITH m, vector.similarity.cosine(m.embedding, $vector) - rarest AS similarity
-                """ + FILTER, linked));
+                """ + filter(linked), linked));
     }
 
     /**
@@ -511,11 +523,11 @@ final class MemorySearch {
      * else from Neo4j on a session of its own (see the next method).
      */
     private CompletableFuture<List<Candidate>> nearest(Map<String, Object> query, int k, long scopeSize,
-                                                       MemoryScopeCopies.Copy copy, double[] similarities) {
+                                                       MemoryScopeCopies.Copy copy, double[] similarities, Set<String> allowed) {
         if (copy == null) {
             return async(() -> nearest(query, k, scopeSize));
         }
-        return CompletableFuture.completedFuture(fromCopy(copy.nearest(similarities, MemoryScopeCopies.Filter.of(query), k)));
+        return CompletableFuture.completedFuture(fromCopy(copy.nearest(similarities, MemoryScopeCopies.Filter.of(query, allowed), k)));
     }
 
     /** A list ranked over the scope's copy, as fusion candidates. */
@@ -545,13 +557,22 @@ final class MemorySearch {
                     }
                     WITH m, similarity
                     """.formatted(MemorySchema.INDEXED_MEMORY, MemorySchema.MEMORY_VECTOR_INDEX, MemorySchema.MEMORY_TO_INDEX)
-                    + FILTER, params));
+                    + filter(params), params));
             if (approximate.size() >= Math.min(k, scopeSize)) {
                 return approximate;
             }
         }
         return candidates(read("MATCH (m:Memory {scope: $scope})\nWITH m, vector.similarity.cosine(m.embedding, $vector) AS similarity\n"
-                + FILTER, params));
+                + filter(params), params));
+    }
+
+    /** The parameter holding the caller's filter as a Cypher predicate on m ({@link MemoryFilter#cypher}), when there is one. */
+    private static final String FILTER_WHERE = "filterWhere";
+
+    /** {@link #FILTER} with the caller's filter of these parameters ({@link #FILTER_WHERE}), if any. */
+    private static String filter(Map<String, Object> params) {
+        Object where = params.get(FILTER_WHERE);
+        return where == null ? FILTER : FILTER.replace("WHERE m.scope = $scope AND", "WHERE m.scope = $scope AND (" + where + ") AND");
     }
 
     /**

@@ -27,6 +27,8 @@ import org.neo4j.driver.exceptions.Neo4jException;
 import org.neo4j.driver.exceptions.RetryableException;
 import org.neo4j.driver.types.Node;
 
+import dev.openrag.knowledge.filter.DocumentFilter;
+import dev.openrag.knowledge.neo4j.MetadataCypher;
 import dev.openrag.knowledge.neo4j.Neo4jCorrectionStore;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.port.Correction;
@@ -34,6 +36,7 @@ import dev.openrag.memory.Conversation;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryEntities;
+import dev.openrag.memory.MemoryFilter;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryStore;
@@ -41,6 +44,7 @@ import dev.openrag.memory.MemoryText;
 import dev.openrag.memory.MemoryWords;
 import dev.openrag.memory.Message;
 import dev.openrag.memory.NewerWins;
+import dev.openrag.schemas.Metadata;
 
 /**
  * {@link MemoryStore} on Neo4j: {@code (:Memory {scope, text, embedding, pinned, expiresAt})},
@@ -242,6 +246,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         params.put("speaker", memory.speaker());
         params.put("speakerKey", MemoryText.key(memory.speaker()));
         params.put("entities", entities(memory));
+        params.put("meta", metadataProperties(memory.metadata()));
         params.putAll(MemoryScopeCopies.bumpParameters(List.of(memory.id()), List.of()));
         searcher.noteSpeaker(memory.scope(), memory.speaker());
         String create = ("""
@@ -249,6 +254,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                                   createdAt: $createdAt, updatedAt: $createdAt, expiresAt: $expiresAt, embedding: $embedding,
                                   vectors: $vectors, vectorsOf: $createdAt, occurredAt: $occurredAt, speaker: $speaker,
                                   speakerKey: $speakerKey})
+                SET m += $meta
                 WITH m
                 CALL (m) {
                   UNWIND $entities AS entity
@@ -410,6 +416,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
             row.put("speaker", memory.speaker());
             row.put("speakerKey", MemoryText.key(memory.speaker()));
             row.put("entities", entities(memory));
+            row.put("meta", metadataProperties(memory.metadata()));
             searcher.noteSpeaker(scope, memory.speaker());
             row.put("embedding", Neo4jGraphStore.toList(embeddings.get(i)));
             row.put("vectors", new MemoryVectors(embeddings.get(i), secondEmbeddings == null ? null : secondEmbeddings.get(i)).packed());
@@ -430,6 +437,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         CREATE (m:Memory:%s {id: row.id, scope: $scope, text: row.text, terms: row.terms, termsBy: $termsBy, context: row.context, tags: row.tags, pinned: row.pinned,
                                           createdAt: row.createdAt, updatedAt: row.createdAt, expiresAt: row.expiresAt, embedding: row.embedding,
                                           vectors: row.vectors, vectorsOf: row.createdAt, occurredAt: row.occurredAt, speaker: row.speaker, speakerKey: row.speakerKey})
+                        SET m += row.meta
                         WITH m, row
                         CALL (m, row) {
                           UNWIND row.entities AS entity
@@ -474,7 +482,13 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     @Override
     public List<Memory> list(String scope, Boolean pinned, String tag, int offset, int limit, long now) {
+        return list(scope, pinned, tag, null, offset, limit, now);
+    }
+
+    @Override
+    public List<Memory> list(String scope, Boolean pinned, String tag, DocumentFilter filter, int offset, int limit, long now) {
         Map<String, Object> params = new HashMap<>();
+        String filtered = filter == null ? "" : "  AND (" + MemoryFilter.cypher(filter, params) + ")\n";
         params.put("scope", scope);
         params.put("pinned", pinned);
         params.put("tag", tag);
@@ -485,12 +499,18 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 MATCH (m:Memory {scope: $scope})
                 WHERE m.forgottenAt IS NULL AND (m.expiresAt IS NULL OR m.expiresAt > $now)
                   AND ($pinned IS NULL OR m.pinned = $pinned) AND ($tag IS NULL OR $tag IN m.tags)
-                RETURN %s ORDER BY m.createdAt DESC, m.id SKIP $offset LIMIT $limit""".formatted(MEMORY_FIELDS), params)
+                %sRETURN %s ORDER BY m.createdAt DESC, m.id SKIP $offset LIMIT $limit""".formatted(filtered, MEMORY_FIELDS), params)
                 .stream().map(row -> memory(row.get("memory"))).toList();
     }
 
     @Override
     public Memory update(String id, String text, float[] embedding, float[] secondEmbedding, List<String> tags, long now) {
+        return update(id, text, embedding, secondEmbedding, tags, null, now);
+    }
+
+    @Override
+    public Memory update(String id, String text, float[] embedding, float[] secondEmbedding, List<String> tags,
+                         Map<String, Object> metadata, long now) {
         Map<String, Object> params = new HashMap<>();
         params.put("id", id);
         params.put("text", text);
@@ -511,6 +531,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                       m.textSince = $now)
                 FOREACH (_ IN CASE WHEN $text IS NULL THEN [] ELSE [1] END | SET m.terms = $terms, m.termsBy = $termsBy)
                 SET m.text = coalesce($text, m.text), m.embedding = coalesce($embedding, m.embedding), m.tags = coalesce($tags, m.tags)
+                SET m += $meta
                 """ + VECTORS_FOLLOW + """
                 SET m.updatedAt = $now
                 FOREACH (_ IN CASE WHEN $vectors IS NULL THEN [] ELSE [1] END |
@@ -542,6 +563,13 @@ public final class Neo4jMemoryStore implements MemoryStore {
                         .orElse(null);
                 Map<String, Object> withVectors = new HashMap<>(params);
                 withVectors.put("vectors", vectors == null ? null : vectors.packed());
+                Map<String, Object> meta = new HashMap<>();
+                if (metadata != null) { // replaces the metadata: += with null removes the keys the new one no longer has
+                    tx.run("MATCH (m:Memory {id: $id}) UNWIND [k IN keys(m) WHERE k STARTS WITH 'meta_'] AS k RETURN k", Map.of("id", id))
+                            .list(row -> row.get("k").asString()).forEach(old -> meta.put(old, null));
+                    meta.putAll(metadataProperties(metadata));
+                }
+                withVectors.put("meta", meta);
                 tx.run(cypher, withVectors).consume();
                 List<MemoryScopeCopies.Edit> edits = vectors == null ? List.of() : tx.run(
                         "MATCH (m:Memory {id: $id}) RETURN m.text AS text, m.context AS context", Map.of("id", id))
@@ -550,7 +578,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 return new Updated(MemoryScopeCopies.bumpScopeOfFromTo(tx, id, List.of(id), false), edits);
             });
         }
-        // the scope's copy takes the new text and vectors (new tags alone change nothing it holds)
+        // the scope's copy takes the new text and vectors (new tags or metadata alone change nothing it holds: a filter on
+        // them is read from Neo4j at each search)
         copies.changed(updated.versions(), List.of(), List.of(), updated.edits());
         return get(id).orElseThrow();
     }
@@ -855,7 +884,19 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 nullableLong(m.get("occurredAt")), nullableString(m.get("speaker")), nullableLong(m.get("validTo")),
                 m.get("entities").asList(Value::asString),
                 m.get("versions").isNull() ? List.of() : m.get("versions").asList(v -> new Memory.Version(v.get("text").asString(),
-                        v.get("from").asLong(), v.get("until").asLong())));
+                        v.get("from").asLong(), v.get("until").asLong())),
+                MetadataCypher.fromJson(nullableString(m.get(MetadataCypher.JSON_PROPERTY))));
+    }
+
+    /**
+     * A memory's caller metadata as node properties: typed {@code meta_*} ones to filter on and the whole map as JSON to
+     * return ({@link MetadataCypher}); {@code metadataJson} null (removed) when there is none.
+     */
+    private static Map<String, Object> metadataProperties(Map<String, Object> metadata) {
+        Map<String, Object> normalised = Metadata.normalise(metadata, true);
+        Map<String, Object> properties = new HashMap<>(MetadataCypher.properties(normalised));
+        properties.put(MetadataCypher.JSON_PROPERTY, normalised.isEmpty() ? null : MetadataCypher.json(normalised));
+        return properties;
     }
 
     static Message message(String conversationId, Node msg) {
