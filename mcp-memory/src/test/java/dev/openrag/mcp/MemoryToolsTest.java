@@ -353,7 +353,7 @@ class MemoryToolsTest {
         assertThat(mcp.callError("get_memory", Map.of("id", "no-such-id"))).contains("no memory with id 'no-such-id'");
         assertThat(mcp.callError("search_memory", Map.of("query", "x", "scope", scope, "k", 0))).contains("'k' must be between 1 and 100");
         assertThat(mcp.callError("update_memory", Map.of("id", add("y", scope).get("id").asText())))
-                .contains("give 'text' and/or 'tags'");
+                .contains("give 'text', 'tags' and/or 'metadata'");
         assertThat(mcp.callError("link_memories", Map.of("fromId", "a", "toId", "b", "type", "no spaces allowed")))
                 .contains("argument 'type'");
         assertThat(mcp.callError("list_memories", Map.of("scope", scope, "page", 0))).contains("'page' must be 1 or more");
