@@ -73,7 +73,7 @@ class MemoryFiltersOnNeo4jTest {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("team", TEAMS[i % 3]);
         metadata.put("year", 2020 + i % 7);
-        metadata.put("due", "2026-01-%02d".formatted(i % 28 + 1));
+        metadata.put("due", String.format(java.util.Locale.ROOT, "2026-01-%02d", i % 28 + 1));
         metadata.put("path", (i % 2 == 0 ? "docs/" : "src/") + i + ".md");
         if (i % 5 == 0) {
             metadata.put("owner", "ann");

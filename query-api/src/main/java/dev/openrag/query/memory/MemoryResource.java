@@ -19,7 +19,10 @@ import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import dev.openrag.knowledge.access.Role;
+import dev.openrag.knowledge.filter.DocumentFilter;
 import dev.openrag.knowledge.port.Correction;
 import dev.openrag.knowledge.port.CorrectionStore;
 import dev.openrag.knowledge.runtime.ApiException;
@@ -28,6 +31,7 @@ import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryBatch;
 import dev.openrag.memory.MemoryEmbeddings;
+import dev.openrag.memory.MemoryFilter;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryPeriod;
 import dev.openrag.memory.MemoryQuery;
@@ -51,7 +55,7 @@ public class MemoryResource {
     private static final int MAX_TEXT = 8000;
 
     /** {@code POST /api/memories} body. */
-    public record NewMemory(String scope, String text, Boolean pinned, List<String> tags) {
+    public record NewMemory(String scope, String text, Boolean pinned, List<String> tags, Map<String, Object> metadata) {
     }
 
     /** {@code POST /api/memories:batch} body. */
@@ -59,7 +63,7 @@ public class MemoryResource {
     }
 
     /** {@code POST /api/memories/search} body. */
-    public record MemorySearch(String scope, String query, Integer k, Boolean includeForgotten, String asOf) {
+    public record MemorySearch(String scope, String query, Integer k, Boolean includeForgotten, String asOf, JsonNode filter) {
     }
 
     private final MemoryStore store;
@@ -90,7 +94,8 @@ public class MemoryResource {
     @POST
     @Path("/memories")
     @RolesAllowed(Role.WRITER)
-    @Operation(summary = "Remember something {scope, text, pinned?, tags?}")
+    @Operation(summary = "Remember something {scope, text, pinned?, tags?, metadata?} (metadata: key → string, number, ISO-8601 "
+            + "date or list of strings, a document's rules; 'tags' is reserved)")
     public Response add(NewMemory request) {
         if (request == null) {
             throw ApiException.badRequest("a JSON body {scope, text, pinned?, tags?} is required");
@@ -100,18 +105,24 @@ public class MemoryResource {
         if (text.isEmpty() || text.length() > MAX_TEXT) {
             throw ApiException.badRequest("'text' is required and must have 1 to " + MAX_TEXT + " characters");
         }
+        Map<String, Object> metadata;
+        try {
+            metadata = MemoryFilter.metadata(request.metadata());
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("'metadata': " + e.getMessage());
+        }
         long now = System.currentTimeMillis();
         MemoryEmbeddings.Vectors vectors = embeddings.memory(text);
         Memory memory = store.add(new Memory(UUID.randomUUID().toString(), scope, text,
                 tags(request.tags()), Boolean.TRUE.equals(request.pinned()), now, now,
-                null, null, null, List.of(), List.of()), vectors.first(), vectors.second());
+                null, null, null, List.of(), List.of()).withMetadata(metadata), vectors.first(), vectors.second());
         return Response.status(201).entity(memory).build();
     }
 
     @POST
     @Path("/memories/batch")
     @RolesAllowed(Role.WRITER)
-    @Operation(summary = "Remember up to 500 things in one scope {scope, memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?}]};"
+    @Operation(summary = "Remember up to 500 things in one scope {scope, memories: [{text, id?, tags?, speaker?, occurredAt?, pinned?, context?, supersedes?, metadata?}]};"
             + " an id already in the scope is left as it is")
     public Map<String, Object> addBatch(NewMemories request) {
         if (request == null) {
@@ -133,9 +144,9 @@ public class MemoryResource {
 
     @POST
     @Path("/memories/search")
-    @Operation(summary = "Memories of a scope nearest to a query {scope, query, k?, includeForgotten?, asOf?}: what is true now,"
+    @Operation(summary = "Memories of a scope nearest to a query {scope, query, k?, includeForgotten?, asOf?, filter?}: what is true now,"
             + " or with asOf (ISO-8601) what was true then; a time the query names ('in May 2023', 'after the wedding') ranks"
-            + " what happened then higher, and 'period' says how it was read")
+            + " what happened then higher, and 'period' says how it was read; filter: on tags and metadata, in search's filter form")
     public Map<String, Object> search(MemorySearch request) {
         if (request == null || request.query() == null || request.query().isBlank()) {
             throw ApiException.badRequest("'query' is required and must not be blank");
@@ -150,8 +161,10 @@ public class MemoryResource {
         }
         String query = request.query().strip();
         Long asOf;
+        DocumentFilter filter;
         try {
             asOf = MemoryBatch.time(request.asOf(), "asOf");
+            filter = MemoryFilter.parse(request.filter());
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
@@ -159,7 +172,8 @@ public class MemoryResource {
         MemoryPeriod period = MemoryPeriod.read(query, scope, now, asOf, now, store, embeddings);
         List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, null, k, null, 0,
                 Boolean.TRUE.equals(request.includeForgotten()), null, null, null, now,
-                MemoryQuery.HYBRID, period == null ? null : period.window(), asOf, false, null), embeddings.queryLater(query, true));
+                MemoryQuery.HYBRID, period == null ? null : period.window(), asOf, false, null).withFilter(filter),
+                embeddings.queryLater(query, true));
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("scope", scope);
         answer.put("results", hits.stream()
