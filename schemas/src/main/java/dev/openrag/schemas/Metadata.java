@@ -67,7 +67,11 @@ public final class Metadata {
                 throw new IllegalArgumentException("metadata key '" + key + "' is " + (SOURCE_FIELDS.contains(key) ? "" : "in another case ")
                         + "a source field the pipeline fills; reserved are " + String.join(", ", SOURCE_FIELDS.stream().sorted().toList()));
             }
-            normalised.put(key, value(key, entry.getValue()));
+            Object value = value(key, entry.getValue());
+            // an empty list is no value: kept, OpenSearch would say the key does not exist and Neo4j that it does
+            if (!(value instanceof List<?> list && list.isEmpty())) {
+                normalised.put(key, value);
+            }
         }
         return normalised;
     }

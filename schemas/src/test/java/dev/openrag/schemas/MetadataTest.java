@@ -85,4 +85,13 @@ class MetadataTest {
             java.util.Locale.setDefault(before);
         }
     }
+
+    /** An empty list is no value, so every store agrees the key is absent (exists: false), not only some. */
+    @Test
+    void anEmptyListIsNoValue() {
+        assertThat(Metadata.fromCaller(Map.of("tags", List.of(), "team", "payments"))).isEqualTo(Map.of("team", "payments"));
+        assertThat(Metadata.normalise(Map.of("tags", List.of()), true)).isEmpty();
+        // the control: a list with an item is kept
+        assertThat(Metadata.fromCaller(Map.of("tags", List.of("oncall")))).isEqualTo(Map.of("tags", List.of("oncall")));
+    }
 }
