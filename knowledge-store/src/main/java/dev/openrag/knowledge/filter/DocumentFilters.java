@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -231,7 +232,7 @@ public final class DocumentFilters {
             case NUMBER -> "a number";
             case BOOLEAN -> "a boolean";
             case NULL -> "null";
-            default -> json.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+            default -> json.getNodeType().name().toLowerCase(Locale.ROOT);
         };
     }
 }
