@@ -112,5 +112,4 @@ class DocumentFiltersTest {
             assertThat(parse(json)).as(prefix).isEqualTo(new DocumentFilter.Prefix("path", prefix));
         }
     }
-    }
 }
