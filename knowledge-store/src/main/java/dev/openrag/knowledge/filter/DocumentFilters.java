@@ -74,6 +74,11 @@ public final class DocumentFilters {
         if (depth > MAX_DEPTH) {
             throw new IllegalArgumentException(at + " nests deeper than " + MAX_DEPTH + " levels");
         }
+        // {} alone means "no filter"; inside and/or it would be a condition that counts against no
+        // limit, so a body of {"or": [{}, {}, ...]} could grow the stores' queries without bound
+        if (depth > 1 && json.isEmpty()) {
+            throw new IllegalArgumentException(at + " names no condition");
+        }
         List<DocumentFilter> all = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> fields = json.fields(); fields.hasNext(); ) {
             Map.Entry<String, JsonNode> field = fields.next();
