@@ -33,8 +33,8 @@ class IngestCommand implements Callable<Integer> {
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")
     String url;
 
-    @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "metadata for every file (repeatable): a number stays a "
-            + "number, an ISO-8601 date a date, a key given twice a list of strings")
+    @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "metadata for every file (repeatable): a number written as one "
+            + "(2026, 2.5; not 02139 or 1.10) stays a number, an ISO-8601 date a date, a key given twice a list of strings")
     List<String> meta;
 
     @Override

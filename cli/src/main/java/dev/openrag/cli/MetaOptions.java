@@ -66,13 +66,18 @@ final class MetaOptions {
         }
     }
 
-    private static Object typed(String value) {
-        if (value.matches("-?\\d{1,15}")) {
-            return Long.parseLong(value);
+    /**
+     * A number only when the number is written as the text is ({@code 2026}, {@code 2.5}): a value
+     * like {@code 02139}, {@code 1.10} or {@code 1.0} is text the caller means as written (a postcode,
+     * a version), and as a number it would come back, and compare, as another text ({@code 2139}, {@code 1.1}).
+     */
+    static Object typed(String value) {
+        if (!value.matches("-?\\d{1,15}(\\.\\d+)?")) {
+            return value;
         }
-        if (value.matches("-?\\d+\\.\\d+")) {
-            return Double.parseDouble(value);
-        }
-        return value;
+        boolean whole = value.indexOf('.') < 0;
+        Object number = whole ? (Object) Long.parseLong(value) : (Object) Double.parseDouble(value);
+        String written = whole ? number.toString() : java.math.BigDecimal.valueOf((Double) number).stripTrailingZeros().toPlainString();
+        return written.equals(value) ? number : value;
     }
 }

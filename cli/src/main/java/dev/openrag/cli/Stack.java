@@ -141,8 +141,13 @@ final class Stack {
             return set;
         }
         Path around = root.toAbsolutePath().normalize().getParent();
-        return String.join(",", System.getProperty("user.home"), System.getProperty("java.io.tmpdir"),
-                (around == null ? root.toAbsolutePath() : around).toString());
+        return java.util.stream.Stream.of(System.getProperty("user.home"), System.getProperty("java.io.tmpdir"),
+                (around == null ? root.toAbsolutePath() : around).toString()).map(Stack::listItem).collect(java.util.stream.Collectors.joining(","));
+    }
+
+    /** One item of a config list: a comma in a folder's name ("/home/Doe, Jane") would otherwise split it in two. */
+    static String listItem(String value) {
+        return value.replace("\\", "\\\\").replace(",", "\\,");
     }
 
     ComponentSpec appSpec(App app) {

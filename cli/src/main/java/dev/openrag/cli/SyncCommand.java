@@ -56,8 +56,8 @@ class SyncCommand implements Callable<Integer> {
     @Option(names = "--allow-mass-delete", description = "let this run delete more than half of the source's documents")
     boolean allowMassDelete;
 
-    @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "metadata for every document of the source (repeatable): a number stays a "
-            + "number, an ISO-8601 date a date, a key given twice a list of strings; changing only it updates the documents without embedding them again")
+    @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "metadata for every document of the source (repeatable): a number written as one "
+            + "(2026, 2.5; not 02139 or 1.10) stays a number, an ISO-8601 date a date, a key given twice a list of strings; changing only it updates the documents without embedding them again")
     List<String> meta;
 
     @Option(names = "--dry-run", description = "show what a sync would add, change and delete, changing nothing")

@@ -1,6 +1,7 @@
 package dev.openrag.knowledge;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Locale;
 
@@ -9,8 +10,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.BinaryNode;
 
 import dev.openrag.knowledge.access.Role;
+import dev.openrag.knowledge.filter.DocumentFilters;
 import dev.openrag.knowledge.llm.LlmProvider;
 import dev.openrag.knowledge.text.FulltextQuery;
 
@@ -54,5 +57,12 @@ class TurkishLocaleTest {
     @Test
     void searchWordsAreLowerCasedAsAscii() {
         assertThat(FulltextQuery.words("INDEX Kafka-TOPIC")).containsExactly("index", "kafka", "topic");
+    }
+
+    @Test
+    void aFiltersErrorNamesTheJsonKindInAsciiLetters() throws Exception {
+        assertThatThrownBy(() -> DocumentFilters.parse(BinaryNode.valueOf(new byte[] {1}))).hasMessageEndingWith("got binary");
+        // the control: the kinds named by hand read the same
+        assertThatThrownBy(() -> DocumentFilters.parse(new ObjectMapper().readTree("[1]"))).hasMessageEndingWith("got an array");
     }
 }

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -172,7 +173,7 @@ public enum Engine {
         }
         int replicas = KafkaTopics.replication(config.kafkaBrokers());
         int minInSync = KafkaTopics.minInSyncReplicas(config.kafkaBrokers());
-        Files.writeString(properties, String.join("\n",
+        Files.writeString(properties, propertiesText(String.join("\n",
                 "process.roles=broker,controller",
                 "node.id=" + (node + 1),
                 "controller.quorum.voters=" + String.join(",", voters),
@@ -195,7 +196,7 @@ public enum Engine {
                 // whole documents travel inline in events
                 "message.max.bytes=" + KafkaTopics.MAX_MESSAGE_BYTES,
                 "replica.fetch.max.bytes=" + KafkaTopics.MAX_MESSAGE_BYTES,
-                ""), StandardCharsets.UTF_8);
+                "")), StandardCharsets.US_ASCII);
         Files.writeString(dir.resolve("log4j2.properties"), String.join("\n",
                 "rootLogger.level=INFO",
                 "rootLogger.appenderRef.stdout.ref=STDOUT",
@@ -227,6 +228,25 @@ public enum Engine {
                     + (exited ? "exit status " + process.exitValue() : "no exit within 120 s") + "); its output, in " + log + ":\n  "
                     + String.join("\n  ", outputTail(log, logBefore, 40)));
         }
+    }
+
+    /**
+     * Text for a {@code .properties} file that Kafka reads back exactly: it loads one with {@code Properties.load(InputStream)},
+     * as ISO-8859-1, so a data folder under a path with non-ASCII letters written as UTF-8 would come back as another
+     * folder ("ü" as "Ã¼"); every character past ASCII is written as its Unicode escape, a backslash as two.
+     */
+    static String propertiesText(String text) {
+        StringBuilder escaped = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            if (c == '\\') {
+                escaped.append("\\\\");
+            } else if (c > 0x7e) {
+                escaped.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else {
+                escaped.append(c);
+            }
+        }
+        return escaped.toString();
     }
 
     /** The last {@code lines} lines a command appended to {@code log} from byte {@code from} on: why it failed, in its own words. */

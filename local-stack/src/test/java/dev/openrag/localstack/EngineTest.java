@@ -6,6 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Properties;
+
+import org.apache.kafka.common.utils.Utils;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,5 +29,19 @@ class EngineTest {
         Files.writeString(log, output, StandardCharsets.UTF_8, StandardOpenOption.APPEND);
         assertThat(Engine.outputTail(log, before, 3)).containsExactly("line 3 İı", "line 4 İı", "line 5 İı");
         assertThat(Engine.outputTail(log, before, 10)).hasSize(5).doesNotContain("old line");
+    }
+
+    @Test
+    void kafkaReadsItsPropertiesBackExactlyWhateverLettersThePathHas(@TempDir Path folder) throws Exception {
+        // Kafka loads server.properties as ISO-8859-1: a UTF-8 "ü" would name another data folder
+        String data = folder.resolve("openrag ünï İı 数据\\x").resolve("kafka").resolve("data").toString();
+        Path properties = folder.resolve("server.properties");
+        Files.writeString(properties, Engine.propertiesText("log.dirs=" + data + "\nnode.id=1\n"), StandardCharsets.US_ASCII);
+        Properties read = Utils.loadProps(properties.toString());
+        assertThat(read.getProperty("log.dirs")).isEqualTo(data);
+        assertThat(read.getProperty("node.id")).isEqualTo("1");
+        // the control: the same text written as UTF-8 without escapes does come back changed
+        Files.writeString(properties, "log.dirs=" + data + "\n", StandardCharsets.UTF_8);
+        assertThat(Utils.loadProps(properties.toString()).getProperty("log.dirs")).isNotEqualTo(data);
     }
 }

@@ -3,10 +3,12 @@ package dev.openrag.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 class JavaRuntimeTest {
@@ -57,5 +59,30 @@ class JavaRuntimeTest {
         assertThat(output).as("the variable was read").contains("Picked up JAVA_TOOL_OPTIONS")
                 .containsPattern("user\\.language = en\\b").containsPattern("user\\.country = US\\b")
                 .containsPattern("user\\.timezone = UTC\\b").containsPattern("file\\.encoding = UTF-8\\b");
+    }
+
+    @Test
+    void underThePosixLocaleTheScriptsGiveJavaUtf8FileNames() throws Exception {
+        // Java decodes file names in the C library's locale charset: ASCII under POSIX, where a path with "ü" reads as "?"
+        Path script = Path.of("../.mvn/utf8-locale.sh").toAbsolutePath().normalize();
+        assertThat(script).isRegularFile();
+        String plain = fileNameEncoding(null);
+        Assumptions.assumeFalse(plain.equals("UTF-8"), "this machine's POSIX locale already names files in UTF-8 (macOS)");
+        assertThat(fileNameEncoding(script)).isEqualTo("UTF-8");
+        // a JVM the script did not start is the control: what every JVM got before
+        assertThat(plain).isNotEqualTo("UTF-8");
+    }
+
+    /** sun.jnu.encoding of a java started with LANG and LC_* unset, through {@code script} (sourced) when given. */
+    private static String fileNameEncoding(Path script) throws Exception {
+        String java = "exec \"$1\" -XshowSettings:properties -version";
+        ProcessBuilder builder = new ProcessBuilder("sh", "-c", script == null ? java : ". \"$2\"; " + java, "sh",
+                JavaRuntime.javaBinary(), script == null ? "" : script.toString()).redirectErrorStream(true);
+        builder.environment().keySet().removeIf(name -> name.equals("LANG") || name.startsWith("LC_"));
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        return output.lines().filter(line -> line.strip().startsWith("sun.jnu.encoding = ")).map(line -> line.strip().substring(19))
+                .findFirst().orElseThrow(() -> new AssertionError("no sun.jnu.encoding in: " + output));
     }
 }

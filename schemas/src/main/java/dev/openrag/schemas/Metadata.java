@@ -63,11 +63,15 @@ public final class Metadata {
         Map<String, Object> normalised = new LinkedHashMap<>();
         for (Map.Entry<String, ?> entry : metadata.entrySet()) {
             String key = checkKey(entry.getKey());
-            if (SOURCE_FIELDS.contains(key) && !sourceFieldsAllowed) {
-                throw new IllegalArgumentException("metadata key '" + key + "' is a source field the pipeline fills; reserved are "
-                        + String.join(", ", SOURCE_FIELDS.stream().sorted().toList()));
+            if (!sourceFieldsAllowed && reserved(SOURCE_FIELDS, key) != null) {
+                throw new IllegalArgumentException("metadata key '" + key + "' is " + (SOURCE_FIELDS.contains(key) ? "" : "in another case ")
+                        + "a source field the pipeline fills; reserved are " + String.join(", ", SOURCE_FIELDS.stream().sorted().toList()));
             }
-            normalised.put(key, value(key, entry.getValue()));
+            Object value = value(key, entry.getValue());
+            // an empty list is no value: kept, OpenSearch would say the key does not exist and Neo4j that it does
+            if (!(value instanceof List<?> list && list.isEmpty())) {
+                normalised.put(key, value);
+            }
         }
         return normalised;
     }
@@ -84,11 +88,21 @@ public final class Metadata {
         if (!KEY.matcher(key).matches()) {
             throw new IllegalArgumentException("metadata key '" + key + "' is not a plain name: use a letter, then letters, digits, '_' or '-'");
         }
-        if (FILTER_WORDS.contains(key)) {
-            throw new IllegalArgumentException("metadata key '" + key + "' is a filter operator; reserved are "
+        if (reserved(FILTER_WORDS, key) != null) {
+            throw new IllegalArgumentException("metadata key '" + key + "' is " + (FILTER_WORDS.contains(key) ? "" : "in another case ")
+                    + "a filter operator; reserved are "
                     + String.join(", ", FILTER_WORDS.stream().sorted().toList()));
         }
         return key;
+    }
+
+    /**
+     * The reserved name {@code key} is, in any case ({@code Path}, {@code PATH} beside {@code path};
+     * {@code OR} beside {@code or}), or null: such a key would be a second field that reads as the
+     * reserved one in facets, hits and filters. Compared without the default locale's case rules.
+     */
+    private static String reserved(Set<String> names, String key) {
+        return names.stream().filter(name -> name.equalsIgnoreCase(key)).findFirst().orElse(null);
     }
 
     /** One value normalised: a string, a date ({@link Instant}), a number (long or double), or a list of strings. */

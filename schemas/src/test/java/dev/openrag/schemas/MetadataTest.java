@@ -60,4 +60,38 @@ class MetadataTest {
         String good = json.replace("{\"or\":\"x\"}", "{\"team\":\"payments\",\"year\":2026,\"tags\":[\"a\"]}");
         assertThat(new EventCodec().fromJson(good, DocumentArrived.class).metadata()).containsEntry("team", "payments");
     }
+    /** A source field or operator in another case would be a second field reading as the reserved one. */
+    @Test
+    void reservedNamesInAnotherCaseAreRefusedWhateverTheDefaultLocale() {
+        java.util.Locale before = java.util.Locale.getDefault();
+        try {
+            for (java.util.Locale locale : List.of(java.util.Locale.ROOT, java.util.Locale.forLanguageTag("tr-TR"))) {
+                java.util.Locale.setDefault(locale); // Turkish: "TITLE".toLowerCase() is "tıtle", not "title"
+                for (String key : List.of("Path", "PATH", "TITLE", "FileName", "filename", "Commit", "HOST")) {
+                    assertThatThrownBy(() -> Metadata.fromCaller(Map.of(key, "x"))).as(key + " in " + locale)
+                            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("in another case a source field");
+                }
+                for (String key : List.of("OR", "And", "IN", "Not", "PREFIX", "Exists")) {
+                    assertThatThrownBy(() -> Metadata.checkKey(key)).as(key + " in " + locale)
+                            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("in another case a filter operator");
+                }
+                // controls: keys that only contain or resemble a reserved name are the caller's own
+                assertThat(Metadata.fromCaller(Map.of("pathway", "x", "subtitle", "y", "titles", "z", "order", "o", "index", "i")))
+                        .containsKeys("pathway", "subtitle", "titles", "order", "index");
+                // the pipeline's (and a producer's) exact source field names still pass
+                assertThat(Metadata.normalise(Map.of("path", "docs/a.md", "title", "A"), true)).containsKeys("path", "title");
+            }
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
+    }
+
+    /** An empty list is no value, so every store agrees the key is absent (exists: false), not only some. */
+    @Test
+    void anEmptyListIsNoValue() {
+        assertThat(Metadata.fromCaller(Map.of("tags", List.of(), "team", "payments"))).isEqualTo(Map.of("team", "payments"));
+        assertThat(Metadata.normalise(Map.of("tags", List.of()), true)).isEmpty();
+        // the control: a list with an item is kept
+        assertThat(Metadata.fromCaller(Map.of("tags", List.of("oncall")))).isEqualTo(Map.of("tags", List.of("oncall")));
+    }
 }

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -72,6 +73,11 @@ public final class DocumentFilters {
         }
         if (depth > MAX_DEPTH) {
             throw new IllegalArgumentException(at + " nests deeper than " + MAX_DEPTH + " levels");
+        }
+        // {} alone means "no filter"; inside and/or it would be a condition that counts against no
+        // limit, so a body of {"or": [{}, {}, ...]} could grow the stores' queries without bound
+        if (depth > 1 && json.isEmpty()) {
+            throw new IllegalArgumentException(at + " names no condition");
         }
         List<DocumentFilter> all = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> fields = json.fields(); fields.hasNext(); ) {
@@ -226,7 +232,7 @@ public final class DocumentFilters {
             case NUMBER -> "a number";
             case BOOLEAN -> "a boolean";
             case NULL -> "null";
-            default -> json.getNodeType().name().toLowerCase();
+            default -> json.getNodeType().name().toLowerCase(Locale.ROOT);
         };
     }
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -103,13 +104,14 @@ public final class Neo4jKnowledgeBrowser implements KnowledgeBrowser {
         }
         Node start = center.get(0).get("e").asNode();
         int depth = Math.max(1, Math.min(MAX_HOPS, hops));
-        List<Record> edges = read("""
+        // Locale.ROOT: digits of some locales (ar-EG: ٢) are no Cypher number
+        List<Record> edges = read(String.format(Locale.ROOT, """
                 MATCH (e:Entity {uid: $uid})
                 MATCH p = (e)-[:RELATED_TO|MENTIONS|RELATES_TO|PART_OF|HAS_EXAMPLE|HAS_DOCUMENTATION*1..%d]-(n)
                 WITH p LIMIT $limit
                 UNWIND relationships(p) AS r
                 WITH DISTINCT r
-                RETURN startNode(r) AS a, endNode(r) AS b, type(r) AS type""".formatted(depth),
+                RETURN startNode(r) AS a, endNode(r) AS b, type(r) AS type""", depth),
                 Map.of("uid", start.get("uid").asString(), "limit", limit));
         return Optional.of(neighbourhood(start, edges));
     }

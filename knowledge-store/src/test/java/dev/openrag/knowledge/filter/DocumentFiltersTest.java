@@ -71,4 +71,45 @@ class DocumentFiltersTest {
         JsonNode sixtyFour = JSON.readTree(json.toString().replace(",\"k64\": 1", ""));
         assertThat(DocumentFilters.parse(sixtyFour)).isInstanceOf(DocumentFilter.All.class);
     }
+    /**
+     * An empty object inside and/or names no condition, so none of the limits counted it: a body of
+     * many of them grew the stores' queries (a bool of that many clauses, a Cypher OR of that many
+     * terms) without bound. Refused, with the control: {} alone is still "no filter".
+     */
+    @Test
+    void emptyObjectsInsideCombinationsAreRefusedSoNoFilterGrowsWithoutBound() throws Exception {
+        StringBuilder many = new StringBuilder("{\"or\": [{}");
+        for (int i = 1; i < 100_000; i++) {
+            many.append(", {}");
+        }
+        refused(many.append("]}").toString(), "filter.or[0] names no condition");
+        refused("{\"and\": [{\"a\": 1}, {}]}", "filter.and[1] names no condition");
+        refused("{\"or\": [{\"and\": [{}]}]}", "filter.or[0].and[0] names no condition");
+        // controls
+        assertThat(parse("{}")).isEqualTo(new DocumentFilter.All(List.of()));
+        assertThat(parse("{\"or\": [{\"a\": 1}, {\"and\": [{\"b\": \"x\"}]}]}")).isEqualTo(new DocumentFilter.Any(List.of(
+                new DocumentFilter.Equals("a", 1L), new DocumentFilter.All(List.of(new DocumentFilter.Equals("b", "x"))))));
+    }
+
+    /** Cases the issue did not name: or inside and, not with a list, dates with offsets, metacharacters in a prefix. */
+    @Test
+    void combinedOperatorsOffsetsAndMetacharactersAreReadLiterally() throws Exception {
+        assertThat(parse("{\"and\": [{\"or\": [{\"a\": 1}, {\"b\": 2}]}, {\"c\": {\"not\": \"x\", \"exists\": true}}]}"))
+                .isEqualTo(new DocumentFilter.All(List.of(
+                        new DocumentFilter.Any(List.of(new DocumentFilter.Equals("a", 1L), new DocumentFilter.Equals("b", 2L))),
+                        new DocumentFilter.All(List.of(new DocumentFilter.NotEquals("c", "x"), new DocumentFilter.Exists("c", true))))));
+        refused("{\"team\": {\"not\": [\"a\", \"b\"]}}", "filter.team.not must be a string or a number, got an array");
+        // one instant however it is written: an offset, a lower-case t, minutes only
+        Instant midnight = Instant.parse("2026-01-01T00:00:00Z");
+        for (String written : List.of("2026-01-01T02:00:00+02:00", "2025-12-31T19:00:00-05:00", "2026-01-01t00:00:00z", "2026-01-01T00:00Z")) {
+            assertThat(parse("{\"modified\": {\"gte\": \"" + written + "\"}}")).as(written)
+                    .isEqualTo(new DocumentFilter.Range("modified", midnight, null, null, null));
+        }
+        // a date-time without an offset names no instant: refused, not guessed in the server's zone
+        refused("{\"modified\": {\"gte\": \"2026-01-01T00:00:00\"}}", "must be a number or an ISO-8601 date");
+        for (String prefix : List.of("docs/.*", "a*b?c", "x\\\\y", "(?i)DOCS", "' OR 1=1 //", "\u00fcber/\u65e5\u672c/")) {
+            String json = JSON.writeValueAsString(java.util.Map.of("path", java.util.Map.of("prefix", prefix)));
+            assertThat(parse(json)).as(prefix).isEqualTo(new DocumentFilter.Prefix("path", prefix));
+        }
+    }
 }

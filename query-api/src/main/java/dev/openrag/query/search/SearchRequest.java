@@ -44,6 +44,9 @@ public record SearchRequest(String query, Integer k, String collection, String m
             + "{\"owner\": {\"exists\": true}}; ranges gte/gt/lte/lt on numbers or ISO-8601 dates {\"year\": {\"gte\": 2025, \"lt\": 2027}}; "
             + "{\"path\": {\"prefix\": \"docs/\"}}; {\"and\": [...]} and {\"or\": [...]}. Keys are caller metadata or the source fields "
             + "title, fileName, extension, mediaType, path, sourceId, created, modified, author, url, host, commit. "
+            + "Keys and string values compare exactly (case-sensitive; a prefix is text, not a pattern). A date is ISO-8601 with "
+            + "a zone (2026-01-01, 2026-01-01T00:00:00Z or +02:00); a date-time without one is plain text. At most 8 levels, "
+            + "64 conditions and 256 values per 'in'; and/or take non-empty objects. "
             + "An unknown operator, a wrong type or a malformed filter is a 400. A key that no document of the searched "
             + "collections has is no error: a condition on it holds for no document (not and exists:false for every one), and "
             + "the answer names such keys in 'unknownFilterKeys'.";

@@ -42,6 +42,7 @@ class MetadataFilterSearchTest {
 
     private static final String OPS = "meta-ops";
     private static final String NEEDLE = "meta-needle";
+    private static final String EMPTY = "meta-empty";
     private static final int NOISE = 30;
     private static boolean loaded;
 
@@ -74,7 +75,11 @@ class MetadataFilterSearchTest {
         document(NEEDLE, "needle", "Bank transfers are another way to settle an invoice.", Map.of("team", "payments"));
         // a first query of a fresh index can outlast the search's read deadline on a busy machine (a 503
         // naming the retrievers): one unasserted search of each collection warms them
-        for (String collection : List.of(OPS, NEEDLE)) {
+        // an empty list beside a list with an item and no key at all
+        document(EMPTY, "g", "Handbook tagged with nothing.", Map.of("tags", List.of()));
+        document(EMPTY, "h", "Handbook tagged once.", Map.of("tags", List.of("x")));
+        document(EMPTY, "i", "Handbook without tags.", Map.of("team", "ops"));
+        for (String collection : List.of(OPS, NEEDLE, EMPTY)) {
             given().contentType(ContentType.JSON).body(Map.of("query", "handbook", "collection", collection, "filter", Map.of("team", "x")))
                     .post("/api/search");
         }
@@ -101,9 +106,13 @@ class MetadataFilterSearchTest {
     }
 
     private static void assertSelects(String filterJson, Set<String> expected) {
+        assertSelects(OPS, filterJson, expected);
+    }
+
+    private static void assertSelects(String collection, String filterJson, Set<String> expected) {
         Object filter = io.restassured.path.json.JsonPath.from(filterJson).get("$");
         for (String mode : List.of("bm25", "vector")) {
-            assertThat(Set.copyOf(found(OPS, "handbook", mode, 50, filter, Map.of())))
+            assertThat(Set.copyOf(found(collection, "handbook", mode, 50, filter, Map.of())))
                     .as(mode + " with " + filterJson).isEqualTo(expected);
         }
     }
@@ -145,6 +154,84 @@ class MetadataFilterSearchTest {
         assertSelects("{\"or\": [{\"team\": \"ops\"}, {\"tags\": \"oncall\"}]}", Set.of("a", "c"));
         assertSelects("{\"and\": [{\"tags\": \"billing\"}, {\"year\": {\"lt\": 2026}}]}", Set.of("b"));
         assertSelects("{\"tags\": \"billing\", \"team\": {\"not\": \"risk\"}}", Set.of("a"));
+    }
+
+    /** An empty list is no value in every store alike (OpenSearch says such a key is absent, Neo4j kept an empty list). */
+    @Test
+    void anEmptyListIsAbsentInEveryStore() {
+        assertSelects(EMPTY, "{\"tags\": {\"exists\": true}}", Set.of("h"));
+        assertSelects(EMPTY, "{\"tags\": {\"exists\": false}}", Set.of("g", "i"));
+        // the control: without a filter every document is found
+        assertSelects(EMPTY, "{}", Set.of("g", "h", "i"));
+    }
+
+    /** A prefix is text, never a pattern: regex, wildcard and escape characters match only themselves, in each store. */
+    @Test
+    void aPrefixWithPatternCharactersMatchesLiterally() {
+        for (String prefix : List.of("docs/.*", "docs/*", "d?cs/", "docs\\\\", "DOCS/", "(?i)docs/", "' OR 1=1 //")) {
+            assertSelects(toJson(Map.of("path", Map.of("prefix", prefix))), Set.of());
+        }
+        // controls
+        assertSelects("{\"path\": {\"prefix\": \"d\"}}", Set.of("a", "b"));
+        assertSelects("{\"path\": {\"prefix\": \"docs/pay.md\"}}", Set.of("a"));
+    }
+
+    /** Dates written with an offset are the same instant in each store; or inside and, with not beside it. */
+    @Test
+    void offsetsAndNestedCombinationsSelectTheSameInEachStore() {
+        assertSelects("{\"modified\": {\"gte\": \"2026-03-01T02:00:00+02:00\"}}", Set.of("a"));
+        assertSelects("{\"modified\": {\"gt\": \"2026-03-01T02:00:00+02:00\"}}", Set.of());
+        assertSelects("{\"modified\": {\"lt\": \"2025-06-01T00:00:01+00:00\"}}", Set.of("b"));
+        assertSelects("{\"and\": [{\"or\": [{\"team\": \"payments\"}, {\"team\": \"ops\"}]}, {\"path\": {\"not\": \"src/ops.md\"}}]}",
+                Set.of("a"));
+        assertSelects("{\"or\": [{\"and\": [{\"team\": \"risk\"}, {\"year\": 2025}]}, {\"year\": {\"in\": [2024, \"2026\"]}}]}",
+                Set.of("b", "c", "d"));
+    }
+
+    /**
+     * The largest filter the rules allow (64 conditions, each a list of 256 values: 16384 values) answers
+     * in every retriever, none of them degraded, and one condition more is a 400.
+     */
+    @Test
+    void theLargestLegalFilterAnswersInEveryRetriever() {
+        List<Object> any = new java.util.ArrayList<>();
+        for (int key = 1; key < DocumentFilterLimits.CONDITIONS; key++) {
+            List<String> values = new java.util.ArrayList<>();
+            for (int v = 0; v < DocumentFilterLimits.IN_VALUES; v++) {
+                values.add("v" + v);
+            }
+            any.add(Map.of("k" + key, Map.of("in", values)));
+        }
+        List<String> teams = new java.util.ArrayList<>(List.of("payments", "risk"));
+        while (teams.size() < DocumentFilterLimits.IN_VALUES) {
+            teams.add("team" + teams.size());
+        }
+        any.add(Map.of("team", Map.of("in", teams)));
+        Map<String, Object> filter = Map.of("or", any);
+        assertSelects(toJson(filter), Set.of("a", "b"));
+        Map<String, Object> body = new HashMap<>(Map.of("query", "handbook", "k", 50, "collection", OPS, "mode", "hybrid", "filter", filter));
+        given().contentType(ContentType.JSON).body(body).post("/api/search").then().statusCode(200)
+                .body("degraded", org.hamcrest.Matchers.nullValue());
+        // the control: one condition more is refused, with the rule
+        List<Object> tooMany = new java.util.ArrayList<>(any);
+        tooMany.add(Map.of("owner", "alice"));
+        body.put("filter", Map.of("or", tooMany));
+        given().contentType(ContentType.JSON).body(body).post("/api/search").then().statusCode(400)
+                .body("message", containsString("more than " + DocumentFilterLimits.CONDITIONS + " conditions"));
+    }
+
+    private static String toJson(Object value) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(value);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The rules' limits, read from where they are defined. */
+    private static final class DocumentFilterLimits {
+        static final int CONDITIONS = dev.openrag.knowledge.filter.DocumentFilters.MAX_CONDITIONS;
+        static final int IN_VALUES = dev.openrag.knowledge.filter.DocumentFilters.MAX_IN_VALUES;
     }
 
     @Test
