@@ -63,7 +63,7 @@ class FirstRunIT {
             new Question("how do I keep a collection in sync with a git repository?", "ingest-pipeline/README.md"),
             new Question("what happens to documents being ingested when OpenSearch goes down?", "ingest-pipeline/README.md"),
             new Question("how do I create an API key that can only read one collection?", "docs/security.md"),
-            new Question("how does a memory search rank what an agent stored?", "memory/README.md"),
+            new Question("how does a memory search rank what an agent stored?", "memory/README.md", "docs/architecture.md"),
             new Question("which Kafka topics do the documents flow through?", "docs/architecture.md"),
             new Question("how fast is a search and how was it measured?", "docs/benchmarks.md"),
             new Question("how does OpenRAG scale beyond one machine?", "docs/scaling.md"));
