@@ -89,8 +89,12 @@ final class MemoryVectorQueue {
         }
     }
 
-    /** Moves every queued memory into the vector index now; returns how many. */
-    int indexAll() {
+    /**
+     * Moves every queued memory into the vector index now; returns how many. One move at a time: a search's move
+     * that ran beside the background one could find the memories neither queued nor yet indexed (the background
+     * commit half applied), return at once, and then wait for an index refresh that does not yet include them.
+     */
+    synchronized int indexAll() {
         int moved = 0;
         try (Session session = driver.session()) {
             while (true) {
