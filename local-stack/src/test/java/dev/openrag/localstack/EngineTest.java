@@ -1,6 +1,7 @@
 package dev.openrag.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -43,5 +44,24 @@ class EngineTest {
         // the control: the same text written as UTF-8 without escapes does come back changed
         Files.writeString(properties, "log.dirs=" + data + "\n", StandardCharsets.UTF_8);
         assertThat(Utils.loadProps(properties.toString()).getProperty("log.dirs")).isNotEqualTo(data);
+    }
+
+    @Test
+    void aCommaInTheDataFoldersPathNeverReachesKafkasListOfFolders(@TempDir Path folder) throws Exception {
+        Path project = folder.resolve("clones, old").resolve("openrag");
+        Path data = project.resolve("target/local-stack/run-1/kafka/data");
+        String named = Engine.kafkaLogDirs(data, project);
+        assertThat(named).doesNotContain(",");
+        assertThat(project.resolve(named).normalize()).isEqualTo(data.normalize());
+        // Kafka reads the folder named back as one folder, not two
+        Path properties = folder.resolve("server.properties");
+        Files.writeString(properties, Engine.propertiesText("log.dirs=" + named + "\n"), StandardCharsets.US_ASCII);
+        assertThat(Utils.loadProps(properties.toString()).getProperty("log.dirs").split(",")).hasSize(1);
+        // the control: a path without a comma is given as it is, absolute
+        Path plain = folder.resolve("plain/kafka/data");
+        assertThat(Engine.kafkaLogDirs(plain, project)).isEqualTo(plain.toAbsolutePath().normalize().toString());
+        // a comma below the working folder too: a clear refusal, not a broker writing into two folders
+        assertThatThrownBy(() -> Engine.kafkaLogDirs(project.resolve("a,b/kafka/data"), project))
+                .isInstanceOf(LocalStackException.class).hasMessageContaining("comma");
     }
 }
