@@ -135,8 +135,10 @@ class MemoryLlmRoleWithApiStandInTest {
         assertThat(porto.get("links").get(0).get("reason").asText()).contains("LLM role");
         JsonNode old = mcp.call("get_memory", Map.of("id", lisbon));
         assertThat(old.get("validTo").isNull()).as("still valid").isTrue();
-        assertThat(searchIds(scope, "where does Marguerite live")).as("newer first, the older still found")
-                .startsWith(porto.get("id").asText()).contains(lisbon, tiles.get("id").asText());
+        // the model's suggestion hides nothing and ranks nothing (issue 69: which of the two comes first is decided by
+        // meaning and time, NewerWinsOnNeo4jTest and MemoryScenariosTest); every memory is still found
+        assertThat(searchIds(scope, "where does Marguerite live")).as("nothing hidden")
+                .contains(lisbon, porto.get("id").asText(), tiles.get("id").asText());
         assertThat(searchIds(scope, "where does Marguerite live", "asOf", "2023-03-01")).contains(lisbon)
                 .doesNotContain(porto.get("id").asText());
         assertThat(contradictionPrompts()).last().asString().contains("<new>\n(2023-06-01) Marguerite moved to Porto\n</new>")
