@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -21,7 +22,7 @@ import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.schemas.Heading;
 import dev.openrag.schemas.Page;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -34,7 +35,8 @@ import io.restassured.path.json.JsonPath;
  * {@code stale}, never a wrong offset.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
+@Tag(LocalStackTestResource.SHARED_APP)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CitationSpansTest extends FixtureTest {
 
