@@ -22,7 +22,7 @@ import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.schemas.Ids;
 import dev.openrag.schemas.Topics;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -33,7 +33,7 @@ import io.restassured.path.json.JsonPath;
  * reasons, pages streamed while the crawl runs, and recrawls that update and delete documents.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrawlerTest {
 

@@ -26,7 +26,7 @@ import dev.openrag.schemas.EventCodec;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Source;
 import dev.openrag.schemas.Topics;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -37,7 +37,7 @@ import io.restassured.path.json.JsonPath;
  * (here: a parse that waited past its give-up deadline for an engine that has since come back).
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 class DeadLetterRedriveTest {
 
     @Inject

@@ -19,13 +19,13 @@ import dev.openrag.schemas.EventCodec;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Source;
 import dev.openrag.schemas.Topics;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
 /** Any producer may write to openrag.documents.arrived; bad events and bad requests get precise answers. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 class KafkaProducersAndBadRequestsTest {
 
     @Test

@@ -15,13 +15,13 @@ import dev.openrag.localstack.test.AppOperationsAssertions;
 import dev.openrag.localstack.test.EngineFreezer;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.localstack.test.TestStack;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
 /** Health (a readiness check per engine), Prometheus metrics and OpenAPI, against real engines. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 class OperationsEndpointsTest {
 
     @Test

@@ -15,14 +15,14 @@ import org.neo4j.driver.Driver;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.localstack.test.SharedCorpus;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 
 /** The shared evaluation corpus (90 files, 737 pre-made chunks) imports unchanged into both stores. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 class SharedCorpusImportTest {
 
     @Inject

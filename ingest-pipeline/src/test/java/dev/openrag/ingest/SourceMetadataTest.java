@@ -48,7 +48,7 @@ import dev.openrag.knowledge.filter.DocumentFilters;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.localstack.test.LocalStackTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -61,7 +61,7 @@ import io.restassured.path.json.JsonPath;
  * ones written before), with a changed text and an identical re-upload as the controls.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SourceMetadataTest {
 

@@ -30,7 +30,7 @@ import org.neo4j.driver.Driver;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.localstack.test.LocalStackTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -41,7 +41,7 @@ import io.restassured.path.json.JsonPath;
  * way, and bad sources.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 class SourceSyncTest {
 
     private static final Duration RUN_TIMEOUT = Duration.ofSeconds(120);

@@ -22,14 +22,14 @@ import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.localstack.test.LocalStackTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 
 /** OpenAPI specs become an API graph and searchable operations; headed documents get a summarised section tree. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 class StructuredKnowledgeTest {
 
     private static final Duration JOB_TIMEOUT = Duration.ofSeconds(120);

@@ -38,7 +38,7 @@ import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;
 import dev.openrag.schemas.Source;
 import dev.openrag.schemas.Topics;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
@@ -50,7 +50,7 @@ import io.restassured.http.ContentType;
  * stored without its text gets it back, with exact spans, from a reindex.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 class TextVersionsTest {
 
     private static final EventCodec CODEC = new EventCodec();

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -21,7 +22,7 @@ import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.schemas.Heading;
 import dev.openrag.schemas.Page;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -34,7 +35,8 @@ import io.restassured.path.json.JsonPath;
  * {@code stale}, never a wrong offset.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
+@Tag(LocalStackTestResource.SHARED_APP)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CitationSpansTest extends FixtureTest {
 
@@ -83,6 +85,11 @@ class CitationSpansTest extends FixtureTest {
         new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, documentId, "v1", text, pages, headings, spans));
     }
 
+    private static JsonPath ask(String question) {
+        return given().contentType(ContentType.JSON).body(Map.of("question", question, "collection", COLLECTION, "k", 3))
+                .post("/api/ask").then().statusCode(200).extract().jsonPath();
+    }
+
     private static JsonPath search(String query) {
         return given().contentType(ContentType.JSON).body(Map.of("query", query, "collection", COLLECTION, "mode", "bm25", "k", 3))
                 .post("/api/search").then().statusCode(200).extract().jsonPath();
@@ -121,9 +128,12 @@ class CitationSpansTest extends FixtureTest {
 
     @Test
     void anExtractiveAnswerCitesTheExactSentenceItQuotes() {
-        JsonPath answer = given().contentType(ContentType.JSON)
-                .body(Map.of("question", "How long do refunds take?", "collection", COLLECTION, "k", 3))
-                .post("/api/ask").then().statusCode(200).extract().jsonPath();
+        JsonPath answer = ask("How long do refunds take?");
+        // the first ask of a JVM on a loaded machine may miss the search's deadline (degraded, no spans): ask again
+        for (int attempt = 0; attempt < 5 && answer.getList("degraded") != null; attempt++) {
+            answer = ask("How long do refunds take?");
+        }
+        assertThat(answer.getList("degraded")).isNull();
         assertThat(answer.getString("mode")).isEqualTo("extractive");
         assertThat(answer.getString("answer")).contains("Refunds take fourteen days. [1]");
         Map<String, Object> cited = answer.getMap("sources[0].spans[0]");

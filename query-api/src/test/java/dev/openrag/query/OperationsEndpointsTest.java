@@ -1,15 +1,17 @@
 package dev.openrag.query;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 import dev.openrag.localstack.test.AppOperationsAssertions;
 import dev.openrag.localstack.test.LocalStackTestResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** Health (a readiness check per engine), Prometheus metrics and OpenAPI, against real engines. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
+@Tag(LocalStackTestResource.SHARED_APP)
 class OperationsEndpointsTest {
 
     @Test

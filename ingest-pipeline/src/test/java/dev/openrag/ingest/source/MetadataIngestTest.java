@@ -32,7 +32,7 @@ import dev.openrag.schemas.EventCodec;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Source;
 import dev.openrag.schemas.Topics;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
@@ -44,7 +44,7 @@ import io.restassured.path.json.JsonPath;
  * beside it is taken.
  */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
 class MetadataIngestTest {
 
     private static final String COLLECTION = "meta-ingest";

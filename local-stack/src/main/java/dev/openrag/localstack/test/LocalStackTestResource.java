@@ -18,6 +18,16 @@ public class LocalStackTestResource implements QuarkusTestResourceLifecycleManag
 
     public static final String UNREACHABLE = "unreachable";
 
+    /**
+     * The JUnit tag of the test classes that share one app boot and one set of engines in one JVM: each is
+     * {@code @WithTestResource(LocalStackTestResource.class)} (Quarkus starts the app once for every class with
+     * matching resources) and nothing else that would restart Quarkus (a test profile, another resource). The
+     * modules that load ONNX in the app (query-api, mcp-memory) run their other classes one JVM each, as a
+     * restarted Quarkus cannot load the JNI libraries again; this tag's classes run together in one more.
+     * Such a class leaves the engines as it found them and counts only what it wrote itself.
+     */
+    public static final String SHARED_APP = "shared-app";
+
     private List<String> unreachable = List.of();
 
     @Override

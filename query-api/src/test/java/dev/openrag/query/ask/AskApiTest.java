@@ -15,6 +15,7 @@ import java.util.stream.Collectors;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.knowledge.port.Correction;
@@ -25,13 +26,14 @@ import dev.openrag.query.SearchFixture;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 
 /** Ask without an LLM (the default install): extractive answers with numbered sources, JSON and SSE, on real stores. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
+@Tag(LocalStackTestResource.SHARED_APP)
 class AskApiTest extends FixtureTest {
 
     @Test

@@ -10,16 +10,18 @@ import static org.hamcrest.Matchers.not;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 /** Collections, documents, chunks and graph neighbourhoods over the fixture in real Neo4j. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
+@Tag(LocalStackTestResource.SHARED_APP)
 class BrowseApiTest extends FixtureTest {
 
     private static final String C = SearchFixture.COLLECTION;

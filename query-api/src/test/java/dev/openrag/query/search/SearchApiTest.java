@@ -19,6 +19,7 @@ import java.util.Map;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
@@ -32,14 +33,15 @@ import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 
 /** Search over a small fixture written into real Neo4j and OpenSearch. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
+@Tag(LocalStackTestResource.SHARED_APP)
 class SearchApiTest extends FixtureTest {
 
     static final String COLLECTION = SearchFixture.COLLECTION;

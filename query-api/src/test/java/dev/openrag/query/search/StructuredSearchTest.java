@@ -11,6 +11,7 @@ import java.util.Map;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
@@ -26,14 +27,15 @@ import dev.openrag.schemas.ApiGraph;
 import dev.openrag.schemas.Chunk;
 import dev.openrag.schemas.GraphExtracted;
 import dev.openrag.schemas.SectionSummary;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 
 /** The summary-aware modes, automatic routing and graph search over an OpenAPI operation, on real Neo4j and OpenSearch. */
 @QuarkusTest
-@QuarkusTestResource(value = LocalStackTestResource.class, restrictToAnnotatedClass = true)
+@WithTestResource(LocalStackTestResource.class)
+@Tag(LocalStackTestResource.SHARED_APP)
 class StructuredSearchTest {
 
     private static final String COLLECTION = "structured";
