@@ -1,14 +1,15 @@
 package dev.openrag.knowledge.llm;
 
-/** What a model is used for; each role has its own provider, model, timeout, concurrency and retries. */
+/**
+ * What a model is used for in ingest and search; each role has its own provider, model, timeout, concurrency and
+ * retries ({@code LlmConfig}). Memory's role is the memory module's ({@code dev.openrag.memory.runtime.MemoryLlm}).
+ */
 public enum LlmRole {
 
     CONTEXTUALIZER("contextualizer"),
     GRAPH_EXTRACTOR("graph-extractor"),
     SUMMARIZER("summarizer"),
-    ANSWER("answer"),
-    /** Tells which earlier memories a new one replaces (mcp-memory, {@code openrag.mcp.contradictions=llm}). */
-    MEMORY("memory");
+    ANSWER("answer");
 
     private final String id;
 

@@ -15,8 +15,10 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 /**
- * {@code openrag.llm.<role>.*}: the provider and model of each LLM role, and
- * {@code openrag.llm.prices.<model>.*} for cost. Unset values fall back to the provider's defaults
+ * {@code openrag.llm.<role>.*}: the provider and model of each knowledge LLM role ({@link LlmRole}), and
+ * {@code openrag.llm.prices.<model>.*} for cost. Another module's role maps its own {@link Role} under
+ * {@code openrag.llm.<id>} (memory's: {@code openrag.llm.memory}) and resolves it the same way
+ * ({@link #settings(String, Role, OllamaConfig, ModelChoice, Function)}). Unset values fall back to the provider's defaults
  * and, for Ollama, to {@code openrag.ollama.*}; a hosted provider's key falls back to its usual
  * environment variable ({@code OPENAI_API_KEY}, {@code ANTHROPIC_API_KEY}, {@code GEMINI_API_KEY}).
  */
@@ -31,11 +33,10 @@ public interface LlmConfig {
 
     Role answer();
 
-    Role memory();
-
     /** Prices in the currency of your bill per million tokens, by model name ("gpt-4o-mini"). */
     Map<String, Price> prices();
 
+    /** One role's settings, {@code openrag.llm.<id>.*}; a module's own role maps it with a prefix of its own. */
     interface Role {
 
         @WithDefault("ollama")
@@ -75,7 +76,6 @@ public interface LlmConfig {
             case GRAPH_EXTRACTOR -> graphExtractor();
             case SUMMARIZER -> summarizer();
             case ANSWER -> answer();
-            case MEMORY -> memory();
         };
     }
 
@@ -89,16 +89,26 @@ public interface LlmConfig {
         return settings(role, ollama, choice, LlmConfig::environment);
     }
 
+    /** The same, {@code environment} looking up a provider's key variable ({@code OPENAI_API_KEY}, ...). */
+    default LlmSettings settings(LlmRole role, OllamaConfig ollama, ModelChoice choice, Function<String, Optional<String>> environment) {
+        return settings(role.id(), role(role), ollama, choice, environment);
+    }
+
+    /** The complete settings of the role {@code id} configured as {@code configured} ({@code openrag.llm.<id>.*}). */
+    static LlmSettings settings(String id, Role configured, OllamaConfig ollama, ModelChoice choice) {
+        return settings(id, configured, ollama, choice, LlmConfig::environment);
+    }
+
     /**
      * {@code environment} looks up a provider's key variable ({@code OPENAI_API_KEY}, ...). A choice
      * of another provider than the role's keeps the role's timeout, concurrency and retries, but not
      * its URL, key or model, which belong to the role's provider.
      */
-    default LlmSettings settings(LlmRole role, OllamaConfig ollama, ModelChoice choice, Function<String, Optional<String>> environment) {
-        Role configured = role(role);
-        String prefix = "openrag.llm." + role.id();
+    static LlmSettings settings(String id, Role configured, OllamaConfig ollama, ModelChoice choice,
+                                Function<String, Optional<String>> environment) {
+        String prefix = "openrag.llm." + id;
         LlmProvider provider = LlmProvider.of(choice == null ? configured.provider() : choice.provider(),
-                choice == null ? prefix + ".provider" : "the collection's " + role.id() + " provider");
+                choice == null ? prefix + ".provider" : "the collection's " + id + " provider");
         boolean sameProvider = provider == LlmProvider.of(configured.provider(), prefix + ".provider");
         boolean local = provider == LlmProvider.OLLAMA;
         String baseUrl = configured.baseUrl().filter(url -> sameProvider)

@@ -2,6 +2,7 @@ package dev.openrag.knowledge.runtime;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -38,11 +39,23 @@ public class RoleModels {
 
     /** The role's model, or the provider and model a collection chose for it (null: the role's own). */
     public ChatModel forRole(LlmRole role, ModelChoice choice) {
-        String key = role.id() + (choice == null ? "" : " " + choice.provider() + " " + choice.model());
+        return model(role.id(), choice, () -> settings(role, choice));
+    }
+
+    /**
+     * The model of another module's role {@code id}, configured as {@code configured} under {@code openrag.llm.<id>}
+     * (memory's role), built and bounded as the knowledge roles' are.
+     */
+    public ChatModel forRole(String id, LlmConfig.Role configured) {
+        return model(id, null, () -> LlmConfig.settings(id, configured, ollama, null));
+    }
+
+    private ChatModel model(String id, ModelChoice choice, Supplier<LlmSettings> settings) {
+        String key = id + (choice == null ? "" : " " + choice.provider() + " " + choice.model());
         return models.computeIfAbsent(key, k -> {
-            LlmSettings settings = settings(role, choice);
-            LOG.infof("LLM role %s: %s", role.id(), settings);
-            return LanguageModels.chat(settings);
+            LlmSettings resolved = settings.get();
+            LOG.infof("LLM role %s: %s", id, resolved);
+            return LanguageModels.chat(resolved);
         });
     }
 

@@ -8,8 +8,6 @@ import jakarta.inject.Singleton;
 
 import org.jboss.logging.Logger;
 
-import dev.openrag.knowledge.llm.LlmRole;
-import dev.openrag.knowledge.runtime.RoleModels;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.memory.FactChanges;
 import dev.openrag.memory.LlmContradictions;
@@ -18,6 +16,7 @@ import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.StatedFacts;
+import dev.openrag.memory.runtime.MemoryLlm;
 import io.quarkus.runtime.Startup;
 
 /**
@@ -55,13 +54,13 @@ public class ContradictionCheck {
     private final LlmContradictions model;
     private final int candidates;
 
-    public ContradictionCheck(MemoryStore store, McpSettings settings, RoleModels models) {
+    public ContradictionCheck(MemoryStore store, McpSettings settings, MemoryLlm memoryLlm) {
         this.store = store;
         this.candidates = settings.contradictionCandidates();
         this.mode = settings.contradictions().strip().toLowerCase(Locale.ROOT);
         this.model = switch (mode) {
             case "off", "rules" -> null;
-            case "llm" -> new LlmContradictions(models.forRole(LlmRole.MEMORY));
+            case "llm" -> new LlmContradictions(memoryLlm.chat());
             default -> throw new IllegalStateException("openrag.mcp.contradictions must be off, rules or llm, got '"
                     + settings.contradictions() + "'");
         };

@@ -8,10 +8,9 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.contextual.LlmGraphExtractor;
-import dev.openrag.knowledge.llm.LlmRole;
-import dev.openrag.knowledge.runtime.RoleModels;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.memory.MemoryEntities;
+import dev.openrag.memory.runtime.MemoryLlm;
 import io.quarkus.runtime.Startup;
 
 /**
@@ -31,10 +30,10 @@ public class EntityExtraction {
 
     private final LlmGraphExtractor model;
 
-    public EntityExtraction(McpSettings settings, RoleModels models) {
+    public EntityExtraction(McpSettings settings, MemoryLlm memoryLlm) {
         this.model = switch (settings.entities().strip().toLowerCase(Locale.ROOT)) {
             case "rules" -> null;
-            case "llm" -> new LlmGraphExtractor(models.forRole(LlmRole.MEMORY));
+            case "llm" -> new LlmGraphExtractor(memoryLlm.chat());
             default -> throw new IllegalStateException("openrag.mcp.entities must be rules or llm, got '" + settings.entities() + "'");
         };
         if (model != null) {

@@ -16,7 +16,8 @@ import dev.openrag.memory.Memory;
  * it becomes a {@value Memory#SUGGESTED_SUPERSEDES} link (an agent confirms it with {@code link_memories}), and the
  * older memory's validity ends only where a caller's supersession or a correction still ends it.
  * <p>
- * Idempotent: a second run finds no unmarked link. Runs in one transaction per batch of links.
+ * Idempotent: a second run finds no unmarked link. Runs in one transaction per batch of links, at every start, from
+ * {@link MemorySchema#bootstrap}.
  */
 public final class InferredSupersessions {
 
@@ -32,7 +33,7 @@ public final class InferredSupersessions {
     }
 
     /** Restores every memory hidden by an unmarked supersedes link; returns how many memories it restored. */
-    public static long restore(Driver driver) {
+    static long restore(Driver driver) {
         long restored = 0;
         try (Session session = driver.session()) {
             while (true) {

@@ -16,7 +16,8 @@ import dev.openrag.memory.MemoryWords;
 /**
  * Memory's part of the Neo4j schema: its constraints and indexes, the vector index over indexed memories, the
  * {@code memory_words} full-text index over each memory's terms ({@link MemoryWords}), and the migrations of
- * memories written by older versions. Idempotent; {@link Neo4jSchema} holds the knowledge graph's part.
+ * memories written by older versions (their terms, {@link InferredSupersessions}). Idempotent; {@link Neo4jSchema}
+ * holds the knowledge graph's part.
  */
 public final class MemorySchema {
 
@@ -73,16 +74,21 @@ public final class MemorySchema {
     private MemorySchema() {
     }
 
+    /** What a bootstrap's migrations changed: memories whose terms it read, memories it brought back. */
+    public record Migrated(int termsRead, long supersessionsRestored) {
+    }
+
     /**
      * Creates memory's constraints and indexes and brings older memories up to date: each memory's terms read as
-     * {@code words} reads them (memories written before, or read with the other stemming setting).
+     * {@code words} reads them (memories written before, or read with the other stemming setting), and the memories
+     * an earlier release hid by inference brought back ({@link InferredSupersessions}).
      *
      * @param dimension vector size of the configured embedding model; an existing index with another
      *                  dimension is an error (re-embedding with a new model needs a fresh index)
      */
-    public static void bootstrap(Driver driver, int dimension, MemoryWords words) {
+    public static Migrated bootstrap(Driver driver, int dimension, MemoryWords words) {
         Neo4jSchema.retried(() -> bootstrapOnce(driver, dimension));
-        readTerms(driver, words);
+        return new Migrated(readTerms(driver, words), InferredSupersessions.restore(driver));
     }
 
     private static void bootstrapOnce(Driver driver, int dimension) {

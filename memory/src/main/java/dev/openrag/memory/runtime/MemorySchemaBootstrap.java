@@ -14,9 +14,9 @@ import dev.openrag.memory.neo4j.MemorySchema;
 import io.quarkus.runtime.StartupEvent;
 
 /**
- * Creates memory's Neo4j constraints and indexes when an app that holds memory starts, and gives memories
- * written by an older version their terms ({@link MemorySchema}; idempotent, so every such app may do it).
- * An unreachable Neo4j does not stop the app: readiness reports it instead.
+ * Creates memory's Neo4j constraints and indexes when an app that holds memory starts, and runs its migrations of
+ * memories written by an older version ({@link MemorySchema}; idempotent, so every such app may do it).
+ * An unreachable Neo4j does not stop the app: readiness reports it instead, and the next start migrates.
  */
 @ApplicationScoped
 public class MemorySchemaBootstrap {
@@ -40,8 +40,12 @@ public class MemorySchemaBootstrap {
             return;
         }
         try {
-            MemorySchema.bootstrap(driver, dimension, MemoryWords.of(settings.stemming()));
+            MemorySchema.Migrated migrated = MemorySchema.bootstrap(driver, dimension, MemoryWords.of(settings.stemming()));
             LOG.info("Neo4j memory schema ready (vector dimension {})", dimension);
+            if (migrated.supersessionsRestored() > 0) {
+                LOG.info("restored {} memories an earlier release hid by inference; their links are suggestions now",
+                        migrated.supersessionsRestored());
+            }
         } catch (IllegalStateException e) {
             throw e; // a dimension mismatch is a configuration error: refuse to start
         } catch (RuntimeException e) {

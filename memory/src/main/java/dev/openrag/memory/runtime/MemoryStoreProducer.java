@@ -5,7 +5,6 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
-import org.jboss.logging.Logger;
 import org.neo4j.driver.Driver;
 
 import dev.openrag.knowledge.embedding.SecondEmbedder;
@@ -14,30 +13,12 @@ import dev.openrag.knowledge.runtime.ReadDeadline;
 import dev.openrag.memory.DeadlineMemoryStore;
 import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryStore;
-import dev.openrag.memory.neo4j.InferredSupersessions;
 import dev.openrag.memory.neo4j.Neo4jMemoryStore;
 import io.quarkus.runtime.StartupEvent;
 
 /** Agents' memory lives in Neo4j: mcp-memory writes it, query-api reads pinned memories and corrections. */
 @ApplicationScoped
 public class MemoryStoreProducer {
-
-    private static final Logger LOG = Logger.getLogger(MemoryStoreProducer.class);
-
-    /**
-     * Brings back the memories an earlier release hid by inference ({@link InferredSupersessions}; idempotent). An
-     * unreachable Neo4j does not stop the app: the next start does it.
-     */
-    void restoreInferredSupersessions(@Observes StartupEvent start, Driver driver) {
-        try {
-            long restored = InferredSupersessions.restore(driver);
-            if (restored > 0) {
-                LOG.infof("restored %d memories an earlier release hid by inference; their links are suggestions now", restored);
-            }
-        } catch (RuntimeException e) {
-            LOG.warnf("restoring the memories an earlier release hid by inference failed, the next start tries again: %s", e.getMessage());
-        }
-    }
 
     /** Settings out of range stop the app when it starts, not at its first memory search. */
     void validate(@Observes StartupEvent start, MemorySearchSettings settings) {

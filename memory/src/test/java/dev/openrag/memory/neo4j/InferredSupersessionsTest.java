@@ -5,41 +5,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.AuthTokens;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 import org.neo4j.driver.Session;
 
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
-import dev.openrag.localstack.Engine;
-import dev.openrag.localstack.StackConfig;
-import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
+import dev.openrag.memory.MemoryWords;
 
 /**
  * The start-up migration on a store written in the shape of the release that hid memories by inference: its
- * supersedes links carried no mark of who made them, and ended the older memory's validity.
+ * supersedes links carried no mark of who made them, and ended the older memory's validity. Run as an app's start
+ * runs it, by memory's schema bootstrap.
  */
-@WithEngines(Engine.NEO4J)
+@ExtendWith(MemoryNeo4j.class)
 class InferredSupersessionsTest {
 
     private static Driver driver;
 
     @BeforeAll
-    static void connect(StackConfig config) {
-        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
-        Neo4jSchema.bootstrap(driver, 4);
-        MemorySchema.bootstrap(driver, 4, dev.openrag.memory.MemoryWords.of(true));
+    static void connect(Driver shared) {
+        driver = shared;
     }
 
-    @AfterAll
-    static void close() {
-        driver.close();
+    /** What an app's start does to memory's part of the store. */
+    private static MemorySchema.Migrated start() {
+        return MemorySchema.bootstrap(driver, MemoryNeo4j.DIMENSIONS, MemoryWords.of(true));
     }
 
     /** A memory as the earlier release wrote it (its own vector list, no packed vectors). */
@@ -83,7 +77,7 @@ class InferredSupersessionsTest {
         Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0);
         assertThat(found(store, scope)).as("the old shape hides both").doesNotContain(scope + "-mysql", scope + "-paris");
 
-        assertThat(InferredSupersessions.restore(driver)).isGreaterThanOrEqualTo(2);
+        assertThat(start().supersessionsRestored()).isGreaterThanOrEqualTo(2);
 
         assertThat(found(store, scope)).contains(scope + "-mysql", scope + "-pg", scope + "-lyon").doesNotContain(scope + "-paris");
         Memory newer = store.get(scope + "-pg").orElseThrow();
@@ -93,7 +87,7 @@ class InferredSupersessionsTest {
         assertThat(store.get(scope + "-mysql").orElseThrow().validTo()).isNull();
 
         // idempotent: a second start changes nothing
-        assertThat(InferredSupersessions.restore(driver)).isZero();
+        assertThat(start().supersessionsRestored()).isZero();
         assertThat(store.get(scope + "-pg").orElseThrow().links()).hasSize(1);
     }
 
@@ -106,7 +100,7 @@ class InferredSupersessionsTest {
         store.add(new Memory(scope + "-new", scope, "The rota is fortnightly.", List.of(), false, 2_000, 2_000, null, null, null,
                 List.of(), List.of(new Memory.Link(Memory.SUPERSEDES, scope + "-old"))), new float[] {1, 0.1f, 0, 0});
 
-        InferredSupersessions.restore(driver);
+        start();
 
         assertThat(found(store, scope)).containsExactly(scope + "-new");
         assertThat(store.get(scope + "-new").orElseThrow().links()).extracting(Memory.Link::type).containsExactly(Memory.SUPERSEDES);

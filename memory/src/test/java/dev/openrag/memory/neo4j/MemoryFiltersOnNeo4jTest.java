@@ -13,20 +13,14 @@ import java.util.TreeSet;
 import java.util.function.IntPredicate;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.AuthTokens;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.openrag.knowledge.filter.DocumentFilter;
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
-import dev.openrag.localstack.Engine;
-import dev.openrag.localstack.StackConfig;
-import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryFilter;
 import dev.openrag.memory.MemoryHit;
@@ -38,10 +32,10 @@ import dev.openrag.memory.MemoryWords;
  * memories it should, a scope's in-memory copy keeps the same ones as Neo4j alone, and a selective filter still finds
  * its memory first.
  */
-@WithEngines(Engine.NEO4J)
+@ExtendWith(MemoryNeo4j.class)
 class MemoryFiltersOnNeo4jTest {
 
-    private static final int DIMENSIONS = 4; // as the other memory tests: the test JVM shares one Neo4j
+    private static final int DIMENSIONS = MemoryNeo4j.DIMENSIONS;
     private static final long NOW = 1_000_000;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String[] TEAMS = {"payments", "risk", "ops"};
@@ -49,15 +43,8 @@ class MemoryFiltersOnNeo4jTest {
     private static Driver driver;
 
     @BeforeAll
-    static void connect(StackConfig config) {
-        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
-        Neo4jSchema.bootstrap(driver, DIMENSIONS);
-        MemorySchema.bootstrap(driver, DIMENSIONS, MemoryWords.of(true));
-    }
-
-    @AfterAll
-    static void close() {
-        driver.close();
+    static void connect(Driver shared) {
+        driver = shared;
     }
 
     private static List<String> tagsOf(int i) {

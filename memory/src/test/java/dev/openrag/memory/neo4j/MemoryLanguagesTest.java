@@ -4,18 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.neo4j.driver.AuthTokens;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
-import dev.openrag.localstack.Engine;
-import dev.openrag.localstack.StackConfig;
-import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
@@ -26,21 +20,14 @@ import dev.openrag.memory.MemoryWords;
  * {@code memory_words} index (no copy of the scope) and through the scope's copy, which must agree. Each case has
  * distractors in the same language; the controls name a stem only that language's stemmer gives.
  */
-@WithEngines(Engine.NEO4J)
+@ExtendWith(MemoryNeo4j.class)
 class MemoryLanguagesTest {
 
     private static Driver driver;
 
     @BeforeAll
-    static void connect(StackConfig config) {
-        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
-        Neo4jSchema.bootstrap(driver, 4);
-        MemorySchema.bootstrap(driver, 4, MemoryWords.of(true));
-    }
-
-    @AfterAll
-    static void close() {
-        driver.close();
+    static void connect(Driver shared) {
+        driver = shared;
     }
 
     /** A store answering from Neo4j's index ({@code copied} false) or from the scope's copy. */

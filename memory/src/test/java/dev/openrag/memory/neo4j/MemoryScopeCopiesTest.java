@@ -13,17 +13,11 @@ import java.util.function.BooleanSupplier;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.AuthTokens;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
-import dev.openrag.localstack.Engine;
-import dev.openrag.localstack.StackConfig;
-import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 import dev.openrag.knowledge.port.Correction;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryEmbeddings;
@@ -37,10 +31,10 @@ import dev.openrag.memory.neo4j.Neo4jMemoryStore.SearchTuning;
  * under every filter, and a write through another store instance (another mcp-memory) is seen by
  * the very next search, because every write gives the scope a new version.
  */
-@WithEngines(Engine.NEO4J)
+@ExtendWith(MemoryNeo4j.class)
 class MemoryScopeCopiesTest {
 
-    private static final int DIMENSIONS = 4; // as the other memory tests: the test JVM shares one Neo4j
+    private static final int DIMENSIONS = MemoryNeo4j.DIMENSIONS;
     private static final long NOW = 1_000_000;
 
     /** The lists alone: no feedback list (only a copy gives one), speaker focus or episodes. */
@@ -52,15 +46,8 @@ class MemoryScopeCopiesTest {
     private static Driver driver;
 
     @BeforeAll
-    static void connect(StackConfig config) {
-        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
-        Neo4jSchema.bootstrap(driver, DIMENSIONS);
-        MemorySchema.bootstrap(driver, DIMENSIONS, dev.openrag.memory.MemoryWords.of(true));
-    }
-
-    @AfterAll
-    static void close() {
-        driver.close();
+    static void connect(Driver shared) {
+        driver = shared;
     }
 
     @Test

@@ -19,7 +19,6 @@ import org.neo4j.driver.Value;
 import org.neo4j.driver.exceptions.ServiceUnavailableException;
 import org.neo4j.driver.exceptions.SessionExpiredException;
 
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
 import dev.openrag.localstack.Engine;
 import dev.openrag.localstack.LocalStack;
 import dev.openrag.localstack.StackConfig;
@@ -41,9 +40,7 @@ class MemoryVectorQueueNeo4jRestartTest {
     @BeforeAll
     static void connect(StackConfig config) {
         stack = config;
-        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
-        Neo4jSchema.bootstrap(driver, 4);
-        MemorySchema.bootstrap(driver, 4, dev.openrag.memory.MemoryWords.of(true));
+        driver = MemoryNeo4j.connect(config); // its own: the Neo4j restarts under it
     }
 
     @AfterAll

@@ -13,17 +13,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.AuthTokens;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
-import dev.openrag.localstack.Engine;
-import dev.openrag.localstack.StackConfig;
-import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
@@ -33,21 +27,14 @@ import dev.openrag.memory.neo4j.Neo4jMemoryStore.SearchTuning;
  * Memory search on real Neo4j: a big scope goes through the shared vector index, a small one next
  * to it is scanned exactly, and both give the scope's nearest memories and nothing of other scopes.
  */
-@WithEngines(Engine.NEO4J)
+@ExtendWith(MemoryNeo4j.class)
 class Neo4jMemoryStoreTest {
 
     private static Driver driver;
 
     @BeforeAll
-    static void connect(StackConfig config) {
-        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
-        Neo4jSchema.bootstrap(driver, 4);
-        MemorySchema.bootstrap(driver, 4, dev.openrag.memory.MemoryWords.of(true));
-    }
-
-    @AfterAll
-    static void close() {
-        driver.close();
+    static void connect(Driver shared) {
+        driver = shared;
     }
 
     private static Memory memory(String id, String scope) {

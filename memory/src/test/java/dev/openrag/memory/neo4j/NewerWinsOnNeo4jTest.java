@@ -5,18 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.neo4j.driver.AuthTokens;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.neo4j.driver.Driver;
-import org.neo4j.driver.GraphDatabase;
 
 import dev.openrag.knowledge.embedding.SecondEmbedder;
-import dev.openrag.knowledge.neo4j.Neo4jSchema;
-import dev.openrag.localstack.Engine;
-import dev.openrag.localstack.StackConfig;
-import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
@@ -27,7 +21,7 @@ import dev.openrag.memory.MemoryQuery;
  * their older, unrelated fact first at k=1; and every query ranks the same from the scope's in-memory copy as from a
  * store that has not read the scope yet.
  */
-@WithEngines(Engine.NEO4J)
+@ExtendWith(MemoryNeo4j.class)
 class NewerWinsOnNeo4jTest {
 
     /** The first model's vector, the same for every text: the ranking comes from the second model's list and the words. */
@@ -39,15 +33,8 @@ class NewerWinsOnNeo4jTest {
     private static Driver driver;
 
     @BeforeAll
-    static void connect(StackConfig config) {
-        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
-        Neo4jSchema.bootstrap(driver, 4); // the other tests' dimension: the rule reads the second model only
-        MemorySchema.bootstrap(driver, 4, dev.openrag.memory.MemoryWords.of(true));
-    }
-
-    @AfterAll
-    static void close() {
-        driver.close();
+    static void connect(Driver shared) {
+        driver = shared;
     }
 
     /** Adds the texts in order, a month apart, to a fresh scope; returns the scope. */
