@@ -182,7 +182,7 @@ public enum Engine {
                 "controller.listener.names=CONTROLLER",
                 "inter.broker.listener.name=PLAINTEXT",
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
-                "log.dirs=" + kafkaLogDirs(dataDir, Path.of("").toAbsolutePath()),
+                "log.dirs=" + dataDir,
                 "num.partitions=" + KafkaTopics.DEFAULT_PARTITIONS,
                 "default.replication.factor=" + replicas,
                 "min.insync.replicas=" + minInSync,
@@ -247,24 +247,6 @@ public enum Engine {
             }
         }
         return escaped.toString();
-    }
-
-    /**
-     * How {@code log.dirs} names {@code dataDir}: Kafka splits that setting at commas, so a data folder whose absolute
-     * path has one (a project cloned under "a,b") is named relative to {@code workingDir}, the folder every process the
-     * stack starts inherits; where that name has a comma too, the start stops with a message saying so.
-     */
-    static String kafkaLogDirs(Path dataDir, Path workingDir) {
-        String absolute = dataDir.toAbsolutePath().normalize().toString();
-        if (absolute.indexOf(',') < 0) {
-            return absolute;
-        }
-        String relative = workingDir.toAbsolutePath().normalize().relativize(dataDir.toAbsolutePath().normalize()).toString();
-        if (relative.indexOf(',') < 0) {
-            return relative;
-        }
-        throw new LocalStackException("Kafka cannot keep its data in " + absolute + ": it reads a comma in log.dirs as a "
-                + "separator. Start from a folder whose path below it has no comma, or set OPENRAG_HOME to a folder without one.");
     }
 
     /** The last {@code lines} lines a command appended to {@code log} from byte {@code from} on: why it failed, in its own words. */

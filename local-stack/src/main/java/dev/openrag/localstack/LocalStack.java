@@ -1,6 +1,7 @@
 package dev.openrag.localstack;
 
 import java.time.Duration;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -25,6 +26,19 @@ public final class LocalStack {
         this.supervisor = new ProcessSupervisor(config.home(), detached);
     }
 
+    /**
+     * Kafka ({@code log.dirs}), OpenSearch ({@code path.data}) and Log4j ({@code log4j2.configurationFile}) each read a
+     * comma as a list separator: an engine under a folder whose path has one would keep its data or logs in two places,
+     * or fail. Refused before anything starts, saying how to move the engines' folder.
+     */
+    static void requireNoComma(Path home) {
+        String path = home.toAbsolutePath().normalize().toString();
+        if (path.indexOf(',') >= 0) {
+            throw new LocalStackException("the engines' folder " + path + " has a comma in its path, which Kafka, OpenSearch and "
+                    + "Log4j read as a list separator: use a folder whose path has none (OPENRAG_HOME, or the project's own folder for its tests)");
+        }
+    }
+
     public StackConfig config() {
         return config;
     }
@@ -45,6 +59,7 @@ public final class LocalStack {
      * @param progress receives one line per engine as it becomes ready
      */
     public void start(Collection<Engine> engines, Consumer<String> progress) {
+        requireNoComma(config.home());
         List<CompletableFuture<Void>> starts = new ArrayList<>();
         // one thread per engine: the common pool has a single worker on a 2-core machine
         var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor();

@@ -47,21 +47,11 @@ class EngineTest {
     }
 
     @Test
-    void aCommaInTheDataFoldersPathNeverReachesKafkasListOfFolders(@TempDir Path folder) throws Exception {
-        Path project = folder.resolve("clones, old").resolve("openrag");
-        Path data = project.resolve("target/local-stack/run-1/kafka/data");
-        String named = Engine.kafkaLogDirs(data, project);
-        assertThat(named).doesNotContain(",");
-        assertThat(project.resolve(named).normalize()).isEqualTo(data.normalize());
-        // Kafka reads the folder named back as one folder, not two
-        Path properties = folder.resolve("server.properties");
-        Files.writeString(properties, Engine.propertiesText("log.dirs=" + named + "\n"), StandardCharsets.US_ASCII);
-        assertThat(Utils.loadProps(properties.toString()).getProperty("log.dirs").split(",")).hasSize(1);
-        // the control: a path without a comma is given as it is, absolute
-        Path plain = folder.resolve("plain/kafka/data");
-        assertThat(Engine.kafkaLogDirs(plain, project)).isEqualTo(plain.toAbsolutePath().normalize().toString());
-        // a comma below the working folder too: a clear refusal, not a broker writing into two folders
-        assertThatThrownBy(() -> Engine.kafkaLogDirs(project.resolve("a,b/kafka/data"), project))
-                .isInstanceOf(LocalStackException.class).hasMessageContaining("comma");
+    void anEnginesFolderWithACommaIsRefusedBeforeAnythingStarts(@TempDir Path folder) {
+        // Kafka, OpenSearch and Log4j would read "clones, old" as two folders
+        assertThatThrownBy(() -> LocalStack.requireNoComma(folder.resolve("clones, old").resolve(".openrag")))
+                .isInstanceOf(LocalStackException.class).hasMessageContaining("comma").hasMessageContaining("clones, old");
+        // the control: spaces and letters past ASCII are fine
+        LocalStack.requireNoComma(folder.resolve("openrag ünï İı").resolve(".openrag"));
     }
 }

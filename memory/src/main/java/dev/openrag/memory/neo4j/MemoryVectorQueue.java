@@ -7,6 +7,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.jboss.logging.Logger;
 import org.neo4j.driver.Driver;
@@ -52,6 +53,8 @@ final class MemoryVectorQueue {
     private final Executor delayed;
     private final Executor retry;
     private final AtomicBoolean scheduled = new AtomicBoolean();
+    /** One move at a time in this store ({@link #indexAll()}); another instance's move may still run beside it. */
+    private final ReentrantLock moving = new ReentrantLock();
 
     /** @param delay how long a move waits for more memories (null: never on its own, only {@link #indexAll()}) */
     MemoryVectorQueue(Driver driver, Duration delay) {
@@ -94,7 +97,9 @@ final class MemoryVectorQueue {
      * that ran beside the background one could find the memories neither queued nor yet indexed (the background
      * commit half applied), return at once, and then wait for an index refresh that does not yet include them.
      */
-    synchronized int indexAll() {
+    int indexAll() {
+        // a lock, not synchronized: the move waits on Neo4j, and a virtual thread blocked in a monitor pins its carrier (JDK < 24)
+        moving.lock();
         int moved = 0;
         try (Session session = driver.session()) {
             while (true) {
@@ -106,6 +111,8 @@ final class MemoryVectorQueue {
                     return moved;
                 }
             }
+        } finally {
+            moving.unlock();
         }
     }
 }

@@ -1,11 +1,13 @@
 package dev.openrag.memory.neo4j;
 
 import java.util.EnumSet;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Config;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.GraphDatabase;
 
@@ -29,7 +31,9 @@ public final class MemoryNeo4j implements ParameterResolver {
 
     /** A driver of its own to {@code stack}'s Neo4j, both schemas bootstrapped; the caller closes it. */
     public static Driver connect(StackConfig stack) {
-        Driver driver = GraphDatabase.driver(stack.neo4jUri(), AuthTokens.none());
+        // a pooled connection is checked before each use: one test kills and restarts Neo4j under the JVM's shared driver
+        Driver driver = GraphDatabase.driver(stack.neo4jUri(), AuthTokens.none(),
+                Config.builder().withConnectionLivenessCheckTimeout(0, TimeUnit.MILLISECONDS).build());
         Neo4jSchema.bootstrap(driver, DIMENSIONS);
         MemorySchema.bootstrap(driver, DIMENSIONS, MemoryWords.of(true));
         return driver;
