@@ -58,4 +58,39 @@ class MemorySummariesTest {
         assertThat(day.text()).startsWith("Summary of 2023-05-08: 1 memory. word word").contains("…");
         assertThat(day.text().length()).isLessThan(260);
     }
+
+    /** The key terms of the one day's summary of {@code texts}, written one a minute. */
+    private static List<String> keyTerms(String... texts) {
+        List<Memory> memories = new ArrayList<>();
+        for (int i = 0; i < texts.length; i++) {
+            memories.add(new Memory("m" + i, "s", texts[i], List.of(), false, MAY_8 + i, MAY_8 + i, null, null, null, List.of(), List.of()));
+        }
+        String text = MemorySummaries.of("s", memories).get(0).text();
+        int at = text.indexOf(" Key terms: ");
+        return at < 0 ? List.of() : List.of(text.substring(at + " Key terms: ".length(), text.length() - 1).split(", "));
+    }
+
+    @Test
+    void eachLanguagesStopWordsAreNoKeyTermsAndAWordInMoreThanHalfTheScopeWeighsNothing() {
+        // in each language: a filler in four of six memories is no key term, a word two share is, stop words never are
+        assertThat(keyTerms("Honestly the weather was nice today.", "Honestly I loved the pottery class.",
+                "The pottery teacher honestly knows everything.", "We honestly need more sleep.", "Dinner was late again.",
+                "Tomorrow we drive north.")).containsExactly("pottery");
+        assertThat(keyTerms("Ehrlich, das Wetter war heute schön.", "Ehrlich, der Töpferkurs hat mir gefallen.",
+                "Im Töpferkurs war die Lehrerin ehrlich nett.", "Wir brauchen ehrlich mehr Schlaf.", "Das Abendessen kam spät.",
+                "Morgen fahren wir nach Norden.")).containsExactly("töpferkurs");
+        assertThat(keyTerms("Vale, hoy hizo buen tiempo.", "Vale, me encantó la clase de cerámica.",
+                "La profesora de cerámica sabe mucho, vale.", "Necesitamos dormir más, vale.", "La cena llegó tarde.",
+                "Mañana conducimos al norte.")).containsExactly("cerámica");
+        assertThat(keyTerms("Franchement, il faisait beau aujourd'hui.", "Franchement, j'ai adoré le cours de poterie.",
+                "La prof de poterie sait tout, franchement.", "Nous devons franchement dormir davantage.", "Le dîner est arrivé tard.",
+                "Demain nous roulons vers le nord.")).containsExactly("poterie");
+        // Chinese in character pairs: the shared pair is a key term, the filler's pair in four of six is not
+        assertThat(keyTerms("其实今天天气很好。", "其实我很喜欢陶艺课。", "陶艺老师其实什么都懂。", "我们其实需要多睡觉。", "晚饭来得很晚。",
+                "明天我们开车去北方。")).contains("陶艺").doesNotContain("其实");
+        // control: the same filler in two of six memories is as telling as any other shared word
+        assertThat(keyTerms("Honestly the weather was nice today.", "Honestly I loved the pottery class.",
+                "The pottery teacher knows everything.", "We need more sleep.", "Dinner was late again.", "Tomorrow we drive north."))
+                .containsExactlyInAnyOrder("honestly", "pottery");
+    }
 }
