@@ -6,6 +6,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +23,8 @@ import java.util.regex.Pattern;
  * central memories in the order they happened, and lists its key terms. A memory is central when
  * it shares words with the rest of its day that are rare in the rest of the scope (each shared
  * word weighs its other uses that day times its idf over the scope); key terms weigh the same way. Words are read in
- * each memory's own language ({@link MemoryWords}), and a word in more than half of the scope's memories weighs nothing.</li>
+ * each memory's own language ({@link MemoryWords}), and a word in more than half of the scope's memories, on more than
+ * one day, weighs nothing.</li>
  * <li>The scope's summary gives its span and, for each speaker, the words they use more than
  * the scope as a whole: what each person talks about.</li>
  * </ul>
@@ -66,14 +68,18 @@ public final class MemorySummaries {
         }
         Map<String, Set<String>> words = new HashMap<>();
         Map<String, Integer> documentFrequency = new HashMap<>();
+        Map<String, Set<LocalDate>> daysUsed = new HashMap<>();
         for (Memory memory : sorted) {
             Set<String> own = contentWords(memory);
             words.put(memory.id(), own);
             own.forEach(word -> documentFrequency.merge(word, 1, Integer::sum));
+            own.forEach(word -> daysUsed.computeIfAbsent(word, w -> new HashSet<>()).add(day(memory)));
         }
         Map<String, Double> idf = new HashMap<>();
-        // a word in more than half of the scope's memories tells none of them apart: it weighs nothing
-        documentFrequency.forEach((word, df) -> idf.put(word, 2 * df > sorted.size() ? 0 : Math.log((double) sorted.size() / df)));
+        // a word in more than half of the scope's memories, on more than one day, is how the scope speaks, not what any
+        // day was about (chat fillers in any language): it weighs nothing; one day's topic keeps its weight
+        documentFrequency.forEach((word, df) -> idf.put(word, 2 * df > sorted.size() && daysUsed.get(word).size() > 1 ? 0
+                : Math.log((double) sorted.size() / df)));
 
         TreeMap<LocalDate, List<Memory>> days = new TreeMap<>();
         sorted.forEach(memory -> days.computeIfAbsent(day(memory), d -> new ArrayList<>()).add(memory));
@@ -153,7 +159,7 @@ public final class MemorySummaries {
     /**
      * A memory's words less its language's stop words ({@link MemoryWords}, as written, CJK as character pairs), less single
      * letters or characters, numbers and its speaker's name. Words common in chat (greetings, fillers) are not listed: they
-     * are in many of the scope's memories and weigh little or nothing by their idf.
+     * are in many of the scope's memories, on many days, and weigh little or nothing.
      */
     private static Set<String> contentWords(Memory memory) {
         Set<String> words = new LinkedHashSet<>();
