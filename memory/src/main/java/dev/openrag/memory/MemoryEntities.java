@@ -106,7 +106,8 @@ public final class MemoryEntities {
         Matcher token = TOKEN.matcher(sentence);
         while (token.find()) {
             String word = nameIn(stripPossessive(token.group()), languages);
-            boolean sentenceStart = sentence.substring(0, token.start()).codePoints().noneMatch(Character::isLetterOrDigit);
+            // nothing but punctuation before it (a word of a script without capitals, "我在Google", counts as a word)
+            boolean sentenceStart = previousEnd < 0 && sentence.substring(0, token.start()).codePoints().noneMatch(Character::isLetterOrDigit);
             boolean adjacent = previousEnd >= 0 && sentence.substring(previousEnd, token.start()).isBlank();
             boolean capitalised = word != null && Character.isUpperCase(word.codePointAt(0));
             if (capitalised && (run.isEmpty() || adjacent)) {
