@@ -50,7 +50,8 @@ final class LocomoBench {
 
     /**
      * The other speakers' share of the score when a question is about one speaker: chosen on LoCoMo's two-person chats
-     * (tune 0.7913 → 0.7959, check 0.7323 → 0.7465 at @10), off by default for ordinary use, asked for on each search here.
+     * (tune 0.7913 → 0.7959, check 0.7323 → 0.7465 at @10), asked for on each search so that the figures do not depend on
+     * the server's setting ({@code openrag.memory.other-speaker-weight}).
      */
     static final double OTHER_SPEAKER_WEIGHT = 0.5;
 

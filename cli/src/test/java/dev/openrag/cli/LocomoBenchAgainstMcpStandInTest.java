@@ -101,7 +101,7 @@ class LocomoBenchAgainstMcpStandInTest {
             assertThat(now[0]).as(now[2]).isEqualTo("0");
         }
         assertThat(referenceTimes).containsExactly("2023-06-20T10:15:00Z", "now");
-        // the speaker focus, off by default for ordinary use, is asked for on each of the bench's searches
+        // the speaker focus chosen on LoCoMo is asked for on each of the bench's searches, whatever the server's setting
         assertThat(speakerWeights).containsOnly(0.5).hasSize(2);
     }
 }

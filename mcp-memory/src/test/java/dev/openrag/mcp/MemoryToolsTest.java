@@ -396,19 +396,19 @@ class MemoryToolsTest {
     }
 
     @Test
-    void theSpeakerFocusIsOffByDefaultAndASearchMayAskForItAndItsEpisodeLift() {
+    void aSearchMaySetItsOwnSpeakerFocusAndEpisodeLift() {
         String scope = scope();
         add("I started learning the cello in March", scope, "speaker", "Ines", "occurredAt", "2023-03-02");
         add("My cello teacher lives near the station", scope, "speaker", "Ines", "occurredAt", "2023-03-09");
         add("I bought a cello case for my daughter", scope, "speaker", "Tomas", "occurredAt", "2023-04-11");
         String question = "What instrument does Ines play?";
         JsonNode plain = mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 5)).get("results");
-        assertThat(plain).as("no focus by default").allSatisfy(hit -> assertThat(hit.path("adjusted").has("otherSpeaker")).isFalse());
-        JsonNode focused = mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 5, "otherSpeakerWeight", 0.5,
-                "episodeWeight", 0)).get("results");
-        assertThat(focused).as("Tomas's memory keeps half its score").anySatisfy(hit ->
+        assertThat(plain).as("the server's focus: Tomas's memory keeps half its score").anySatisfy(hit ->
                 assertThat(hit.path("adjusted").path("otherSpeaker").asDouble()).isEqualTo(0.5));
-        assertThat(focused).as("episodes off for this search").allSatisfy(hit -> assertThat(hit.path("adjusted").has("episode")).isFalse());
+        JsonNode unfocused = mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 5, "otherSpeakerWeight", 1,
+                "episodeWeight", 0)).get("results");
+        assertThat(unfocused).as("no focus for this search").allSatisfy(hit -> assertThat(hit.path("adjusted").has("otherSpeaker")).isFalse());
+        assertThat(unfocused).as("episodes off for this search").allSatisfy(hit -> assertThat(hit.path("adjusted").has("episode")).isFalse());
         for (Map.Entry<String, Object> bad : List.<Map.Entry<String, Object>>of(Map.entry("otherSpeakerWeight", 1.5),
                 Map.entry("otherSpeakerWeight", -0.1), Map.entry("episodeWeight", 11))) {
             assertThat(mcp.callError("search_memory", Map.of("query", "x", "scope", scope, bad.getKey(), bad.getValue())))
