@@ -79,9 +79,11 @@ class LocomoBenchAgainstMcpStandInTest {
     @Test
     void askedAtTheEndEachQuestionCountsTimeFromItsConversationsLastSession() throws Exception {
         List<String> referenceTimes = new CopyOnWriteArrayList<>();
+        List<Double> speakerWeights = new CopyOnWriteArrayList<>();
         try (McpStandIn recording = new McpStandIn((tool, arguments) -> {
             if ("search_memory".equals(tool)) {
                 referenceTimes.add(arguments.path("referenceTime").asText("now"));
+                speakerWeights.add(arguments.path("otherSpeakerWeight").asDouble(1));
             }
             return Map.of("results", List.of());
         })) {
@@ -99,5 +101,7 @@ class LocomoBenchAgainstMcpStandInTest {
             assertThat(now[0]).as(now[2]).isEqualTo("0");
         }
         assertThat(referenceTimes).containsExactly("2023-06-20T10:15:00Z", "now");
+        // the speaker focus chosen on LoCoMo is asked for on each of the bench's searches, whatever the server's setting
+        assertThat(speakerWeights).containsOnly(0.5).hasSize(2);
     }
 }

@@ -398,6 +398,27 @@ class MemoryToolsTest {
     }
 
     @Test
+    void aSearchMaySetItsOwnSpeakerFocusAndEpisodeLift() {
+        String scope = scope();
+        add("I started learning the cello in March", scope, "speaker", "Ines", "occurredAt", "2023-03-02");
+        add("My cello teacher lives near the station", scope, "speaker", "Ines", "occurredAt", "2023-03-09");
+        add("I bought a cello case for my daughter", scope, "speaker", "Tomas", "occurredAt", "2023-04-11");
+        String question = "What instrument does Ines play?";
+        JsonNode plain = mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 5)).get("results");
+        assertThat(plain).as("the server's focus: Tomas's memory keeps half its score").anySatisfy(hit ->
+                assertThat(hit.path("adjusted").path("otherSpeaker").asDouble()).isEqualTo(0.5));
+        JsonNode unfocused = mcp.call("search_memory", Map.of("query", question, "scope", scope, "k", 5, "otherSpeakerWeight", 1,
+                "episodeWeight", 0)).get("results");
+        assertThat(unfocused).as("no focus for this search").allSatisfy(hit -> assertThat(hit.path("adjusted").has("otherSpeaker")).isFalse());
+        assertThat(unfocused).as("episodes off for this search").allSatisfy(hit -> assertThat(hit.path("adjusted").has("episode")).isFalse());
+        for (Map.Entry<String, Object> bad : List.<Map.Entry<String, Object>>of(Map.entry("otherSpeakerWeight", 1.5),
+                Map.entry("otherSpeakerWeight", -0.1), Map.entry("episodeWeight", 11))) {
+            assertThat(mcp.callError("search_memory", Map.of("query", "x", "scope", scope, bad.getKey(), bad.getValue())))
+                    .as("%s", bad).contains(bad.getKey());
+        }
+    }
+
+    @Test
     void aTimeBeforeOrAfterAnEventIsDatedByTheScopesMemoryOfItAndShown() {
         String scope = scope();
         String plans = add("We booked the florist and the band", scope, "occurredAt", "2023-05-20").get("id").asText();

@@ -1,6 +1,11 @@
 package dev.openrag.memory;
 
+import java.time.DayOfWeek;
+import java.time.Month;
+import java.time.format.TextStyle;
 import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -8,21 +13,21 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
-
-import dev.openrag.knowledge.text.FulltextQuery;
 
 /**
  * The named things a memory mentions — people, places, organisations, named events — found offline
- * by rule: runs of capitalised words ("Jolene", "Lake Tahoe", "LGBTQ", "Bank of America"). Greetings
- * and function words are never part of a run ("Hey Mel" → "Mel"); a lone capitalised word opening a
- * sentence is a name only when it is not one of the common English words that start sentences
- * ("Jolene adopted …" yes, "Went to …" no), and even then an uncertain one: search follows an
- * entity from a hit only once some memory has written it with a capital mid-sentence. Months, days,
- * pronouns, greetings and the memory's own speaker are never entities (time and speaker are
- * fields of their own). Memories that mention the same entity are linked through it
- * ({@code (:Memory)-[:MENTIONS]->(:MemoryEntity)}), which memory search follows.
+ * by rule, in any language written with capitals: runs of capitalised words ("Jolene", "Lake Tahoe", "LGBTQ",
+ * "Bank of America"). A capitalised word whose lower-case form is a stop word of the text's own language
+ * ({@link MemoryWords}: Lucene's Snowball stop sets) is never part of a run ("I", "The", "Ich", "Nous"), nor is a
+ * month's or a weekday's name in that language ({@code java.time}'s names for its locale): time is a field of its own.
+ * <p>
+ * A capital opening a sentence may be the sentence's alone, so a run there is an uncertain entity ("Went" and
+ * "Jolene" alike), and the rest of such a run, capitalised away from the sentence's start, a certain one ("Hey Mel" →
+ * "Mel"). Search follows an uncertain entity only once some memory of the scope has written it with a capital
+ * mid-sentence. The memory's own speaker is never an entity. Memories that mention the same entity are linked through
+ * it ({@code (:Memory)-[:MENTIONS]->(:MemoryEntity)}), which memory search follows when asked.
+ * <p>
+ * Where capitals mark every noun (German), common nouns mid-sentence read as names too.
  */
 public final class MemoryEntities {
 
@@ -35,56 +40,49 @@ public final class MemoryEntities {
 
     public static final int MAX_PER_MEMORY = 16;
 
-    private static final Pattern SENTENCES = Pattern.compile("[^.!?:;\\n\"“”()\\[\\]]+");
-    private static final Pattern TOKEN = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N}'’&-]*");
+    /** Sentences, and the clauses a colon or a semicolon opens, in Latin and CJK punctuation. */
+    private static final Pattern SENTENCES = Pattern.compile("[^.!?:;\\n\"“”«»()\\[\\]。！？；：]+");
+    /** Words of cased scripts: Han, kana and Hangul have no capitals and end a word, so "在Google工作" holds "Google". */
+    private static final Pattern TOKEN = Pattern.compile(
+            "[\\p{L}\\p{N}&&[^\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}\\p{IsHangul}]][\\p{L}\\p{N}'’&\\-&&[^\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}\\p{IsHangul}]]*");
+    /** Lower-case words that join the capitalised words of one name ("Bank of America", "Rio de Janeiro", "Ludwig van Beethoven"). */
     private static final Set<String> CONNECTORS = Set.of("of", "de", "la", "von", "van");
-    private static final Set<String> NEVER = Stream.of(
-                    Set.of("i", "i'm", "i've", "i'll", "i'd", "im", "ive", "ill", "id",
-                            "hey", "hi", "hello", "thanks", "thank", "wow", "yes", "yeah", "yep", "no", "nope", "oh", "ok", "okay",
-                            "sure", "congrats", "congratulations", "great", "awesome", "good", "nice", "cool", "well", "also", "just",
-                            "really", "btw", "lol", "omg", "haha", "dear", "sorry", "please", "let", "let's", "glad", "love", "happy",
-                            "totally", "definitely", "absolutely", "amazing", "sounds", "that's", "it's", "what's", "you're", "we're",
-                            "they're", "there's", "here", "here's", "now", "not", "all", "one", "last", "next", "today", "tomorrow",
-                            "yesterday", "am", "pm", "mr", "mrs", "ms", "dr"),
-                    Set.of("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                            "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
-                    FulltextQuery.STOP_WORDS)
-            .flatMap(Set::stream).collect(Collectors.toUnmodifiableSet());
+    /** Each language's month and weekday names, lower case, as {@code java.time} writes them for its locale. */
+    private static final Map<MemoryWords.Language, Set<String>> CALENDAR_NAMES = new EnumMap<>(MemoryWords.Language.class);
 
-    /** Common English words that open sentences with a capital only because they come first. */
-    private static final Set<String> COMMON = Set.of(
-            "after", "again", "ah", "almost", "already", "always", "another", "anyway", "anything", "appreciate", "around",
-            "away", "back", "bad", "because", "before", "being", "best", "better", "both", "bought", "brought", "call",
-            "called", "came", "can't", "check", "come", "coming", "could've", "couldn't", "cute", "didn't", "doing",
-            "don't", "done", "during", "each", "easy", "either", "enjoy", "enjoyed", "even", "ever", "every",
-            "everyone", "everything", "exactly", "excited", "fantastic", "feel", "feeling", "felt", "finally", "find",
-            "first", "found", "friends", "fun", "funny", "gave", "get", "getting", "give", "go", "going", "gonna",
-            "got", "guess", "had", "hang", "has", "hate", "have", "haven't", "having", "he's", "hope", "hopefully",
-            "however", "i'd", "imagine", "indeed", "interesting", "isn't", "keep", "kind", "knew", "know", "later",
-            "learned", "left", "life", "like", "liked", "little", "living", "long", "look", "looked", "looking",
-            "looks", "lot", "lots", "loved", "made", "make", "making", "many", "maybe", "mine", "more", "most",
-            "much", "must", "need", "never", "new", "nothing", "often", "old", "once", "only", "other", "others",
-            "our", "out", "over", "own", "people", "perfect", "planning", "plus", "pretty", "probably", "quite",
-            "rather", "ready", "remember", "right", "said", "same", "saw", "say", "see", "seeing", "seems", "seen",
-            "she's", "should", "since", "sometimes", "soon", "sorry", "speaking", "spent", "started", "still",
-            "stuff", "such", "super", "take", "taking", "talk", "talking", "tell", "that'll", "thing", "things",
-            "think", "thinking", "though", "thought", "through", "time", "times", "together", "told", "too", "took",
-            "tried", "true", "try", "trying", "two", "understand", "until", "up", "us", "use", "used", "very",
-            "wanna", "want", "wanted", "wasn't", "watch", "way", "went", "whatever", "while", "wish", "without",
-            "wonderful", "won't", "work", "working", "worked", "would've", "wouldn't", "write", "wrote", "yours",
-            "yourself", "absolutely", "agreed", "anytime", "bye", "cheers", "exciting", "hmm", "huh", "incredible",
-            "lovely", "oops", "seriously", "sweet", "welcome", "whoa", "yay", "yup");
+    static {
+        for (MemoryWords.Language language : MemoryWords.Language.values()) {
+            Set<String> names = new HashSet<>();
+            for (Locale locale : Locale.getAvailableLocales()) {
+                if (locale.getCountry().isEmpty() && locale.getDisplayLanguage(Locale.ENGLISH).equalsIgnoreCase(language.name())) {
+                    for (TextStyle style : List.of(TextStyle.FULL, TextStyle.FULL_STANDALONE)) {
+                        for (Month month : Month.values()) {
+                            names.add(month.getDisplayName(style, locale).toLowerCase(locale));
+                        }
+                        for (DayOfWeek day : DayOfWeek.values()) {
+                            names.add(day.getDisplayName(style, locale).toLowerCase(locale));
+                        }
+                    }
+                }
+            }
+            CALENDAR_NAMES.put(language, Set.copyOf(names));
+        }
+    }
 
     private MemoryEntities() {
     }
 
     /** The entities {@code text} mentions, in order of first mention, at most {@value #MAX_PER_MEMORY}; never {@code speaker}. */
     public static List<Entity> of(String text, String speaker) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        List<MemoryWords.Language> languages = MemoryWords.of(false).languagesOf(text);
         String speakerKey = MemoryText.key(speaker);
         Map<String, Entity> entities = new LinkedHashMap<>();
         Matcher sentence = SENTENCES.matcher(text);
         while (sentence.find() && entities.size() < MAX_PER_MEMORY) {
-            for (Run run : capitalisedRuns(sentence.group())) {
+            for (Run run : capitalisedRuns(sentence.group(), languages)) {
                 String name = String.join(" ", run.words());
                 String key = MemoryText.key(name);
                 if (!key.isEmpty() && !key.equals(speakerKey) && (entities.size() < MAX_PER_MEMORY || entities.containsKey(key))) {
@@ -100,24 +98,25 @@ public final class MemoryEntities {
     private record Run(List<String> words, boolean certain) {
     }
 
-    private static List<Run> capitalisedRuns(String sentence) {
+    private static List<Run> capitalisedRuns(String sentence, List<MemoryWords.Language> languages) {
         List<Run> runs = new ArrayList<>();
         List<String> run = new ArrayList<>();
-        boolean sentenceStart = true;
         boolean runOpensSentence = false;
         int previousEnd = -1;
         Matcher token = TOKEN.matcher(sentence);
         while (token.find()) {
-            String word = stripPossessive(token.group());
+            String word = nameIn(stripPossessive(token.group()), languages);
+            // nothing but punctuation before it (a word of a script without capitals, "我在Google", counts as a word)
+            boolean sentenceStart = previousEnd < 0 && sentence.substring(0, token.start()).codePoints().noneMatch(Character::isLetterOrDigit);
             boolean adjacent = previousEnd >= 0 && sentence.substring(previousEnd, token.start()).isBlank();
-            boolean capitalised = Character.isUpperCase(word.codePointAt(0)) && !NEVER.contains(word.toLowerCase(Locale.ROOT));
+            boolean capitalised = word != null && Character.isUpperCase(word.codePointAt(0));
             if (capitalised && (run.isEmpty() || adjacent)) {
                 if (run.isEmpty()) {
                     runOpensSentence = sentenceStart;
                 }
                 run.add(word);
-            } else if (!run.isEmpty() && adjacent && CONNECTORS.contains(word)) {
-                run.add(word);
+            } else if (!run.isEmpty() && adjacent && CONNECTORS.contains(token.group())) {
+                run.add(token.group());
             } else {
                 close(run, runOpensSentence, runs);
                 run = new ArrayList<>();
@@ -126,8 +125,6 @@ public final class MemoryEntities {
                     run.add(word);
                 }
             }
-            // only the first word opens the sentence: after "Hey" or "Thanks", "Mel" is a name, not a capital
-            sentenceStart = false;
             previousEnd = token.end();
         }
         close(run, runOpensSentence, runs);
@@ -135,16 +132,46 @@ public final class MemoryEntities {
     }
 
     /**
-     * Adds a finished run: trailing connectors dropped; a lone common word that opened its sentence
-     * left out, any other lone word there kept as uncertain.
+     * {@code word} as a possible part of a name: null for a stop word or a month's or weekday's name of the text's
+     * language(s); a word elided onto a stop word is read without it ("l'Espagne" → "Espagne", "I'm" → null).
+     */
+    private static String nameIn(String word, List<MemoryWords.Language> languages) {
+        int apostrophe = Math.max(word.indexOf('\''), word.indexOf('’'));
+        if (apostrophe > 0 && stopOrCalendar(word.substring(0, apostrophe), languages)) {
+            String rest = word.substring(apostrophe + 1);
+            return rest.isEmpty() || stopOrCalendar(rest, languages) ? null : rest;
+        }
+        return stopOrCalendar(word.replace('’', '\''), languages) ? null : word;
+    }
+
+    private static boolean stopOrCalendar(String word, List<MemoryWords.Language> languages) {
+        String lower = word.toLowerCase(Locale.ROOT);
+        for (MemoryWords.Language language : languages) {
+            if (language.stopWords.contains(lower) || CALENDAR_NAMES.get(language).contains(lower)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Adds a finished run, trailing connectors dropped. A run opening its sentence is uncertain, and the rest of it,
+     * capitalised away from the sentence's start, is added as a certain one of its own.
      */
     private static void close(List<String> run, boolean opensSentence, List<Run> runs) {
         while (!run.isEmpty() && CONNECTORS.contains(run.get(run.size() - 1))) {
             run.remove(run.size() - 1);
         }
-        boolean lone = opensSentence && run.size() == 1;
-        if (!run.isEmpty() && !(lone && COMMON.contains(run.get(0).toLowerCase(Locale.ROOT)))) {
-            runs.add(new Run(List.copyOf(run), !lone));
+        if (run.isEmpty()) {
+            return;
+        }
+        runs.add(new Run(List.copyOf(run), !opensSentence));
+        if (opensSentence && run.size() > 1) {
+            List<String> rest = new ArrayList<>(run.subList(1, run.size()));
+            while (!rest.isEmpty() && CONNECTORS.contains(rest.get(0))) {
+                rest.remove(0);
+            }
+            close(rest, false, runs);
         }
     }
 

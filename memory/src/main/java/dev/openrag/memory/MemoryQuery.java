@@ -19,12 +19,44 @@ import dev.openrag.knowledge.filter.DocumentFilter;
  * the second model ({@link dev.openrag.knowledge.embedding.SecondEmbedder}; null: none), whose
  * nearest memories a hybrid search fuses as a list of its own. {@code recency}: newer memories rank
  * higher (null: off, the default). {@code filter}: on tags and caller metadata ({@link MemoryFilter};
- * null: none), applied inside every list of the search.
+ * null: none), applied inside every list of the search. {@code ranking}: this search's speaker focus and episode lift
+ * in place of the store's settings (null: the store's; a benchmark's way to turn on what ordinary use leaves off).
  */
 public record MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                           boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
                           TimeExpressions.Window period, Long asOf, boolean entityLinks, float[] secondVector, Recency recency,
-                          DocumentFilter filter) {
+                          DocumentFilter filter, Ranking ranking) {
+
+    /**
+     * A search's own speaker focus and episode lift ({@code openrag.memory.other-speaker-weight} and {@code episode-weight}
+     * for one search): what another speaker's memory keeps of its score when the question is about one speaker (1: no
+     * focus), and what a memory's episode lends it (0: none).
+     */
+    public record Ranking(double otherSpeakerWeight, double episodeWeight) {
+
+        public Ranking {
+            if (!(otherSpeakerWeight >= 0 && otherSpeakerWeight <= 1)) {
+                throw new IllegalArgumentException("the other-speaker weight must be between 0 and 1, not " + otherSpeakerWeight);
+            }
+            if (!(episodeWeight >= 0 && episodeWeight <= 10)) {
+                throw new IllegalArgumentException("the episode weight must be between 0 and 10, not " + episodeWeight);
+            }
+        }
+    }
+
+    public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
+                       boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
+                       TimeExpressions.Window period, Long asOf, boolean entityLinks, float[] secondVector, Recency recency,
+                       DocumentFilter filter) {
+        this(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now, mode, period,
+                asOf, entityLinks, secondVector, recency, filter, null);
+    }
+
+    /** This search, ranked with {@code ranking} in place of the store's settings (null: the store's). */
+    public MemoryQuery withRanking(Ranking ranking) {
+        return new MemoryQuery(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now,
+                mode, period, asOf, entityLinks, secondVector, recency, filter, ranking);
+    }
 
     public MemoryQuery(String scope, String text, float[] vector, int k, String conversationId, double conversationBoost,
                        boolean includeForgotten, String speaker, Long after, Long before, long now, String mode,
@@ -36,7 +68,7 @@ public record MemoryQuery(String scope, String text, float[] vector, int k, Stri
     /** This search, keeping only the memories that pass {@code filter} (null: none). */
     public MemoryQuery withFilter(DocumentFilter filter) {
         return new MemoryQuery(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now,
-                mode, period, asOf, entityLinks, secondVector, recency, filter);
+                mode, period, asOf, entityLinks, secondVector, recency, filter, ranking);
     }
 
     /**
@@ -79,7 +111,7 @@ public record MemoryQuery(String scope, String text, float[] vector, int k, Stri
     /** This search with the query's vectors (the second: null for none). */
     public MemoryQuery withVectors(float[] vector, float[] secondVector) {
         return new MemoryQuery(scope, text, vector, k, conversationId, conversationBoost, includeForgotten, speaker, after, before, now,
-                mode, period, asOf, entityLinks, secondVector, recency, filter);
+                mode, period, asOf, entityLinks, secondVector, recency, filter, ranking);
     }
 
     public static final String HYBRID = "hybrid";

@@ -6,14 +6,13 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-
-import dev.openrag.knowledge.text.FulltextQuery;
 
 /**
  * Extractive summaries of a scope's memories, offline and deterministic: one per episode (the
@@ -23,7 +22,9 @@ import dev.openrag.knowledge.text.FulltextQuery;
  * <li>An episode's summary names its day, speakers and size, quotes its {@value #QUOTED} most
  * central memories in the order they happened, and lists its key terms. A memory is central when
  * it shares words with the rest of its day that are rare in the rest of the scope (each shared
- * word weighs its other uses that day times its idf over the scope); key terms weigh the same way.</li>
+ * word weighs its other uses that day times its idf over the scope); key terms weigh the same way. Words are read in
+ * each memory's own language ({@link MemoryWords}), and a word in more than half of the scope's memories, on more than
+ * one day, weighs nothing.</li>
  * <li>The scope's summary gives its span and, for each speaker, the words they use more than
  * the scope as a whole: what each person talks about.</li>
  * </ul>
@@ -39,9 +40,6 @@ public final class MemorySummaries {
     static final int KEY_TERMS = 8;
     /** A leading time stamp such as "[1:56 pm on 8 May, 2023]": the summary says the day itself. */
     private static final Pattern STAMP = Pattern.compile("^\\s*\\[[^\\]]{1,60}\\]\\s*");
-    private static final Set<String> FILLERS = Set.of("just", "really", "also", "like", "yeah", "yes", "thanks", "thank", "great",
-            "good", "know", "think", "get", "got", "one", "lot", "much", "very", "too", "all", "not", "no", "out", "up", "now",
-            "going", "sure", "wow", "hey", "hi", "oh", "totally", "awesome", "amazing", "glad", "cool", "love", "feel");
 
     /** One summary: its memory id, text, when (its latest memory), and the memories it sums up. */
     public record Summary(String id, String text, long occurredAt, List<String> memoryIds) {
@@ -70,13 +68,18 @@ public final class MemorySummaries {
         }
         Map<String, Set<String>> words = new HashMap<>();
         Map<String, Integer> documentFrequency = new HashMap<>();
+        Map<String, Set<LocalDate>> daysUsed = new HashMap<>();
         for (Memory memory : sorted) {
             Set<String> own = contentWords(memory);
             words.put(memory.id(), own);
             own.forEach(word -> documentFrequency.merge(word, 1, Integer::sum));
+            own.forEach(word -> daysUsed.computeIfAbsent(word, w -> new HashSet<>()).add(day(memory)));
         }
         Map<String, Double> idf = new HashMap<>();
-        documentFrequency.forEach((word, df) -> idf.put(word, Math.log((double) sorted.size() / df)));
+        // a word in more than half of the scope's memories, on more than one day, is how the scope speaks, not what any
+        // day was about (chat fillers in any language): it weighs nothing; one day's topic keeps its weight
+        documentFrequency.forEach((word, df) -> idf.put(word, 2 * df > sorted.size() && daysUsed.get(word).size() > 1 ? 0
+                : Math.log((double) sorted.size() / df)));
 
         TreeMap<LocalDate, List<Memory>> days = new TreeMap<>();
         sorted.forEach(memory -> days.computeIfAbsent(day(memory), d -> new ArrayList<>()).add(memory));
@@ -153,10 +156,15 @@ public final class MemorySummaries {
                 .limit(KEY_TERMS).map(Map.Entry::getKey).toList();
     }
 
+    /**
+     * A memory's words less its language's stop words ({@link MemoryWords}, as written, CJK as character pairs), less single
+     * letters or characters, numbers and its speaker's name. Words common in chat (greetings, fillers) are not listed: they
+     * are in many of the scope's memories, on many days, and weigh little or nothing.
+     */
     private static Set<String> contentWords(Memory memory) {
         Set<String> words = new LinkedHashSet<>();
-        for (String word : FulltextQuery.words(STAMP.matcher(memory.text()).replaceFirst(""))) {
-            if (word.length() > 2 && !FulltextQuery.STOP_WORDS.contains(word) && !FILLERS.contains(word) && !word.chars().allMatch(Character::isDigit)
+        for (String word : MemoryWords.of(false).ofText(STAMP.matcher(memory.text()).replaceFirst(""))) {
+            if (word.codePointCount(0, word.length()) > 1 && !word.chars().allMatch(Character::isDigit)
                     && (memory.speaker() == null || !word.equals(MemoryText.key(memory.speaker())))) {
                 words.add(word);
             }

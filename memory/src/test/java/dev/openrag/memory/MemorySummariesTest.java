@@ -58,4 +58,45 @@ class MemorySummariesTest {
         assertThat(day.text()).startsWith("Summary of 2023-05-08: 1 memory. word word").contains("…");
         assertThat(day.text().length()).isLessThan(260);
     }
+
+    /** The key terms of the scope's summary of {@code texts}, written one a day, the first {@code sameDay} on one day. */
+    private static List<String> keyTerms(int sameDay, String... texts) {
+        List<Memory> memories = new ArrayList<>();
+        for (int i = 0; i < texts.length; i++) {
+            long at = MAY_8 + (i < sameDay ? 0 : i) * DAY + i;
+            memories.add(new Memory("m" + i, "s", texts[i], List.of(), false, at, at, null, null, null, List.of(), List.of()));
+        }
+        List<MemorySummaries.Summary> summaries = MemorySummaries.of("s", memories);
+        String text = summaries.get(summaries.size() - 1).text();
+        int at = text.indexOf(" Key terms: ");
+        return at < 0 ? List.of() : List.of(text.substring(at + " Key terms: ".length(), text.length() - 1).split(", "));
+    }
+
+    @Test
+    void eachLanguagesStopWordsAreNoKeyTermsAndAWordInMoreThanHalfTheScopeOnSeveralDaysWeighsNothing() {
+        // in each language: a filler in four of six memories on four days is no key term, a word two share is, stop words never are
+        assertThat(keyTerms(0, "Honestly the weather was nice today.", "Honestly I loved the pottery class.",
+                "The pottery teacher honestly knows everything.", "We honestly need more sleep.", "Dinner was late again.",
+                "Tomorrow we drive north.")).containsExactly("pottery");
+        assertThat(keyTerms(0, "Ehrlich, das Wetter war heute schön.", "Ehrlich, der Töpferkurs hat mir gefallen.",
+                "Im Töpferkurs war die Lehrerin ehrlich nett.", "Wir brauchen ehrlich mehr Schlaf.", "Das Abendessen kam spät.",
+                "Morgen fahren wir nach Norden.")).containsExactly("töpferkurs");
+        assertThat(keyTerms(0, "Vale, hoy hizo buen tiempo.", "Vale, me encantó la clase de cerámica.",
+                "La profesora de cerámica sabe mucho, vale.", "Necesitamos dormir más, vale.", "La cena llegó tarde.",
+                "Mañana conducimos al norte.")).containsExactly("cerámica");
+        assertThat(keyTerms(0, "Franchement, il faisait beau aujourd'hui.", "Franchement, j'ai adoré le cours de poterie.",
+                "La prof de poterie sait tout, franchement.", "Nous devons franchement dormir davantage.", "Le dîner est arrivé tard.",
+                "Demain nous roulons vers le nord.")).containsExactly("poterie");
+        // Chinese in character pairs: the shared pair is a key term, the filler's pair in four of six is not
+        assertThat(keyTerms(0, "其实今天天气很好。", "其实我很喜欢陶艺课。", "陶艺老师其实什么都懂。", "我们其实需要多睡觉。", "晚饭来得很晚。",
+                "明天我们开车去北方。")).contains("陶艺").doesNotContain("其实");
+        // controls: the same filler in two of six memories is as telling as any other shared word, and so is a word in
+        // four of six memories on one day (that day's topic)
+        assertThat(keyTerms(6, "Honestly the weather was nice today.", "Honestly I loved the pottery class.",
+                "The pottery teacher honestly knows everything.", "We honestly need more sleep.", "Dinner was late again.",
+                "Tomorrow we drive north.")).containsExactlyInAnyOrder("honestly", "pottery");
+        assertThat(keyTerms(0, "Honestly the weather was nice today.", "Honestly I loved the pottery class.",
+                "The pottery teacher knows everything.", "We need more sleep.", "Dinner was late again.", "Tomorrow we drive north."))
+                .containsExactlyInAnyOrder("honestly", "pottery");
+    }
 }

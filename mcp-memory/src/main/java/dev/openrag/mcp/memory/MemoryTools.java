@@ -25,6 +25,7 @@ import dev.openrag.memory.MemoryPeriod;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.MemorySummaries;
+import dev.openrag.memory.runtime.MemorySearchSettings;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolArg;
 import io.quarkiverse.mcp.server.ToolCallException;
@@ -60,9 +61,10 @@ public class MemoryTools {
     private final ContradictionCheck contradictions;
     private final EntityExtraction entities;
     private final Clock clock;
+    private final MemorySearchSettings searchSettings;
 
     public MemoryTools(MemoryStore store, MemoryEmbeddings embeddings, ScopeGuard scopes, Memories memories, McpSettings settings,
-                       ContradictionCheck contradictions, EntityExtraction entities, Clock clock) {
+                       ContradictionCheck contradictions, EntityExtraction entities, Clock clock, MemorySearchSettings searchSettings) {
         this.store = store;
         this.embeddings = embeddings;
         this.scopes = scopes;
@@ -71,6 +73,7 @@ public class MemoryTools {
         this.contradictions = contradictions;
         this.entities = entities;
         this.clock = clock;
+        this.searchSettings = searchSettings;
     }
 
     static final String METADATA = "Caller metadata, key -> value (a string, a number, an ISO-8601 date or a list of strings), as "
@@ -220,7 +223,12 @@ public class MemoryTools {
             @ToolArg(description = "Rank newer memories higher: a memory this many days older than referenceTime (or asOf, "
                     + "or now) gets half the lift of a new one; nothing is filtered out (default: recency off)",
                     required = false) Double recencyHalfLifeDays,
-            @ToolArg(description = FILTER, required = false) Map<String, Object> filter) {
+            @ToolArg(description = FILTER, required = false) Map<String, Object> filter,
+            @ToolArg(description = "For benchmarks: when the query is about one of the scope's speakers, the share of their "
+                    + "score the other speakers' memories keep, 0-1 (1: no focus; default: the server's "
+                    + "openrag.memory.other-speaker-weight)", required = false) Double otherSpeakerWeight,
+            @ToolArg(description = "For benchmarks: how much a memory's episode (the same day's hits) lends it, 0-10 (0: none; "
+                    + "default: the server's openrag.memory.episode-weight)", required = false) Double episodeWeight) {
         String retrieval = mode == null || mode.isBlank() ? MemoryQuery.HYBRID : mode.strip();
         if (!MemoryQuery.MODES.contains(retrieval)) {
             throw new ToolCallException("argument 'mode' must be hybrid, vector or bm25, got '" + retrieval + "'");
@@ -248,7 +256,21 @@ public class MemoryTools {
         return new SearchResult(store.search(new MemoryQuery(target, value, null, limit, conversationId,
                 settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
                 clock.millis(), retrieval, period == null ? null : period.window(), validAt, Boolean.TRUE.equals(entityLinks),
-                null, recency, kept), vectors), period);
+                null, recency, kept).withRanking(ranking(otherSpeakerWeight, episodeWeight)), vectors), period);
+    }
+
+    /** A search's own ranking settings, where the caller names either (the other from the server's settings); else null. */
+    private MemoryQuery.Ranking ranking(Double otherSpeakerWeight, Double episodeWeight) {
+        if (otherSpeakerWeight == null && episodeWeight == null) {
+            return null;
+        }
+        try {
+            return new MemoryQuery.Ranking(otherSpeakerWeight != null ? otherSpeakerWeight : searchSettings.otherSpeakerWeight(),
+                    episodeWeight != null ? episodeWeight : searchSettings.episodeWeight());
+        } catch (IllegalArgumentException e) {
+            throw new ToolCallException("argument " + (e.getMessage().contains("speaker") ? "'otherSpeakerWeight'" : "'episodeWeight'")
+                    + ": " + e.getMessage());
+        }
     }
 
     @Tool(name = "get_memory", description = "A memory by id, with its tags, links, what it is about, and its earlier texts "

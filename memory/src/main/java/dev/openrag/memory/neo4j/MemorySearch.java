@@ -260,18 +260,20 @@ final class MemorySearch {
             }
         }
         // a question about one of the scope's speakers is mostly answered by what that person said
-        String focus = tuning.otherSpeakerWeight() >= 1 ? null : focusedSpeaker(facts, query.text());
-        boolean episodes = tuning.episodeWeight() > 0;
+        double otherSpeakerWeight = query.ranking() != null ? query.ranking().otherSpeakerWeight() : tuning.otherSpeakerWeight();
+        double episodeWeight = query.ranking() != null ? query.ranking().episodeWeight() : tuning.episodeWeight();
+        String focus = otherSpeakerWeight >= 1 ? null : focusedSpeaker(facts, query.text());
+        boolean episodes = episodeWeight > 0;
         if (focus == null && !episodes && query.recency() == null) {
             return results(fuse(lists, pool, silent), query);
         }
         List<Fused> fused = fuse(lists, Integer.MAX_VALUE, silent);
         Said said = copy != null ? new Said(copy::speakerOf, copy::happenedAt) : said(fused);
         if (focus != null) {
-            fused = SpeakerFocus.apply(focus, tuning.otherSpeakerWeight(), said, fused);
+            fused = SpeakerFocus.apply(focus, otherSpeakerWeight, said, fused);
         }
         if (episodes) {
-            fused = EpisodeLift.apply(tuning.episodeWeight(), said, fused);
+            fused = EpisodeLift.apply(episodeWeight, said, fused);
         }
         if (query.recency() != null) {
             fused = RecencyLift.apply(query.recency(), said, fused);

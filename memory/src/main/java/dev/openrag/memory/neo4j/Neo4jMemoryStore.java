@@ -142,6 +142,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
         public static final int DEFAULT_RRF_K = 3;
         public static final int DEFAULT_FEEDBACK_HITS = 10;
         public static final int DEFAULT_FEEDBACK_TERMS = 5;
+        /** Chosen on LoCoMo; kept on as the agent-memory scenarios lose checks without it (docs/benchmarks.md). */
         public static final double DEFAULT_OTHER_SPEAKER_WEIGHT = 0.5;
         public static final boolean DEFAULT_STEMMING = true;
         public static final double DEFAULT_EPISODE_WEIGHT = 0.2;
