@@ -157,6 +157,78 @@ class SourceMetadataTest {
         assertThat(strings(node(collection, "notes://runbook"), "tags")).as("what the new version leaves out is gone").isEmpty();
     }
 
+    /**
+     * A version that changes only metadata right behind one still going through the pipeline: in
+     * place, it would overtake the older one, whose write would then put back its text and metadata.
+     * It goes behind it instead, and every store ends with the newest text and metadata. Both
+     * neighbours: a revert of the text with new metadata, and new metadata on the new text.
+     */
+    @Test
+    void aMetadataOnlyVersionBehindAnUnfinishedOneEndsNewestInEveryStore() {
+        String collection = "meta-race";
+        String original = "# Runbook\nRestart the quokka consumer, then check the lag.";
+        String edited = original + " Then page the wombat on call.";
+        upload(collection, original, Map.of("team", "payments"));
+        Object originalHash = node(collection, "notes://runbook").get("contentHash").asString();
+
+        // the edit, and right behind it the original text again with new metadata (a revert and a relabel)
+        String editJob = post(collection, edited, Map.of("team", "payments"));
+        String revertJob = post(collection, original, Map.of("team", "risk", "tier", 3));
+        assertThat(IngestTestSupport.awaitJob(editJob, TIMEOUT).getString("state")).isEqualTo("completed");
+        JsonPath revert = IngestTestSupport.awaitJob(revertJob, TIMEOUT);
+        assertThat(revert.getString("state")).isEqualTo("completed");
+        assertThat(stageDone(revert, "embed")).as("it went the whole way, behind the edit").isEqualTo(1);
+
+        Map<String, Value> node = node(collection, "notes://runbook");
+        assertThat(node.get("contentHash").asString()).as("Neo4j: the original text again").isEqualTo(originalHash);
+        assertThat(strings(node, "team")).containsExactly("risk");
+        assertThat(node.get("meta_n_tier").asLong()).isEqualTo(3);
+        assertThat(chunkTexts(collection)).as("Neo4j chunks: the newest text").noneMatch(text -> text.contains("wombat"))
+                .anyMatch(text -> text.contains("quokka"));
+        assertThat(words(collection, "wombat", "{}")).as("OpenSearch: the edit's text is gone").isEmpty();
+        assertThat(words(collection, "quokka", "{\"team\": \"risk\", \"tier\": 3}")).as("OpenSearch: newest metadata").hasSize(1);
+        assertThat(words(collection, "quokka", "{\"team\": \"payments\"}")).as("and not the edit's").isEmpty();
+
+        // the other neighbour: a new text, then right behind it only its metadata changed
+        editJob = post(collection, edited, Map.of("team", "payments"));
+        String relabelJob = post(collection, edited, Map.of("team", "ops"));
+        assertThat(IngestTestSupport.awaitJob(editJob, TIMEOUT).getString("state")).isEqualTo("completed");
+        assertThat(IngestTestSupport.awaitJob(relabelJob, TIMEOUT).getString("state")).isEqualTo("completed");
+        assertThat(strings(node(collection, "notes://runbook"), "team")).containsExactly("ops");
+        assertThat(words(collection, "wombat", "{\"team\": \"ops\"}")).hasSize(1);
+        assertThat(words(collection, "wombat", "{\"team\": \"payments\"}")).isEmpty();
+
+        // control: once nothing is on its way, a metadata-only change is again an update in place
+        JsonPath inPlace = upload(collection, edited, Map.of("team", "sre"));
+        assertThat(stageDone(inPlace, "embed")).isZero();
+        assertThat(inPlace.getList("warnings.message", String.class)).anyMatch(m -> m.contains("only its metadata was updated"));
+        assertThat(words(collection, "wombat", "{\"team\": \"sre\"}")).hasSize(1);
+    }
+
+    /**
+     * A version that fails (a corrupt PDF, dead-lettered by parsing) never entered the pipeline, so it
+     * holds back no later update: the next metadata-only version of the stored file is an update in
+     * place, as without it.
+     */
+    @Test
+    void aVersionThatFailsToParseDoesNotHoldBackALaterMetadataOnlyUpdate() throws Exception {
+        String collection = "meta-race-bad";
+        byte[] pdf = pdf("Heron log", "Ada Lovelace", Instant.parse("2024-05-06T07:08:09Z"), Instant.parse("2025-01-02T03:04:05Z"),
+                "Herons wade in shallow water.");
+        assertThat(stageDone(uploadFile(collection, "heron.pdf", pdf, "{\"team\": \"lab\"}"), "embed")).isEqualTo(1);
+
+        JsonPath corrupt = uploadFile(collection, "heron.pdf", "%PDF-1.7 not really a PDF".getBytes(StandardCharsets.US_ASCII),
+                "{\"team\": \"broken\"}");
+        assertThat(corrupt.getString("state")).as(corrupt.prettify()).isIn("failed", "completed_with_errors");
+        assertThat(strings(node(collection, "upload://heron.pdf"), "team")).as("the stored version stays").containsExactly("lab");
+
+        JsonPath relabel = uploadFile(collection, "heron.pdf", pdf, "{\"team\": \"field\"}");
+        assertThat(stageDone(relabel, "embed")).as("updated in place").isZero();
+        assertThat(strings(node(collection, "upload://heron.pdf"), "team")).containsExactly("field");
+        assertThat(words(collection, "herons", "{\"team\": \"field\"}")).hasSize(1);
+        assertThat(words(collection, "herons", "{\"team\": \"broken\"}")).isEmpty();
+    }
+
     @Test
     void aSyncedFolderCarriesPathFieldsAndFileTimesAndAChangeOfOnlyMetadataIsAnUpdate() throws Exception {
         String collection = "meta-folder";
@@ -304,6 +376,23 @@ class SourceMetadataTest {
         JsonPath job = IngestTestSupport.awaitJob(jobId, TIMEOUT);
         assertThat(job.getString("state")).as(job.prettify()).isEqualTo("completed");
         return job;
+    }
+
+    /** Sends a version of notes://runbook without waiting for its job. */
+    private static String post(String collection, String text, Map<String, Object> metadata) {
+        return given().contentType(ContentType.JSON).body(Map.of("collection", collection, "uri", "notes://runbook",
+                "title", "Runbook", "text", text, "metadata", metadata)).post("/api/documents").then().statusCode(202).extract().path("jobId");
+    }
+
+    private static JsonPath uploadFile(String collection, String name, byte[] bytes, String metadata) {
+        String jobId = given().multiPart("collection", collection).multiPart("metadata", metadata, "application/json")
+                .multiPart("files", name, bytes, "application/pdf").post("/api/documents").then().statusCode(202).extract().path("jobId");
+        return IngestTestSupport.awaitJob(jobId, TIMEOUT);
+    }
+
+    private List<String> chunkTexts(String collection) {
+        return driver.executableQuery("MATCH (ch:Chunk {collection: $c}) WHERE ch.text IS NOT NULL RETURN ch.text AS t")
+                .withParameters(Map.of("c", collection)).execute().records().stream().map(r -> r.get("t").asString()).toList();
     }
 
     private static int stageDone(JsonPath job, String stage) {

@@ -19,9 +19,11 @@ public class OpenSearchSink {
     public static final String DELETE_STAGE = Stages.DELETE_OPENSEARCH;
 
     private final StageRunner runner;
+    private final MetadataUpdates versions;
     private final LexicalIndex index;
 
-    public OpenSearchSink(StageRunner runner, LexicalIndex index) {
+    public OpenSearchSink(StageRunner runner, LexicalIndex index, MetadataUpdates versions) {
+        this.versions = versions;
         this.runner = runner;
         this.index = index;
     }
@@ -31,6 +33,7 @@ public class OpenSearchSink {
     public void onEmbedded(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_OPENSEARCH, record, ChunksEmbedded.class, document -> {
             index.replaceDocument(document.collection(), document.documentId(), IndexedChunks.of(document));
+            versions.stored(record, document, Stages.SINK_OPENSEARCH);
             return document.chunks().size();
         });
     }

@@ -56,6 +56,7 @@ public class ParseStage {
                 warnings.add(MetadataUpdates.UPDATED);
                 return new StageRunner.Outcome(0, warnings);
             }
+            metadataUpdates.entered(record, result.event());
             runner.emit(parsed, result.event());
             return new StageRunner.Outcome(0, result.warnings());
         });
