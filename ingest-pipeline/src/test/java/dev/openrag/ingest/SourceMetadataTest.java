@@ -45,6 +45,7 @@ import org.opensearch.client.opensearch.OpenSearchClient;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.openrag.knowledge.filter.DocumentFilters;
+import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.localstack.test.LocalStackTestResource;
@@ -229,6 +230,58 @@ class SourceMetadataTest {
         assertThat(words(collection, "herons", "{\"team\": \"broken\"}")).isEmpty();
     }
 
+    /**
+     * A collection holds at most Metadata.MAX_COLLECTION_FIELDS metadata fields (a key once per kind of
+     * value). Filled to the limit, a document bringing one more (a new key, or a known key with a new
+     * kind) is refused at parsing with the reason in its job, and no store has any of it; an update in
+     * place that would add one is refused the same way; a document with the collection's own keys
+     * still goes in.
+     */
+    @Test
+    void aCollectionFullOfMetadataKeysRefusesAnotherWithItsReasonAndTakesItsOwnKeys() throws Exception {
+        String collection = "meta-keys";
+        JsonPath first = postDocument(collection, "notes://first", "The first capybara note.", Map.of("k0", "x"));
+        assertThat(first.getString("state")).isEqualTo("completed");
+        int mapped = mappedMetadataFields(collection);
+        int room = dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS - mapped;
+        List<IndexedChunk> filler = new java.util.ArrayList<>();
+        for (int start = 1; start <= room; start += dev.openrag.schemas.Metadata.MAX_KEYS) {
+            Map<String, Object> keys = new HashMap<>();
+            for (int k = start; k < Math.min(start + dev.openrag.schemas.Metadata.MAX_KEYS, room + 1); k++) {
+                keys.put("k" + k, "v");
+            }
+            filler.add(new IndexedChunk(collection, "filler-" + start, collection + "/filler-" + start + "#0", 0, "Filler",
+                    "notes://filler", List.of(), "filler", "filler", null, keys));
+        }
+        lexical.upsert(filler);
+        assertThat(mappedMetadataFields(collection)).as("filled to the limit").isEqualTo(dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS);
+
+        JsonPath newKey = postDocument(collection, "notes://new-key", "A wombat note with a new key.", Map.of("k1", "x", "brandNew", "y"));
+        assertThat(newKey.getString("state")).isEqualTo("failed");
+        assertThat(newKey.getString("failures[0].reason")).contains("at most " + dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS)
+                .contains("brandNew (text)").doesNotContain("k1 (");
+        JsonPath newKind = postDocument(collection, "notes://new-kind", "A quoll note with a number.", Map.of("k1", 5));
+        assertThat(newKind.getString("failures[0].reason")).as("a known key with another kind is a new field").contains("k1 (number)");
+        assertThat(documentNodes(collection, "notes://new-key")).as("no store has any of it").isZero();
+        assertThat(words(collection, "wombat", "{}")).isEmpty();
+        assertThat(mappedMetadataFields(collection)).isEqualTo(dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> lexical.upsert(List.of(new IndexedChunk(collection, "direct", collection + "/direct#0",
+                0, "Direct", "notes://direct", List.of(), "direct", "direct", null, Map.of("another", "x")))))
+                .as("the index refuses it too").isInstanceOf(IllegalArgumentException.class).hasMessageContaining("another (text)");
+
+        // controls: the collection's own keys, and an update in place within them, still go in
+        JsonPath own = postDocument(collection, "notes://own", "A numbat note with known keys.", Map.of("k1", "x", "k2", "y"));
+        assertThat(own.getString("state")).as(own.prettify()).isEqualTo("completed");
+        assertThat(words(collection, "numbat", "{\"k2\": \"y\"}")).hasSize(1);
+        JsonPath relabel = postDocument(collection, "notes://own", "A numbat note with known keys.", Map.of("k1", "z"));
+        assertThat(relabel.getList("warnings.message", String.class)).anyMatch(m -> m.contains("only its metadata was updated"));
+        assertThat(words(collection, "numbat", "{\"k1\": \"z\"}")).hasSize(1);
+        JsonPath grow = postDocument(collection, "notes://own", "A numbat note with known keys.", Map.of("k1", "z", "grown", "x"));
+        assertThat(grow.getString("state")).isEqualTo("failed");
+        assertThat(grow.getString("failures[0].reason")).contains("grown (text)");
+        assertThat(words(collection, "numbat", "{\"k1\": \"z\"}")).as("the stored version stays").hasSize(1);
+    }
+
     @Test
     void aSyncedFolderCarriesPathFieldsAndFileTimesAndAChangeOfOnlyMetadataIsAnUpdate() throws Exception {
         String collection = "meta-folder";
@@ -393,6 +446,30 @@ class SourceMetadataTest {
     private List<String> chunkTexts(String collection) {
         return driver.executableQuery("MATCH (ch:Chunk {collection: $c}) WHERE ch.text IS NOT NULL RETURN ch.text AS t")
                 .withParameters(Map.of("c", collection)).execute().records().stream().map(r -> r.get("t").asString()).toList();
+    }
+
+    private static JsonPath postDocument(String collection, String uri, String text, Map<String, Object> metadata) {
+        String jobId = given().contentType(ContentType.JSON).body(Map.of("collection", collection, "uri", uri,
+                "title", "Note", "text", text, "metadata", metadata)).post("/api/documents").then().statusCode(202).extract().path("jobId");
+        return IngestTestSupport.awaitJob(jobId, TIMEOUT);
+    }
+
+    /** The metadata fields the collection's index maps, read from OpenSearch itself. */
+    private int mappedMetadataFields(String collection) throws IOException {
+        String index = "openrag-chunks-" + collection;
+        var properties = openSearch.indices().getMapping(g -> g.index(index)).result().get(index).mappings().properties();
+        int fields = 0;
+        for (String kind : List.of("meta_s", "meta_n", "meta_d", "meta_dl")) {
+            if (properties.get(kind) != null && properties.get(kind).isObject()) {
+                fields += properties.get(kind).object().properties().size();
+            }
+        }
+        return fields;
+    }
+
+    private long documentNodes(String collection, String sourceUri) {
+        return driver.executableQuery("MATCH (d:Document {collection: $c, sourceUri: $uri}) RETURN count(d) AS n")
+                .withParameters(Map.of("c", collection, "uri", sourceUri)).execute().records().get(0).get("n").asLong();
     }
 
     private static int stageDone(JsonPath job, String stage) {
