@@ -34,7 +34,7 @@ import dev.openrag.schemas.StageCompleted;
  * way is recorded when parsed ({@link #entered}) and each metadata-keeping sink records the version
  * it wrote ({@link #stored}); a version updates in place only when every such store holds the last
  * one that entered, and otherwise goes the whole way behind it. A version is named by its job and
- * the time it arrived, which every stage carries on ({@link StageRunner#arrivedAt}).
+ * the time it arrived, which every stage carries on ({@link StageRunner#versionTime}).
  */
 @ApplicationScoped
 public class MetadataUpdates {
@@ -72,7 +72,7 @@ public class MetadataUpdates {
     }
 
     private static String version(ConsumerRecord<?, ?> record, EventEnvelope event) {
-        return event.jobId() + "@" + StageRunner.arrivedAt(record);
+        return event.jobId() + "@" + StageRunner.versionTime(record);
     }
 
     /** Updates the document's metadata in place when only it changed, and completes it in its job; false: not so. */
