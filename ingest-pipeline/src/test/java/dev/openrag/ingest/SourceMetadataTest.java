@@ -168,7 +168,13 @@ class SourceMetadataTest {
     void aMetadataOnlyVersionBehindAnUnfinishedOneEndsNewestInEveryStore() {
         String collection = "meta-race";
         String original = "# Runbook\nRestart the quokka consumer, then check the lag.";
-        String edited = original + " Then page the wombat on call.";
+        // long enough to be still embedding when the version behind it is parsed (one chunk per section)
+        StringBuilder sections = new StringBuilder(original + " Then page the wombat on call.");
+        for (int i = 0; i < 120; i++) {
+            sections.append("\n\n# Step ").append(i).append("\n\nStep ").append(i).append(" of the wombat drill: check consumer ")
+                    .append(i).append(", its partitions and its lag before moving on to the next one.");
+        }
+        String edited = sections.toString();
         upload(collection, original, Map.of("team", "payments"));
         Object originalHash = node(collection, "notes://runbook").get("contentHash").asString();
 
