@@ -45,6 +45,7 @@ import org.opensearch.client.opensearch.OpenSearchClient;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.openrag.knowledge.filter.DocumentFilters;
+import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.localstack.test.LocalStackTestResource;
@@ -155,6 +156,136 @@ class SourceMetadataTest {
         assertThat(stageDone(edited, "embed")).as("control: a changed text is embedded again").isEqualTo(1);
         assertThat(words(collection, "engineer", "{\"team\": \"risk\"}")).hasSize(1);
         assertThat(strings(node(collection, "notes://runbook"), "tags")).as("what the new version leaves out is gone").isEmpty();
+    }
+
+    /**
+     * A version that changes only metadata right behind one still going through the pipeline: in
+     * place, it would overtake the older one, whose write would then put back its text and metadata.
+     * It goes behind it instead, and every store ends with the newest text and metadata. Both
+     * neighbours: a revert of the text with new metadata, and new metadata on the new text.
+     */
+    @Test
+    void aMetadataOnlyVersionBehindAnUnfinishedOneEndsNewestInEveryStore() {
+        String collection = "meta-race";
+        String original = "# Runbook\nRestart the quokka consumer, then check the lag.";
+        // long enough to be still embedding when the version behind it is parsed (one chunk per section)
+        StringBuilder sections = new StringBuilder(original + " Then page the wombat on call.");
+        for (int i = 0; i < 120; i++) {
+            sections.append("\n\n# Step ").append(i).append("\n\nStep ").append(i).append(" of the wombat drill: check consumer ")
+                    .append(i).append(", its partitions and its lag before moving on to the next one.");
+        }
+        String edited = sections.toString();
+        upload(collection, original, Map.of("team", "payments"));
+        Object originalHash = node(collection, "notes://runbook").get("contentHash").asString();
+
+        // the edit, and right behind it the original text again with new metadata (a revert and a relabel)
+        String editJob = post(collection, edited, Map.of("team", "payments"));
+        String revertJob = post(collection, original, Map.of("team", "risk", "tier", 3));
+        assertThat(IngestTestSupport.awaitJob(editJob, TIMEOUT).getString("state")).isEqualTo("completed");
+        JsonPath revert = IngestTestSupport.awaitJob(revertJob, TIMEOUT);
+        assertThat(revert.getString("state")).isEqualTo("completed");
+        assertThat(stageDone(revert, "embed")).as("it went the whole way, behind the edit").isEqualTo(1);
+
+        Map<String, Value> node = node(collection, "notes://runbook");
+        assertThat(node.get("contentHash").asString()).as("Neo4j: the original text again").isEqualTo(originalHash);
+        assertThat(strings(node, "team")).containsExactly("risk");
+        assertThat(node.get("meta_n_tier").asLong()).isEqualTo(3);
+        assertThat(chunkTexts(collection)).as("Neo4j chunks: the newest text").noneMatch(text -> text.contains("wombat"))
+                .anyMatch(text -> text.contains("quokka"));
+        assertThat(words(collection, "wombat", "{}")).as("OpenSearch: the edit's text is gone").isEmpty();
+        assertThat(words(collection, "quokka", "{\"team\": \"risk\", \"tier\": 3}")).as("OpenSearch: newest metadata").hasSize(1);
+        assertThat(words(collection, "quokka", "{\"team\": \"payments\"}")).as("and not the edit's").isEmpty();
+
+        // the other neighbour: a new text, then right behind it only its metadata changed
+        editJob = post(collection, edited, Map.of("team", "payments"));
+        String relabelJob = post(collection, edited, Map.of("team", "ops"));
+        assertThat(IngestTestSupport.awaitJob(editJob, TIMEOUT).getString("state")).isEqualTo("completed");
+        assertThat(IngestTestSupport.awaitJob(relabelJob, TIMEOUT).getString("state")).isEqualTo("completed");
+        assertThat(strings(node(collection, "notes://runbook"), "team")).containsExactly("ops");
+        assertThat(words(collection, "wombat", "{\"team\": \"ops\"}")).hasSize(1);
+        assertThat(words(collection, "wombat", "{\"team\": \"payments\"}")).isEmpty();
+
+        // control: once nothing is on its way, a metadata-only change is again an update in place
+        JsonPath inPlace = upload(collection, edited, Map.of("team", "sre"));
+        assertThat(stageDone(inPlace, "embed")).isZero();
+        assertThat(inPlace.getList("warnings.message", String.class)).anyMatch(m -> m.contains("only its metadata was updated"));
+        assertThat(words(collection, "wombat", "{\"team\": \"sre\"}")).hasSize(1);
+    }
+
+    /**
+     * A version that fails (a corrupt PDF, dead-lettered by parsing) never entered the pipeline, so it
+     * holds back no later update: the next metadata-only version of the stored file is an update in
+     * place, as without it.
+     */
+    @Test
+    void aVersionThatFailsToParseDoesNotHoldBackALaterMetadataOnlyUpdate() throws Exception {
+        String collection = "meta-race-bad";
+        byte[] pdf = pdf("Heron log", "Ada Lovelace", Instant.parse("2024-05-06T07:08:09Z"), Instant.parse("2025-01-02T03:04:05Z"),
+                "Herons wade in shallow water.");
+        assertThat(stageDone(uploadFile(collection, "heron.pdf", pdf, "{\"team\": \"lab\"}"), "embed")).isEqualTo(1);
+
+        JsonPath corrupt = uploadFile(collection, "heron.pdf", "%PDF-1.7 not really a PDF".getBytes(StandardCharsets.US_ASCII),
+                "{\"team\": \"broken\"}");
+        assertThat(corrupt.getString("state")).as(corrupt.prettify()).isIn("failed", "completed_with_errors");
+        assertThat(strings(node(collection, "upload://heron.pdf"), "team")).as("the stored version stays").containsExactly("lab");
+
+        JsonPath relabel = uploadFile(collection, "heron.pdf", pdf, "{\"team\": \"field\"}");
+        assertThat(stageDone(relabel, "embed")).as("updated in place").isZero();
+        assertThat(strings(node(collection, "upload://heron.pdf"), "team")).containsExactly("field");
+        assertThat(words(collection, "herons", "{\"team\": \"field\"}")).hasSize(1);
+        assertThat(words(collection, "herons", "{\"team\": \"broken\"}")).isEmpty();
+    }
+
+    /**
+     * A collection holds at most Metadata.MAX_COLLECTION_FIELDS metadata fields (a key once per kind of
+     * value). Filled to the limit, a document bringing one more (a new key, or a known key with a new
+     * kind) is refused at parsing with the reason in its job, and no store has any of it; an update in
+     * place that would add one is refused the same way; a document with the collection's own keys
+     * still goes in.
+     */
+    @Test
+    void aCollectionFullOfMetadataKeysRefusesAnotherWithItsReasonAndTakesItsOwnKeys() throws Exception {
+        String collection = "meta-keys";
+        JsonPath first = postDocument(collection, "notes://first", "The first capybara note.", Map.of("k0", "x"));
+        assertThat(first.getString("state")).isEqualTo("completed");
+        int mapped = mappedMetadataFields(collection);
+        int room = dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS - mapped;
+        List<IndexedChunk> filler = new java.util.ArrayList<>();
+        for (int start = 1; start <= room; start += dev.openrag.schemas.Metadata.MAX_KEYS) {
+            Map<String, Object> keys = new HashMap<>();
+            for (int k = start; k < Math.min(start + dev.openrag.schemas.Metadata.MAX_KEYS, room + 1); k++) {
+                keys.put("k" + k, "v");
+            }
+            filler.add(new IndexedChunk(collection, "filler-" + start, collection + "/filler-" + start + "#0", 0, "Filler",
+                    "notes://filler", List.of(), "filler", "filler", null, keys));
+        }
+        lexical.upsert(filler);
+        assertThat(mappedMetadataFields(collection)).as("filled to the limit").isEqualTo(dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS);
+
+        JsonPath newKey = postDocument(collection, "notes://new-key", "A wombat note with a new key.", Map.of("k1", "x", "brandNew", "y"));
+        assertThat(newKey.getString("state")).isEqualTo("failed");
+        assertThat(newKey.getString("failures[0].reason")).contains("at most " + dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS)
+                .contains("brandNew (text)").doesNotContain("k1 (");
+        JsonPath newKind = postDocument(collection, "notes://new-kind", "A quoll note with a number.", Map.of("k1", 5));
+        assertThat(newKind.getString("failures[0].reason")).as("a known key with another kind is a new field").contains("k1 (number)");
+        assertThat(documentNodes(collection, "notes://new-key")).as("no store has any of it").isZero();
+        assertThat(words(collection, "wombat", "{}")).isEmpty();
+        assertThat(mappedMetadataFields(collection)).isEqualTo(dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> lexical.upsert(List.of(new IndexedChunk(collection, "direct", collection + "/direct#0",
+                0, "Direct", "notes://direct", List.of(), "direct", "direct", null, Map.of("another", "x")))))
+                .as("the index refuses it too").isInstanceOf(IllegalArgumentException.class).hasMessageContaining("another (text)");
+
+        // controls: the collection's own keys, and an update in place within them, still go in
+        JsonPath own = postDocument(collection, "notes://own", "A numbat note with known keys.", Map.of("k1", "x", "k2", "y"));
+        assertThat(own.getString("state")).as(own.prettify()).isEqualTo("completed");
+        assertThat(words(collection, "numbat", "{\"k2\": \"y\"}")).hasSize(1);
+        JsonPath relabel = postDocument(collection, "notes://own", "A numbat note with known keys.", Map.of("k1", "z"));
+        assertThat(relabel.getList("warnings.message", String.class)).anyMatch(m -> m.contains("only its metadata was updated"));
+        assertThat(words(collection, "numbat", "{\"k1\": \"z\"}")).hasSize(1);
+        JsonPath grow = postDocument(collection, "notes://own", "A numbat note with known keys.", Map.of("k1", "z", "grown", "x"));
+        assertThat(grow.getString("state")).isEqualTo("failed");
+        assertThat(grow.getString("failures[0].reason")).contains("grown (text)");
+        assertThat(words(collection, "numbat", "{\"k1\": \"z\"}")).as("the stored version stays").hasSize(1);
     }
 
     @Test
@@ -304,6 +435,47 @@ class SourceMetadataTest {
         JsonPath job = IngestTestSupport.awaitJob(jobId, TIMEOUT);
         assertThat(job.getString("state")).as(job.prettify()).isEqualTo("completed");
         return job;
+    }
+
+    /** Sends a version of notes://runbook without waiting for its job. */
+    private static String post(String collection, String text, Map<String, Object> metadata) {
+        return given().contentType(ContentType.JSON).body(Map.of("collection", collection, "uri", "notes://runbook",
+                "title", "Runbook", "text", text, "metadata", metadata)).post("/api/documents").then().statusCode(202).extract().path("jobId");
+    }
+
+    private static JsonPath uploadFile(String collection, String name, byte[] bytes, String metadata) {
+        String jobId = given().multiPart("collection", collection).multiPart("metadata", metadata, "application/json")
+                .multiPart("files", name, bytes, "application/pdf").post("/api/documents").then().statusCode(202).extract().path("jobId");
+        return IngestTestSupport.awaitJob(jobId, TIMEOUT);
+    }
+
+    private List<String> chunkTexts(String collection) {
+        return driver.executableQuery("MATCH (ch:Chunk {collection: $c}) WHERE ch.text IS NOT NULL RETURN ch.text AS t")
+                .withParameters(Map.of("c", collection)).execute().records().stream().map(r -> r.get("t").asString()).toList();
+    }
+
+    private static JsonPath postDocument(String collection, String uri, String text, Map<String, Object> metadata) {
+        String jobId = given().contentType(ContentType.JSON).body(Map.of("collection", collection, "uri", uri,
+                "title", "Note", "text", text, "metadata", metadata)).post("/api/documents").then().statusCode(202).extract().path("jobId");
+        return IngestTestSupport.awaitJob(jobId, TIMEOUT);
+    }
+
+    /** The metadata fields the collection's index maps, read from OpenSearch itself. */
+    private int mappedMetadataFields(String collection) throws IOException {
+        String index = "openrag-chunks-" + collection;
+        var properties = openSearch.indices().getMapping(g -> g.index(index)).result().get(index).mappings().properties();
+        int fields = 0;
+        for (String kind : List.of("meta_s", "meta_n", "meta_d", "meta_dl")) {
+            if (properties.get(kind) != null && properties.get(kind).isObject()) {
+                fields += properties.get(kind).object().properties().size();
+            }
+        }
+        return fields;
+    }
+
+    private long documentNodes(String collection, String sourceUri) {
+        return driver.executableQuery("MATCH (d:Document {collection: $c, sourceUri: $uri}) RETURN count(d) AS n")
+                .withParameters(Map.of("c", collection, "uri", sourceUri)).execute().records().get(0).get("n").asLong();
     }
 
     private static int stageDone(JsonPath job, String stage) {

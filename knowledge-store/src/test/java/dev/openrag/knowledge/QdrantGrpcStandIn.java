@@ -21,8 +21,10 @@ import io.qdrant.client.grpc.PointsGrpc;
  * A STAND-IN for a Qdrant server (none can run on this machine): a real gRPC server on a local
  * port, built from the Qdrant client's own generated service stubs, keeping points in memory.
  * It implements just the calls QdrantVectorIndex makes (collection exists/create, upsert,
- * search with cosine similarity, delete by filter, count) with Qdrant's filter semantics for
- * keyword match and numeric range. The real server runs in compose.yaml.
+ * search with cosine similarity, delete by filter, count, set and delete payload keys by filter)
+ * with Qdrant's filter semantics for keyword match and numeric range. The real server runs in
+ * compose.yaml. Tests read what it holds ({@link #payloads}, {@link #vectors}) and how many points
+ * were upserted ({@link #upserted}): a metadata-only update must change payloads, never vectors.
  */
 public final class QdrantGrpcStandIn implements AutoCloseable {
 
@@ -30,6 +32,7 @@ public final class QdrantGrpcStandIn implements AutoCloseable {
     }
 
     private final Map<String, Map<Common.PointId, StoredPoint>> collections = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong upserted = new java.util.concurrent.atomic.AtomicLong();
     private final Server server;
 
     public QdrantGrpcStandIn() throws IOException {
@@ -38,6 +41,32 @@ public final class QdrantGrpcStandIn implements AutoCloseable {
 
     public int port() {
         return server.getPort();
+    }
+
+    /** Points written by upserts so far (each point of each upsert counts). */
+    public long upserted() {
+        return upserted.get();
+    }
+
+    /** The payload of every point of the collection whose {@code documentId} is the given one, by point id. */
+    public Map<String, Map<String, JsonWithInt.Value>> payloads(String collection, String documentId) {
+        Map<String, Map<String, JsonWithInt.Value>> payloads = new java.util.TreeMap<>();
+        ofDocument(collection, documentId).forEach(point -> payloads.put(point.id().getUuid(), point.payload()));
+        return payloads;
+    }
+
+    /** The vector of every point of the document, by point id. */
+    public Map<String, List<Float>> vectors(String collection, String documentId) {
+        Map<String, List<Float>> vectors = new java.util.TreeMap<>();
+        ofDocument(collection, documentId).forEach(point -> vectors.put(point.id().getUuid(), point.vector()));
+        return vectors;
+    }
+
+    private List<StoredPoint> ofDocument(String collection, String documentId) {
+        return collections.getOrDefault(collection, Map.of()).values().stream()
+                .filter(point -> point.payload().containsKey("documentId")
+                        && point.payload().get("documentId").getStringValue().equals(documentId))
+                .toList();
     }
 
     @Override
@@ -68,6 +97,7 @@ public final class QdrantGrpcStandIn implements AutoCloseable {
                 Points.Vector vector = point.getVectors().getVector();
                 List<Float> values = vector.hasDense() ? vector.getDense().getDataList() : vector.getDataList();
                 points.put(point.getId(), new StoredPoint(point.getId(), values, point.getPayloadMap()));
+                upserted.incrementAndGet();
             }
             reply(response, done());
         }
@@ -88,6 +118,36 @@ public final class QdrantGrpcStandIn implements AutoCloseable {
         public void delete(Points.DeletePoints request, StreamObserver<Points.PointsOperationResponse> response) {
             Common.Filter filter = request.getPoints().getFilter();
             collections.get(request.getCollectionName()).values().removeIf(point -> matches(filter, point.payload()));
+            reply(response, done());
+        }
+
+        /** Qdrant's set_payload: the given keys replace those of every selected point; other keys stay. */
+        @Override
+        public void setPayload(Points.SetPayloadPoints request, StreamObserver<Points.PointsOperationResponse> response) {
+            Map<Common.PointId, StoredPoint> points = collections.get(request.getCollectionName());
+            points.replaceAll((id, point) -> {
+                if (!matches(request.getPointsSelector().getFilter(), point.payload())) {
+                    return point;
+                }
+                Map<String, JsonWithInt.Value> payload = new java.util.HashMap<>(point.payload());
+                payload.putAll(request.getPayloadMap());
+                return new StoredPoint(id, point.vector(), Map.copyOf(payload));
+            });
+            reply(response, done());
+        }
+
+        /** Qdrant's delete_payload: the given keys leave every selected point. */
+        @Override
+        public void deletePayload(Points.DeletePayloadPoints request, StreamObserver<Points.PointsOperationResponse> response) {
+            Map<Common.PointId, StoredPoint> points = collections.get(request.getCollectionName());
+            points.replaceAll((id, point) -> {
+                if (!matches(request.getPointsSelector().getFilter(), point.payload())) {
+                    return point;
+                }
+                Map<String, JsonWithInt.Value> payload = new java.util.HashMap<>(point.payload());
+                request.getKeysList().forEach(payload::remove);
+                return new StoredPoint(id, point.vector(), Map.copyOf(payload));
+            });
             reply(response, done());
         }
 

@@ -18,7 +18,9 @@ import java.util.regex.Pattern;
  * plain names (no dots, quotes or operators, so they are safe as OpenSearch field names and Neo4j
  * property names), values are small and flat. A string written as an ISO-8601 date or instant
  * ({@code 2026-01-01}, {@code 2026-01-01T10:00:00Z}) is a date, kept as a UTC instant, so that
- * ranges compare times, not text.
+ * ranges compare times, not text. A list stays a list of strings, and those of its items that
+ * read as dates are also dates: equality, {@code in}, {@code not} and ranges on dates match a list
+ * when one of its items matches ({@link #datesIn}), as they match a single date.
  */
 public final class Metadata {
 
@@ -31,6 +33,14 @@ public final class Metadata {
     public static final int MAX_KEY_LENGTH = 64;
     public static final int MAX_VALUE_LENGTH = 1024;
     public static final int MAX_LIST_SIZE = 64;
+    /**
+     * The most distinct metadata fields one collection holds, source fields included: a key counts
+     * once for each kind of value it has among the collection's documents (text, number, date, and
+     * dates within a list). OpenSearch maps each such field, and an index takes 1000 fields with its
+     * own among them; a document that would pass this is refused with a reason (dead letter),
+     * never half written.
+     */
+    public static final int MAX_COLLECTION_FIELDS = 900;
 
     private static final Pattern KEY = Pattern.compile("[A-Za-z][A-Za-z0-9_-]*");
     private static final Pattern DATE_LIKE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}([Tt ].*)?");
@@ -142,6 +152,14 @@ public final class Metadata {
         checkLength(key, text);
         Instant date = dateOrNull(text);
         return date == null ? text : date;
+    }
+
+    /** The items of a normalised list value that read as ISO-8601 dates, as instants (empty for any other value). */
+    public static List<Instant> datesIn(Object normalisedValue) {
+        if (!(normalisedValue instanceof List<?> list)) {
+            return List.of();
+        }
+        return list.stream().map(item -> dateOrNull((String) item)).filter(java.util.Objects::nonNull).toList();
     }
 
     public static Kind kindOf(Object normalisedValue) {

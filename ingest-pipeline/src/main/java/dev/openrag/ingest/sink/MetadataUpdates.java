@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import dev.openrag.ingest.stage.StageRunner;
@@ -25,6 +26,15 @@ import dev.openrag.schemas.StageCompleted;
  * stored version, a store missing some of its chunks) leaves it to the whole pipeline, which
  * rewrites every store; an identical version (same metadata too) also goes the whole way, as a
  * re-ingest always did.
+ *
+ * <p>An older version still on its way through the pipeline is such a doubt too. Every topic is
+ * keyed by document, so versions that go the whole way reach each store in the order they arrived;
+ * an update in place overtakes them, and the older one's write would then put back its metadata
+ * (and, when its text differs, its text under the newer metadata). So each version sent the whole
+ * way is recorded when parsed ({@link #entered}) and each metadata-keeping sink records the version
+ * it wrote ({@link #stored}); a version updates in place only when every such store holds the last
+ * one that entered, and otherwise goes the whole way behind it. A version is named by its job and
+ * the time it arrived, which every stage carries on ({@link StageRunner#versionTime}).
  */
 @ApplicationScoped
 public class MetadataUpdates {
@@ -37,6 +47,7 @@ public class MetadataUpdates {
     private final VectorIndex vectors;
     private final StageRunner runner;
     private final java.util.List<String> finalStages;
+    private final java.util.List<String> metadataStores;
 
     public MetadataUpdates(DocumentMetadataStore documents, LexicalIndex lexical, VectorIndex vectors, StageRunner runner,
                            @ConfigProperty(name = "openrag.vectors.backend", defaultValue = "neo4j") String vectorBackend) {
@@ -45,6 +56,23 @@ public class MetadataUpdates {
         this.vectors = vectors;
         this.runner = runner;
         this.finalStages = Stages.finalStages(vectorBackend);
+        this.metadataStores = "qdrant".equals(vectorBackend)
+                ? java.util.List.of(Stages.SINK_OPENSEARCH, Stages.SINK_NEO4J, Stages.SINK_QDRANT)
+                : java.util.List.of(Stages.SINK_OPENSEARCH, Stages.SINK_NEO4J);
+    }
+
+    /** Records the version of {@code record} as sent down the whole pipeline; before it is sent. */
+    public void entered(ConsumerRecord<?, ?> record, EventEnvelope event) {
+        documents.versionEntered(event.collection(), event.documentId(), version(record, event));
+    }
+
+    /** Records that the sink {@code store} has written the version of {@code record}; after it wrote it. */
+    public void stored(ConsumerRecord<?, ?> record, EventEnvelope event, String store) {
+        documents.versionStored(event.collection(), event.documentId(), store, version(record, event));
+    }
+
+    private static String version(ConsumerRecord<?, ?> record, EventEnvelope event) {
+        return event.jobId() + "@" + StageRunner.versionTime(record);
     }
 
     /** Updates the document's metadata in place when only it changed, and completes it in its job; false: not so. */
@@ -57,6 +85,9 @@ public class MetadataUpdates {
         Map<String, Object> metadata = Metadata.toJson(Metadata.normalise(parsed.metadata(), true));
         if (metadata.equals(Metadata.toJson(Metadata.normalise(stored.get().metadata(), true)))) {
             return false;
+        }
+        if (!documents.versionSettled(parsed.collection(), parsed.documentId(), metadataStores)) {
+            return false; // an older version is still on its way to some store: this one goes behind it
         }
         int chunks = stored.get().chunks();
         if (lexical.replaceMetadata(parsed.collection(), parsed.documentId(), metadata) != chunks) {

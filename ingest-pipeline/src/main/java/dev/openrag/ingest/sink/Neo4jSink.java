@@ -34,6 +34,7 @@ public class Neo4jSink {
     private final Embedder embedder;
     private final DocumentTexts texts;
     private final DocumentMetadataStore metadata;
+    private final MetadataUpdates versions;
     private final boolean embedGraphNodes;
 
     /**
@@ -41,8 +42,9 @@ public class Neo4jSink {
      *                  operations similar to a question; above 0, their vectors are made here
      */
     public Neo4jSink(StageRunner runner, GraphStore graph, Embedder embedder, DocumentTexts texts, DocumentMetadataStore metadata,
-                     @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double nodeSeeds) {
+                     MetadataUpdates versions, @ConfigProperty(name = "openrag.graph.node-seeds", defaultValue = "0") double nodeSeeds) {
         this.metadata = metadata;
+        this.versions = versions;
         this.runner = runner;
         this.graph = graph;
         this.embedder = embedder;
@@ -58,6 +60,7 @@ public class Neo4jSink {
                     document.contentHash(), IndexedChunks.of(document),
                     document.sections() == null ? List.of() : document.sections());
             metadata.replaceMetadata(document.collection(), document.documentId(), IndexedChunks.metadata(document));
+            versions.stored(record, document, Stages.SINK_NEO4J);
             return document.chunks().size();
         });
     }

@@ -5,6 +5,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
+import dev.openrag.ingest.stage.RejectedDocument;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
 import dev.openrag.knowledge.port.LexicalIndex;
@@ -19,9 +20,11 @@ public class OpenSearchSink {
     public static final String DELETE_STAGE = Stages.DELETE_OPENSEARCH;
 
     private final StageRunner runner;
+    private final MetadataUpdates versions;
     private final LexicalIndex index;
 
-    public OpenSearchSink(StageRunner runner, LexicalIndex index) {
+    public OpenSearchSink(StageRunner runner, LexicalIndex index, MetadataUpdates versions) {
+        this.versions = versions;
         this.runner = runner;
         this.index = index;
     }
@@ -30,7 +33,13 @@ public class OpenSearchSink {
     @Blocking
     public void onEmbedded(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_OPENSEARCH, record, ChunksEmbedded.class, document -> {
-            index.replaceDocument(document.collection(), document.documentId(), IndexedChunks.of(document));
+            try {
+                index.replaceDocument(document.collection(), document.documentId(), IndexedChunks.of(document));
+            } catch (IllegalArgumentException e) {
+                // the collection's metadata field limit, reached since parsing let the document in: retrying cannot help
+                throw new RejectedDocument(e.getMessage());
+            }
+            versions.stored(record, document, Stages.SINK_OPENSEARCH);
             return document.chunks().size();
         });
     }

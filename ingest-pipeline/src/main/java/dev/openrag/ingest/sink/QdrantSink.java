@@ -23,9 +23,11 @@ public class QdrantSink {
     public static final String DELETE_STAGE = Stages.DELETE_QDRANT;
 
     private final StageRunner runner;
+    private final MetadataUpdates versions;
     private final VectorIndex vectors;
 
-    public QdrantSink(StageRunner runner, VectorIndex vectors) {
+    public QdrantSink(StageRunner runner, VectorIndex vectors, MetadataUpdates versions) {
+        this.versions = versions;
         this.runner = runner;
         this.vectors = vectors;
     }
@@ -35,6 +37,7 @@ public class QdrantSink {
     public void onEmbedded(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_QDRANT, record, ChunksEmbedded.class, document -> {
             vectors.replaceDocument(document.collection(), document.documentId(), IndexedChunks.of(document));
+            versions.stored(record, document, Stages.SINK_QDRANT);
             return document.chunks().size();
         });
     }

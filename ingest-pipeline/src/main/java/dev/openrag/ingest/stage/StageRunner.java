@@ -118,6 +118,16 @@ public class StageRunner {
         return record.timestamp() >= 0 ? Math.min(record.timestamp(), now) : now;
     }
 
+    /**
+     * The arrival time the stage's outputs carry on, while its work runs on this thread: {@link #arrivedAt}
+     * of its record as the stage read it (so the same value whatever the clock says later); otherwise
+     * {@link #arrivedAt} now.
+     */
+    public static long versionTime(ConsumerRecord<?, ?> record) {
+        Long carried = INPUT_TIMESTAMP.get();
+        return carried != null ? carried : arrivedAt(record);
+    }
+
     private final EventCodec codec;
     private final MutinyEmitter<String> status;
     private final MutinyEmitter<String> deadLetters;

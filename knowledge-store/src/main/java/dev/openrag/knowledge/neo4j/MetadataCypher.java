@@ -22,7 +22,9 @@ import dev.openrag.schemas.Metadata;
  * is kept in a property of its value's kind, {@code meta_s_<key>} (strings, always a list so that a
  * list value and a single string filter alike), {@code meta_n_<key>} (a number) and
  * {@code meta_d_<key>} (a datetime), so comparisons are typed and a key whose kind differs between
- * nodes is never coerced; {@code metadataJson} keeps the whole map for returning it. Property names
+ * nodes is never coerced; {@code meta_dl_<key>} holds the items of a list that read as dates, so
+ * that date conditions match a list by any of its items; {@code metadataJson} keeps the whole map
+ * for returning it. Property names
  * (checked plain keys) and values go in as parameters, never spliced into the query.
  */
 public final class MetadataCypher {
@@ -30,6 +32,7 @@ public final class MetadataCypher {
     public static final String STRINGS = "meta_s_";
     public static final String NUMBER = "meta_n_";
     public static final String DATE = "meta_d_";
+    public static final String LIST_DATES = "meta_dl_";
     /** The property holding the whole map as JSON. */
     public static final String JSON_PROPERTY = "metadataJson";
 
@@ -46,6 +49,10 @@ public final class MetadataCypher {
                 case DATE -> properties.put(DATE + key, ((Instant) value).atZone(ZoneOffset.UTC));
                 case NUMBER -> properties.put(NUMBER + key, value);
                 case STRING -> properties.put(STRINGS + key, value instanceof List<?> list ? list : List.of(value));
+            }
+            List<Instant> dates = Metadata.datesIn(value);
+            if (!dates.isEmpty()) {
+                properties.put(LIST_DATES + key, dates.stream().map(date -> date.atZone(ZoneOffset.UTC)).toList());
             }
         });
         return properties;
@@ -118,7 +125,11 @@ public final class MetadataCypher {
             byKind.forEach((kind, values) -> any.add(switch (kind) {
                 case STRING -> "any(s IN coalesce(" + strings(in.key()) + ", []) WHERE s IN " + param(values) + ")";
                 case NUMBER -> "coalesce(" + property(NUMBER + in.key()) + " IN " + param(values) + ", false)";
-                case DATE -> "coalesce(" + property(DATE + in.key()) + " IN " + param(values) + ", false)";
+                case DATE -> {
+                    String dates = param(values);
+                    yield "coalesce(" + property(DATE + in.key()) + " IN " + dates + ", false) OR any(x IN coalesce("
+                            + property(LIST_DATES + in.key()) + ", []) WHERE x IN " + dates + ")";
+                }
             }));
             return String.join(" OR ", any);
         }
@@ -127,19 +138,29 @@ public final class MetadataCypher {
             return switch (Metadata.kindOf(value)) {
                 case STRING -> param(value) + " IN coalesce(" + strings(key) + ", [])";
                 case NUMBER -> property(NUMBER + key) + " = " + param(value);
-                case DATE -> property(DATE + key) + " = " + param(((Instant) value).atZone(ZoneOffset.UTC));
+                case DATE -> {
+                    String date = param(((Instant) value).atZone(ZoneOffset.UTC));
+                    yield "(coalesce(" + property(DATE + key) + " = " + date + ", false) OR " + date + " IN coalesce("
+                            + property(LIST_DATES + key) + ", []))";
+                }
             };
         }
 
         private String range(DocumentFilter.Range range) {
             Object any = range.gte() != null ? range.gte() : range.gt() != null ? range.gt() : range.lte() != null ? range.lte() : range.lt();
-            String property = property((any instanceof Instant ? DATE : NUMBER) + range.key());
+            String single = bounds(range, property((any instanceof Instant ? DATE : NUMBER) + range.key()));
+            return any instanceof Instant
+                    ? "(" + single + ") OR any(x IN coalesce(" + property(LIST_DATES + range.key()) + ", []) WHERE " + bounds(range, "x") + ")"
+                    : single;
+        }
+
+        private String bounds(DocumentFilter.Range range, String value) {
             List<String> bounds = new ArrayList<>();
-            bounds.add(property + " IS NOT NULL");
-            addBound(bounds, property, ">=", range.gte());
-            addBound(bounds, property, ">", range.gt());
-            addBound(bounds, property, "<=", range.lte());
-            addBound(bounds, property, "<", range.lt());
+            bounds.add(value + " IS NOT NULL");
+            addBound(bounds, value, ">=", range.gte());
+            addBound(bounds, value, ">", range.gt());
+            addBound(bounds, value, "<=", range.lte());
+            addBound(bounds, value, "<", range.lt());
             return String.join(" AND ", bounds);
         }
 

@@ -67,6 +67,42 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
         }
     }
 
+    /*
+     * The versions live on a (:DocumentVersion) node of their own, not the Document node: the parse
+     * stage records a version before the Neo4j sink has created its Document, which browsing must not
+     * see half made. Properties: entered, and stored_<store> per store.
+     */
+    @Override
+    public void versionEntered(String collection, String documentId, String version) {
+        writeVersion(collection, documentId, Map.of("entered", version));
+    }
+
+    @Override
+    public void versionStored(String collection, String documentId, String store, String version) {
+        writeVersion(collection, documentId, Map.of("stored_" + store, version));
+    }
+
+    private void writeVersion(String collection, String documentId, Map<String, Object> properties) {
+        try (Session session = driver.session()) {
+            session.executeWriteWithoutResult(tx -> tx.run("""
+                    MERGE (v:DocumentVersion {uid: $uid})
+                    SET v.collection = $collection, v.documentId = $documentId, v += $properties""",
+                    Map.of("uid", collection + "/" + documentId, "collection", collection, "documentId", documentId,
+                            "properties", properties)).consume());
+        }
+    }
+
+    @Override
+    public boolean versionSettled(String collection, String documentId, Collection<String> stores) {
+        try (Session session = driver.session()) {
+            List<Boolean> settled = session.run("""
+                    MATCH (v:DocumentVersion {uid: $uid})
+                    RETURN v.entered IS NOT NULL AND all(store IN $stores WHERE v['stored_' + store] = v.entered) AS settled""",
+                    Map.of("uid", collection + "/" + documentId, "stores", List.copyOf(stores))).list(r -> r.get("settled").asBoolean());
+            return !settled.isEmpty() && settled.get(0);
+        }
+    }
+
     @Override
     public Set<String> matching(String collection, DocumentFilter filter) {
         Map<String, Object> params = new HashMap<>();

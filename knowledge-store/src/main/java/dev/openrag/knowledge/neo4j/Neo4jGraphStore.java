@@ -280,7 +280,8 @@ public final class Neo4jGraphStore implements GraphStore {
                 tx.run("""
                         OPTIONAL MATCH (d:Document {uid: $uid})
                         OPTIONAL MATCH (s:Section {collection: $collection, documentId: $documentId})
-                        DETACH DELETE d, s""", params).consume();
+                        OPTIONAL MATCH (v:DocumentVersion {uid: $uid})
+                        DETACH DELETE d, s, v""", params).consume();
                 // the text is not removed here: DocumentTexts.delete leaves a tombstone with the delete's time
                 Neo4jApiGraph.replace(tx, collection, documentId, documentUid(collection, documentId), null);
                 tx.run("MATCH (ch:Chunk {collection: $collection, documentId: $documentId}) DETACH DELETE ch", params).consume();

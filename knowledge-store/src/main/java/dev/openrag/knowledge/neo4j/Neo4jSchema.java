@@ -29,6 +29,7 @@ public final class Neo4jSchema {
     private static final List<String> CONSTRAINTS = List.of(
             "CREATE CONSTRAINT document_uid IF NOT EXISTS FOR (n:Document) REQUIRE n.uid IS UNIQUE",
             "CREATE CONSTRAINT credential_name IF NOT EXISTS FOR (n:Credential) REQUIRE n.name IS UNIQUE",
+            "CREATE CONSTRAINT document_version_uid IF NOT EXISTS FOR (n:DocumentVersion) REQUIRE n.uid IS UNIQUE",
             "CREATE CONSTRAINT document_text_uid IF NOT EXISTS FOR (n:DocumentText) REQUIRE n.uid IS UNIQUE",
             "CREATE CONSTRAINT section_uid IF NOT EXISTS FOR (n:Section) REQUIRE n.uid IS UNIQUE",
             "CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (n:Chunk) REQUIRE n.chunkId IS UNIQUE",

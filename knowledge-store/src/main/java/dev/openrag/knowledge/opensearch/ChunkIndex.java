@@ -18,7 +18,8 @@ import dev.openrag.schemas.CollectionNames;
  * Document metadata goes into one object per kind of value, {@code meta_s} (keyword: strings and
  * the items of lists), {@code meta_n} (double) and {@code meta_d} (date), typed by dynamic templates,
  * so a key that is a number in one document and a string in another lives in two fields and never
- * makes a write fail on a mapping conflict.
+ * makes a write fail on a mapping conflict. The items of a list that read as dates are also in
+ * {@code meta_dl} (date), where date filters find them.
  */
 public final class ChunkIndex {
 
@@ -53,12 +54,14 @@ public final class ChunkIndex {
                 "dynamic_templates": [
                   {"meta_strings": {"path_match": "meta_s.*", "mapping": {"type": "keyword"}}},
                   {"meta_numbers": {"path_match": "meta_n.*", "mapping": {"type": "double"}}},
-                  {"meta_dates": {"path_match": "meta_d.*", "mapping": {"type": "date", "format": "strict_date_optional_time"}}}
+                  {"meta_dates": {"path_match": "meta_d.*", "mapping": {"type": "date", "format": "strict_date_optional_time"}}},
+                  {"meta_list_dates": {"path_match": "meta_dl.*", "mapping": {"type": "date", "format": "strict_date_optional_time"}}}
                 ],
                 "properties": {
                   "meta_s": {"type": "object"},
                   "meta_n": {"type": "object"},
                   "meta_d": {"type": "object"},
+                  "meta_dl": {"type": "object"},
                   "collection": {"type": "keyword"},
                   "documentId": {"type": "keyword"},
                   "chunkId": {"type": "keyword"},
@@ -83,6 +86,27 @@ public final class ChunkIndex {
                     + "': use 1-64 characters a-z, 0-9, '_' or '-', starting with a letter or digit");
         }
         return PREFIX + collection;
+    }
+
+    /** The metadata fields the collection's index maps ({@code meta_s.team}, {@code meta_n.year}, …); none without an index. */
+    static java.util.Set<String> metadataFields(OpenSearchClient client, String collection) {
+        String index = name(collection);
+        try {
+            if (!client.indices().exists(e -> e.index(index)).value()) {
+                return java.util.Set.of();
+            }
+            var mapping = client.indices().getMapping(g -> g.index(index)).result().get(index).mappings();
+            java.util.Set<String> fields = new java.util.TreeSet<>();
+            for (String kind : OpenSearchFilters.KINDS) {
+                var object = mapping.properties().get(kind);
+                if (object != null && object.isObject()) {
+                    object.object().properties().keySet().forEach(key -> fields.add(kind + "." + key));
+                }
+            }
+            return fields;
+        } catch (IOException e) {
+            throw unreachable("reading the metadata fields of " + index, e);
+        }
     }
 
     /** Creates the collection's index unless it exists. @return true when it was created */

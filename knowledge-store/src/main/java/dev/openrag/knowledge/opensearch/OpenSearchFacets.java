@@ -13,8 +13,6 @@ import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.SortOrder;
 import org.opensearch.client.opensearch._types.aggregations.Aggregate;
 import org.opensearch.client.opensearch._types.aggregations.Aggregation;
-import org.opensearch.client.opensearch._types.mapping.Property;
-import org.opensearch.client.opensearch._types.mapping.TypeMapping;
 import org.opensearch.client.opensearch._types.query_dsl.Query;
 import org.opensearch.client.opensearch._types.query_dsl.TextQueryType;
 import org.opensearch.client.opensearch.core.SearchResponse;
@@ -42,23 +40,9 @@ public final class OpenSearchFacets implements MetadataFacets {
 
     @Override
     public Set<String> keys(String collection) {
-        String index = ChunkIndex.name(collection);
-        try {
-            if (!client.indices().exists(e -> e.index(index)).value()) {
-                return Set.of();
-            }
-            TypeMapping mapping = client.indices().getMapping(g -> g.index(index)).result().get(index).mappings();
-            Set<String> keys = new TreeSet<>();
-            for (String kind : KINDS.keySet()) {
-                Property object = mapping.properties().get(kind);
-                if (object != null && object.isObject()) {
-                    keys.addAll(object.object().properties().keySet());
-                }
-            }
-            return keys;
-        } catch (IOException e) {
-            throw ChunkIndex.unreachable("reading the metadata keys", e);
-        }
+        Set<String> keys = new TreeSet<>();
+        ChunkIndex.metadataFields(client, collection).forEach(field -> keys.add(field.substring(field.indexOf('.') + 1)));
+        return keys;
     }
 
     @Override

@@ -23,6 +23,13 @@ final class OpenSearchFilters {
     static final String STRINGS = "meta_s";
     static final String NUMBERS = "meta_n";
     static final String DATES = "meta_d";
+    /**
+     * The items of a list value that read as dates (its strings stay in {@link #STRINGS}): a field
+     * of its own, so that facets count each item once, as the string it was given.
+     */
+    static final String LIST_DATES = "meta_dl";
+    /** Every metadata object of a chunk document. */
+    static final List<String> KINDS = List.of(STRINGS, NUMBERS, DATES, LIST_DATES);
 
     private OpenSearchFilters() {
     }
@@ -36,8 +43,19 @@ final class OpenSearchFilters {
                 case NUMBER -> byKind.computeIfAbsent(NUMBERS, kind -> new HashMap<>()).put(key, value);
                 case STRING -> byKind.computeIfAbsent(STRINGS, kind -> new HashMap<>()).put(key, value);
             }
+            List<Instant> dates = Metadata.datesIn(value);
+            if (!dates.isEmpty()) {
+                byKind.computeIfAbsent(LIST_DATES, kind -> new HashMap<>()).put(key, dates.stream().map(Instant::toString).toList());
+            }
         });
         return byKind;
+    }
+
+    /** The fields ({@code meta_s.team}, …) the metadata takes in a chunk document. */
+    static java.util.Set<String> fieldNames(Map<String, Object> metadata) {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        fields(metadata).forEach((kind, values) -> values.keySet().forEach(key -> names.add(kind + "." + key)));
+        return names;
     }
 
     static Query query(DocumentFilter filter) {
@@ -65,13 +83,23 @@ final class OpenSearchFilters {
         return switch (Metadata.kindOf(value)) {
             case STRING -> Query.of(q -> q.term(t -> t.field(STRINGS + "." + key).value(FieldValue.of((String) value))));
             case NUMBER -> Query.of(q -> q.term(t -> t.field(NUMBERS + "." + key).value(FieldValue.of(((Number) value).doubleValue()))));
-            case DATE -> Query.of(q -> q.range(r -> r.field(DATES + "." + key).gte(JsonData.of(value.toString())).lte(JsonData.of(value.toString()))));
+            case DATE -> anyDateField(key, field -> Query.of(q -> q.range(r -> r.field(field)
+                    .gte(JsonData.of(value.toString())).lte(JsonData.of(value.toString())))));
         };
+    }
+
+    /** A date condition on the key's single date or on any date item of its list. */
+    private static Query anyDateField(String key, java.util.function.Function<String, Query> condition) {
+        return Query.of(q -> q.bool(b -> b.should(condition.apply(DATES + "." + key), condition.apply(LIST_DATES + "." + key))
+                .minimumShouldMatch("1")));
     }
 
     private static Query range(DocumentFilter.Range range) {
         Object any = range.gte() != null ? range.gte() : range.gt() != null ? range.gt() : range.lte() != null ? range.lte() : range.lt();
-        String field = (any instanceof Instant ? DATES : NUMBERS) + "." + range.key();
+        return any instanceof Instant ? anyDateField(range.key(), field -> range(field, range)) : range(NUMBERS + "." + range.key(), range);
+    }
+
+    private static Query range(String field, DocumentFilter.Range range) {
         return Query.of(q -> q.range(r -> {
             r.field(field);
             if (range.gte() != null) {

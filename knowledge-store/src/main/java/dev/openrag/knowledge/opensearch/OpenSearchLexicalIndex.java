@@ -34,6 +34,8 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
 
     private final OpenSearchClient client;
     private final Refresh refresh;
+    /** Per collection, metadata fields known to be mapped (or allowed and being written): most writes add none, and read no mapping. */
+    private final Map<String, java.util.Set<String>> knownFields = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** @param refreshOnWrite true makes writes visible at once (tests, small imports); false batches refreshes */
     public OpenSearchLexicalIndex(OpenSearchClient client, boolean refreshOnWrite) {
@@ -46,6 +48,9 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         if (chunks.isEmpty()) {
             return;
         }
+        // one check per document version (its chunks share their metadata), before anything is written
+        chunks.stream().map(chunk -> Map.entry(chunk.collection(), chunk.metadata())).distinct()
+                .forEach(document -> checkMetadataRoom(document.getKey(), document.getValue()));
         List<BulkOperation> operations = new ArrayList<>();
         for (IndexedChunk chunk : chunks) {
             ChunkIndex.ensure(client, chunk.collection());
@@ -172,10 +177,49 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         }
     }
 
-    /** One update-by-query over the document's chunks: the three metadata objects dropped, the new ones set. */
+    /**
+     * The fields the metadata would add to those the index maps, against the limit. Fields are only
+     * added, never dropped from a mapping, so a field once known stays so; a field not yet known is
+     * looked up in the mapping before it counts as new. Two writers adding fields at once may each
+     * pass: OpenSearch's own limit (1000 fields, the index's own among them) stays above this one.
+     */
+    @Override
+    public void checkMetadataRoom(String collection, Map<String, Object> metadata) {
+        java.util.Set<String> wanted = OpenSearchFilters.fieldNames(metadata);
+        if (knownFields.getOrDefault(collection, java.util.Set.of()).containsAll(wanted)) {
+            return;
+        }
+        java.util.Set<String> mapped = ChunkIndex.metadataFields(client, collection);
+        List<String> added = wanted.stream().filter(field -> !mapped.contains(field)).toList();
+        if (mapped.size() + added.size() > dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS) {
+            throw new IllegalArgumentException("metadata would give collection '" + collection + "' " + (mapped.size() + added.size())
+                    + " metadata fields; a collection holds at most " + dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS
+                    + " (a key counts once per kind of value: text, number, date). New here: "
+                    + added.stream().limit(10).map(OpenSearchLexicalIndex::describeField).collect(java.util.stream.Collectors.joining(", "))
+                    + (added.size() > 10 ? " and " + (added.size() - 10) + " more" : "")
+                    + ". Reuse the collection's keys, or give several values of one kind as a list under one key");
+        }
+        java.util.Set<String> known = new java.util.HashSet<>(mapped);
+        known.addAll(added);
+        knownFields.put(collection, java.util.Set.copyOf(known));
+    }
+
+    /** meta_n.year → "year (number)". */
+    private static String describeField(String field) {
+        String kind = field.substring(0, field.indexOf('.'));
+        return field.substring(field.indexOf('.') + 1) + " (" + switch (kind) {
+            case OpenSearchFilters.NUMBERS -> "number";
+            case OpenSearchFilters.DATES -> "date";
+            case OpenSearchFilters.LIST_DATES -> "dates in a list";
+            default -> "text";
+        } + ")";
+    }
+
+    /** One update-by-query over the document's chunks: the metadata objects dropped, the new ones set. */
     @Override
     public long replaceMetadata(String collection, String documentId, Map<String, Object> metadata) {
         String index = ChunkIndex.name(collection);
+        checkMetadataRoom(collection, metadata);
         Map<String, JsonData> params = Map.of("fields", JsonData.of(OpenSearchFilters.fields(metadata)));
         try {
             if (!client.indices().exists(e -> e.index(index)).value()) {
@@ -184,7 +228,7 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
             var response = client.updateByQuery(u -> u.index(index).refresh(refresh)
                     .query(q -> q.term(t -> t.field("documentId").value(FieldValue.of(documentId))))
                     .script(s -> s.inline(i -> i.lang(l -> l.builtin(org.opensearch.client.opensearch._types.BuiltinScriptLanguage.Painless)).params(params).source("""
-                            ctx._source.remove('meta_s'); ctx._source.remove('meta_n'); ctx._source.remove('meta_d');
+                            ctx._source.remove('meta_s'); ctx._source.remove('meta_n'); ctx._source.remove('meta_d'); ctx._source.remove('meta_dl');
                             for (def kind : params.fields.entrySet()) { ctx._source[kind.getKey()] = kind.getValue(); }"""))));
             if (!response.failures().isEmpty()) {
                 throw new IllegalStateException("OpenSearch could not update the metadata of " + documentId + ": "

@@ -23,6 +23,23 @@ public interface DocumentMetadataStore {
     /** The stored version of the document, if it is stored. */
     java.util.Optional<StoredVersion> storedVersion(String collection, String documentId);
 
+    /**
+     * Records {@code version} as the newest version of the document sent down the whole pipeline
+     * (written before it is sent on): until every metadata-keeping store has stored it
+     * ({@link #versionStored}), a later version must not update metadata in place, or the older
+     * one's write, still to come, would put its metadata back over it.
+     */
+    void versionEntered(String collection, String documentId, String version);
+
+    /** Records that {@code store} has written {@code version} of the document (its chunks and metadata). */
+    void versionStored(String collection, String documentId, String store, String version);
+
+    /**
+     * Whether each of {@code stores} holds the newest version that entered the pipeline, so that no
+     * version of the document is still on its way to them; false when none was recorded.
+     */
+    boolean versionSettled(String collection, String documentId, Collection<String> stores);
+
     /** The ids of the collection's documents that {@code filter} selects. */
     Set<String> matching(String collection, DocumentFilter filter);
 

@@ -27,6 +27,14 @@ public interface LexicalIndex {
      */
     long replaceMetadata(String collection, String documentId, java.util.Map<String, Object> metadata);
 
+    /**
+     * Refuses metadata that would take the collection past {@link dev.openrag.schemas.Metadata#MAX_COLLECTION_FIELDS}
+     * distinct fields; writes ({@link #upsert}, {@link #replaceMetadata}) check it too.
+     *
+     * @throws IllegalArgumentException naming the collection, the limit and the keys that would be new
+     */
+    void checkMetadataRoom(String collection, java.util.Map<String, Object> metadata);
+
     long countChunks(String collection);
 
     /**

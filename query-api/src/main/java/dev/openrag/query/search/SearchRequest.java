@@ -41,7 +41,7 @@ public record SearchRequest(String query, Integer k, String collection, String m
     public static final String FILTER_DOC = "Only documents whose metadata matches, applied inside every retriever. A JSON object "
             + "whose top-level keys are and-ed: equality {\"team\": \"payments\"} (an item of a list value counts); "
             + "{\"team\": {\"in\": [\"payments\", \"risk\"]}}; {\"team\": {\"not\": \"payments\"}} (documents without the key match); "
-            + "{\"owner\": {\"exists\": true}}; ranges gte/gt/lte/lt on numbers or ISO-8601 dates {\"year\": {\"gte\": 2025, \"lt\": 2027}}; "
+            + "{\"owner\": {\"exists\": true}}; ranges gte/gt/lte/lt on numbers or ISO-8601 dates {\"year\": {\"gte\": 2025, \"lt\": 2027}}(a list's items that are dates count, for equality on a date too); "
             + "{\"path\": {\"prefix\": \"docs/\"}}; {\"and\": [...]} and {\"or\": [...]}. Keys are caller metadata or the source fields "
             + "title, fileName, extension, mediaType, path, sourceId, created, modified, author, url, host, commit. "
             + "Keys and string values compare exactly (case-sensitive; a prefix is text, not a pattern). A date is ISO-8601 with "

@@ -45,6 +45,7 @@ class MetadataFilterSearchTest {
     private static final String OPS = "meta-ops";
     private static final String NEEDLE = "meta-needle";
     private static final String EMPTY = "meta-empty";
+    private static final String LISTS = "meta-list-dates";
     private static final int NOISE = 30;
     private static boolean loaded;
 
@@ -81,7 +82,13 @@ class MetadataFilterSearchTest {
         document(EMPTY, "g", "Handbook tagged with nothing.", Map.of("tags", List.of()));
         document(EMPTY, "h", "Handbook tagged once.", Map.of("tags", List.of("x")));
         document(EMPTY, "i", "Handbook without tags.", Map.of("team", "ops"));
-        for (String collection : List.of(OPS, NEEDLE, EMPTY)) {
+        // dates inside lists of strings, beside a single date, a list of plain strings and no key at all
+        document(LISTS, "p", "Handbook released twice.", Map.of("releases", List.of("2026-01-15", "v2", "2025-12-01T10:00:00+02:00")));
+        document(LISTS, "q", "Handbook released long ago.", Map.of("releases", List.of("2024-05-01")));
+        document(LISTS, "r", "Handbook with named releases.", Map.of("releases", List.of("v1", "next", "2026-02-30")));
+        document(LISTS, "s", "Handbook released once.", Map.of("releases", "2026-01-15"));
+        document(LISTS, "t", "Handbook never released.", Map.of("team", "ops"));
+        for (String collection : List.of(OPS, NEEDLE, EMPTY, LISTS)) {
             given().contentType(ContentType.JSON).body(Map.of("query", "handbook", "collection", collection, "filter", Map.of("team", "x")))
                     .post("/api/search");
         }
@@ -165,6 +172,42 @@ class MetadataFilterSearchTest {
         assertSelects(EMPTY, "{\"tags\": {\"exists\": false}}", Set.of("g", "i"));
         // the control: without a filter every document is found
         assertSelects(EMPTY, "{}", Set.of("g", "h", "i"));
+    }
+
+    /**
+     * A list's items that read as dates are dates too: equality, in, not and ranges on a date match
+     * a list by any of its items, as they match a single date, the same in BM25 (OpenSearch) and in
+     * vector search (the documents Neo4j selects, as graph retrieval's seeds do); its items stay
+     * strings for string conditions. "2026-02-30" is no date, and stays text.
+     */
+    @Test
+    void datesInsideListsMatchLikeSingleDatesInEveryStore() {
+        assertSelects(LISTS, "{\"releases\": \"2026-01-15\"}", Set.of("p", "s"));
+        assertSelects(LISTS, "{\"releases\": \"2026-01-15T01:00:00+01:00\"}", Set.of("p", "s"));
+        assertSelects(LISTS, "{\"releases\": {\"gte\": \"2026-01-01\"}}", Set.of("p", "s"));
+        assertSelects(LISTS, "{\"releases\": {\"lt\": \"2025-01-01\"}}", Set.of("q"));
+        assertSelects(LISTS, "{\"releases\": {\"gte\": \"2025-12-01T08:00:00Z\", \"lte\": \"2025-12-01T08:00:00Z\"}}", Set.of("p"));
+        assertSelects(LISTS, "{\"releases\": {\"gt\": \"2026-01-15\"}}", Set.of());
+        assertSelects(LISTS, "{\"releases\": {\"in\": [\"2024-05-01\", \"v1\"]}}", Set.of("q", "r"));
+        assertSelects(LISTS, "{\"releases\": {\"not\": \"2026-01-15\"}}", Set.of("q", "r", "t"));
+        assertSelects(LISTS, "{\"or\": [{\"releases\": {\"lt\": \"2025-01-01\"}}, {\"releases\": \"next\"}]}", Set.of("q", "r"));
+        // controls: the items are still strings, and a key's presence is unchanged
+        assertSelects(LISTS, "{\"releases\": \"v2\"}", Set.of("p"));
+        assertSelects(LISTS, "{\"releases\": \"2026-02-30\"}", Set.of("r"));
+        assertSelects(LISTS, "{\"releases\": {\"prefix\": \"2026-01\"}}", Set.of("p")); // a prefix is on text: a single date is none
+        assertSelects(LISTS, "{\"releases\": {\"exists\": true}}", Set.of("p", "q", "r", "s"));
+    }
+
+    /** A range bound that is not a number or a date (a release name, an impossible day) is a 400, beside a working control. */
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"releases\": {\"gte\": \"v2\"}}", "{\"releases\": {\"lt\": \"2026-02-30\"}}"})
+    void aRangeOnAListWithABoundThatIsNoDateIsRefused(String filterJson) {
+        Object filter = io.restassured.path.json.JsonPath.from("{\"f\": " + filterJson + "}").get("f");
+        Map<String, Object> body = new HashMap<>(Map.of("query", "handbook", "k", 5, "collection", LISTS, "mode", "hybrid"));
+        body.put("filter", filter);
+        given().contentType(ContentType.JSON).body(body).post("/api/search")
+                .then().statusCode(400).contentType(ContentType.JSON).body("message", containsString("releases"));
+        assertSelects(LISTS, "{\"releases\": {\"gte\": \"2026-01-01\"}}", Set.of("p", "s"));
     }
 
     /** A prefix is text, never a pattern: regex, wildcard and escape characters match only themselves, in each store. */

@@ -12,8 +12,10 @@ import org.jboss.logging.Logger;
 
 import dev.openrag.ingest.sink.MetadataUpdates;
 import dev.openrag.ingest.source.SourceFields;
+import dev.openrag.ingest.stage.RejectedDocument;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.schemas.DocumentArrived;
 import dev.openrag.schemas.DocumentParsed;
 import dev.openrag.schemas.EventEnvelope;
@@ -26,7 +28,9 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
  * OpenAPI 3 spec (recognised by content) becomes premade chunks and an API graph; one that
  * swagger-parser cannot read is indexed as plain text and its job shows why. The document's metadata
  * gets the source fields parsing finds ({@link SourceFields#afterParse}); a version that changes only
- * the metadata is written in place and goes no further ({@link MetadataUpdates}).
+ * the metadata is written in place and goes no further ({@link MetadataUpdates}). A document whose
+ * metadata would take its collection past {@link dev.openrag.schemas.Metadata#MAX_COLLECTION_FIELDS}
+ * fields is refused here, with the reason, before any store has any of it.
  */
 @ApplicationScoped
 public class ParseStage {
@@ -37,10 +41,12 @@ public class ParseStage {
     private final DocumentParser parser;
     private final MutinyEmitter<String> parsed;
     private final MetadataUpdates metadataUpdates;
+    private final LexicalIndex lexical;
 
     public ParseStage(StageRunner runner, DocumentParser parser, @Channel("parsed-out") MutinyEmitter<String> parsed,
-                      MetadataUpdates metadataUpdates) {
+                      MetadataUpdates metadataUpdates, LexicalIndex lexical) {
         this.metadataUpdates = metadataUpdates;
+        this.lexical = lexical;
         this.runner = runner;
         this.parser = parser;
         this.parsed = parsed;
@@ -51,14 +57,29 @@ public class ParseStage {
     public void onArrived(ConsumerRecord<String, String> record) {
         runner.runReporting(Stages.PARSE, record, DocumentArrived.class, arrived -> {
             Parsed result = parse(arrived);
+            try {
+                lexical.checkMetadataRoom(arrived.collection(), storedMetadata(result.event()));
+            } catch (IllegalArgumentException e) {
+                throw new RejectedDocument(e.getMessage());
+            }
             if (metadataUpdates.updateIfOnlyMetadataChanged(result.event())) {
                 List<String> warnings = new java.util.ArrayList<>(result.warnings());
                 warnings.add(MetadataUpdates.UPDATED);
                 return new StageRunner.Outcome(0, warnings);
             }
+            metadataUpdates.entered(record, result.event());
             runner.emit(parsed, result.event());
             return new StageRunner.Outcome(0, result.warnings());
         });
+    }
+
+    /** The metadata as the sinks store it: with the title parsing found when no source gave one. */
+    private static Map<String, Object> storedMetadata(DocumentParsed event) {
+        Map<String, Object> metadata = new java.util.HashMap<>(event.metadata() == null ? Map.of() : event.metadata());
+        if (event.title() != null && !event.title().isBlank()) {
+            metadata.putIfAbsent("title", event.title());
+        }
+        return metadata;
     }
 
     /** A document parsed, and what the parse could not do while still succeeding. */
