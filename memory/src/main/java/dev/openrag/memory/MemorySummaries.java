@@ -38,6 +38,8 @@ public final class MemorySummaries {
     static final int QUOTED = 3;
     static final int QUOTE_CHARS = 200;
     static final int KEY_TERMS = 8;
+    /** How many memories must hold a word before it can be read as how the scope speaks rather than what it is about. */
+    static final int SPEECH_MIN_MEMORIES = 4;
     /** A leading time stamp such as "[1:56 pm on 8 May, 2023]": the summary says the day itself. */
     private static final Pattern STAMP = Pattern.compile("^\\s*\\[[^\\]]{1,60}\\]\\s*");
 
@@ -77,9 +79,11 @@ public final class MemorySummaries {
         }
         Map<String, Double> idf = new HashMap<>();
         // a word in more than half of the scope's memories, on more than one day, is how the scope speaks, not what any
-        // day was about (chat fillers in any language): it weighs nothing; one day's topic keeps its weight
-        documentFrequency.forEach((word, df) -> idf.put(word, 2 * df > sorted.size() && daysUsed.get(word).size() > 1 ? 0
-                : Math.log((double) sorted.size() / df)));
+        // day was about (chat fillers in any language): it weighs nothing; one day's topic keeps its weight, and so does a
+        // word of a small scope (fewer than SPEECH_MIN_MEMORIES memories hold it), where sharing a word says what it is about
+        documentFrequency.forEach((word, df) -> idf.put(word,
+                df >= SPEECH_MIN_MEMORIES && 2 * df > sorted.size() && daysUsed.get(word).size() > 1 ? 0
+                        : Math.log((double) sorted.size() / df)));
 
         TreeMap<LocalDate, List<Memory>> days = new TreeMap<>();
         sorted.forEach(memory -> days.computeIfAbsent(day(memory), d -> new ArrayList<>()).add(memory));

@@ -99,4 +99,13 @@ class MemorySummariesTest {
                 "The pottery teacher knows everything.", "We need more sleep.", "Dinner was late again.", "Tomorrow we drive north."))
                 .containsExactlyInAnyOrder("honestly", "pottery");
     }
+
+    @Test
+    void aSmallScopesSharedWordIsWhatItIsAboutNotHowItSpeaks() {
+        // three memories on three days: a word two of them share is in more than half, yet too few hold it to be a filler
+        assertThat(keyTerms(0, "I loved the pottery class.", "The pottery teacher knows everything.", "Dinner was late again."))
+                .containsExactly("pottery");
+        assertThat(keyTerms(0, "Mir hat der Töpferkurs gefallen.", "Im Töpferkurs war die Lehrerin nett.", "Das Abendessen kam spät."))
+                .containsExactly("töpferkurs");
+    }
 }

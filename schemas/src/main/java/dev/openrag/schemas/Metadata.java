@@ -173,8 +173,21 @@ public final class Metadata {
         return json;
     }
 
-    /** The date a text denotes (a date alone is its start, UTC), or null when it is not an ISO-8601 date. */
+    /** The first and last instants a stored date may be: OpenSearch's date format has four-digit UTC years only. */
+    private static final Instant FIRST_DATE = Instant.parse("0000-01-01T00:00:00Z");
+    private static final Instant LAST_DATE = Instant.parse("9999-12-31T23:59:59.999999999Z");
+
+    /**
+     * The date a text denotes (a date alone is its start, UTC), or null when it is not an ISO-8601 date, or is one whose
+     * UTC instant falls outside the years 0000-9999 ("9999-12-31T23:59:59-01:00"): such a text stays text, which every
+     * store takes, instead of a date OpenSearch would refuse.
+     */
     public static Instant dateOrNull(String text) {
+        Instant date = parsedDate(text);
+        return date == null || date.isBefore(FIRST_DATE) || date.isAfter(LAST_DATE) ? null : date;
+    }
+
+    private static Instant parsedDate(String text) {
         if (!DATE_LIKE.matcher(text).matches()) {
             return null;
         }

@@ -94,4 +94,16 @@ class MetadataTest {
         // the control: a list with an item is kept
         assertThat(Metadata.fromCaller(Map.of("tags", List.of("oncall")))).isEqualTo(Map.of("tags", List.of("oncall")));
     }
+
+    @Test
+    void aDateOutsideTheYearsEveryStoreTakesStaysText() {
+        // UTC instants past 9999 or before 0000 would be written "+10000-…" or "-0001-…", which OpenSearch's dates refuse
+        assertThat(Metadata.dateOrNull("9999-12-31T23:59:59-01:00")).isNull();
+        assertThat(Metadata.dateOrNull("0000-01-01T00:00:00+01:00")).isNull();
+        assertThat(Metadata.datesIn(List.of("9999-12-31T23:59:59-01:00", "2026-03-01"))).containsExactly(Instant.parse("2026-03-01T00:00:00Z"));
+        // the controls: the last and first instants that are still four-digit UTC years are dates
+        assertThat(Metadata.dateOrNull("9999-12-31T23:59:59Z")).isEqualTo(Instant.parse("9999-12-31T23:59:59Z"));
+        assertThat(Metadata.dateOrNull("0000-01-01T01:00:00+01:00")).isEqualTo(Instant.parse("0000-01-01T00:00:00Z"));
+        assertThat(Metadata.dateOrNull("2026-02-30")).isNull();
+    }
 }

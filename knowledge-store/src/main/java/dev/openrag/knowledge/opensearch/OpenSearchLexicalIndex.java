@@ -191,7 +191,9 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         }
         java.util.Set<String> mapped = ChunkIndex.metadataFields(client, collection);
         List<String> added = wanted.stream().filter(field -> !mapped.contains(field)).toList();
-        if (mapped.size() + added.size() > dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS) {
+        // only a field the collection lacks is refused: one already over the limit (mapped before it existed) still takes
+        // documents whose keys it has
+        if (!added.isEmpty() && mapped.size() + added.size() > dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS) {
             throw new IllegalArgumentException("metadata would give collection '" + collection + "' " + (mapped.size() + added.size())
                     + " metadata fields; a collection holds at most " + dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS
                     + " (a key counts once per kind of value: text, number, date). New here: "
