@@ -12,7 +12,9 @@ import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
 import org.neo4j.driver.Value;
 
+import dev.openrag.knowledge.browse.ChunkPlace;
 import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.knowledge.port.ChunkLookup;
 import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.schemas.Heading;
 import dev.openrag.schemas.Page;
@@ -23,6 +25,10 @@ import dev.openrag.schemas.Page;
  * holds {@code arrivedAt}, the time of the version it holds; a write is a conditional update in one
  * statement that takes the node's write lock before its check, so two sink instances cannot interleave a check and a write. A deleted document's node
  * stays as a tombstone ({@code deleted: true}, no text) with the delete's time, read as no text.
+ *
+ * <p>Each chunk's place ({@link ChunkPlace}) is a {@code (:ChunkPlace {key: uid#index})} node written
+ * and removed in the same transaction as its text; {@code t.placesVersion} names the version they
+ * belong to (absent on a text written before places were, which {@link #placeMissing} fills in).
  */
 public final class Neo4jDocumentTexts implements DocumentTexts {
 
@@ -50,9 +56,10 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         params.put("chunkIndexes", text.chunks().stream().map(DocumentText.ChunkSpan::index).toList());
         params.put("chunkStarts", text.chunks().stream().map(DocumentText.ChunkSpan::start).toList());
         params.put("chunkEnds", text.chunks().stream().map(DocumentText.ChunkSpan::end).toList());
+        List<Map<String, Object>> places = text.places().stream().map(Neo4jDocumentTexts::placeRow).toList();
         try (Session session = driver.session()) {
             // a text stored before versions were (no arrivedAt) is replaced; a tombstone of the same instant wins
-            return session.executeWrite(tx -> written(tx, tx.run("""
+            return session.executeWrite(tx -> placed(tx, tx.run("""
                     MERGE (t:DocumentText {uid: $uid})
                     SET t._lock = true
                     WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt < $arrivedAt OR (t.arrivedAt = $arrivedAt AND t.deleted IS NULL)
@@ -60,9 +67,46 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                         t.arrivedAt = $arrivedAt, t.deleted = null,
                         t.pageNumbers = $pageNumbers, t.pageStarts = $pageStarts, t.pageEnds = $pageEnds,
                         t.headingLevels = $headingLevels, t.headingTexts = $headingTexts, t.headingOffsets = $headingOffsets,
-                        t.chunkIndexes = $chunkIndexes, t.chunkStarts = $chunkStarts, t.chunkEnds = $chunkEnds
-                    RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params));
+                        t.chunkIndexes = $chunkIndexes, t.chunkStarts = $chunkStarts, t.chunkEnds = $chunkEnds,
+                        t.placesVersion = $version
+                    RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, places));
         }
+    }
+
+    /** Places written per statement: a long document's thousands of chunks go in a few round trips, one transaction. */
+    private static final int PLACES_PER_WRITE = 2_000;
+
+    /** Ends a conditional text write: where it was written, its places replace the old version's, in the same transaction. */
+    private static boolean placed(org.neo4j.driver.TransactionContext tx, boolean written, Map<String, Object> params,
+                                  List<Map<String, Object>> places) {
+        if (written) {
+            tx.run("MATCH (p:ChunkPlace {uid: $uid}) DELETE p", Map.of("uid", params.get("uid"))).consume();
+            for (int from = 0; from < places.size(); from += PLACES_PER_WRITE) {
+                tx.run("UNWIND $rows AS row MERGE (p:ChunkPlace {key: row.key}) SET p = row",
+                        Map.of("rows", places.subList(from, Math.min(places.size(), from + PLACES_PER_WRITE)))).consume();
+            }
+        }
+        return written(tx, written, params);
+    }
+
+    private static Map<String, Object> placeRow(ChunkPlace place) {
+        String uid = Neo4jGraphStore.documentUid(place.collection(), place.documentId());
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("key", uid + "#" + place.index());
+        row.put("uid", uid);
+        row.put("index", place.index());
+        row.put("version", place.version());
+        row.put("start", place.start());
+        row.put("end", place.end());
+        row.put("textHash", place.textHash());
+        row.put("pageNumbers", place.pages().stream().map(Page::page).toList());
+        row.put("pageStarts", place.pages().stream().map(Page::start).toList());
+        row.put("pageEnds", place.pages().stream().map(Page::end).toList());
+        row.put("lastPage", place.lastPage());
+        row.put("headingLevels", place.headings().stream().map(Heading::level).toList());
+        row.put("headingTexts", place.headings().stream().map(Heading::text).toList());
+        row.put("headingOffsets", place.headings().stream().map(Heading::offset).toList());
+        return row;
     }
 
     @Override
@@ -70,15 +114,15 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         Map<String, Object> params = Map.of("uid", Neo4jGraphStore.documentUid(collection, documentId), "collection", collection,
                 "documentId", documentId, "deletedAt", deletedAt);
         try (Session session = driver.session()) {
-            session.executeWrite(tx -> written(tx, tx.run("""
+            session.executeWrite(tx -> placed(tx, tx.run("""
                     MERGE (t:DocumentText {uid: $uid})
                     SET t._lock = true
                     WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt <= $deletedAt
                     SET t.collection = $collection, t.documentId = $documentId, t.arrivedAt = $deletedAt, t.deleted = true,
                         t.version = null, t.text = null, t.pageNumbers = null, t.pageStarts = null, t.pageEnds = null,
                         t.headingLevels = null, t.headingTexts = null, t.headingOffsets = null,
-                        t.chunkIndexes = null, t.chunkStarts = null, t.chunkEnds = null
-                    RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params));
+                        t.chunkIndexes = null, t.chunkStarts = null, t.chunkEnds = null, t.placesVersion = null
+                    RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, List.of()));
         }
     }
 
@@ -161,6 +205,97 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                 ? Optional.of(documentId) : Optional.empty();
     }
 
+    /** Texts read per batch by {@link #placeMissing}: each may be long. */
+    static final int PLACE_BATCH = 10;
+
+    @Override
+    public List<String> placeMissing(String collection) {
+        List<String> placed = new ArrayList<>();
+        String after = "";
+        while (true) {
+            String from = after;
+            List<DocumentText> batch;
+            try (Session session = driver.session()) {
+                batch = session.executeRead(tx -> tx.run("""
+                        MATCH (t:DocumentText {collection: $collection})
+                        WHERE t.deleted IS NULL AND t.documentId > $after AND (t.placesVersion IS NULL OR t.placesVersion <> t.version)
+                        RETURN t ORDER BY t.documentId LIMIT $batch""",
+                        Map.of("collection", collection, "after", from, "batch", PLACE_BATCH)).list(row -> text(row.get("t"))));
+            }
+            if (batch.isEmpty()) {
+                return placed;
+            }
+            for (DocumentText text : batch) {
+                Map<String, Object> params = Map.of("uid", Neo4jGraphStore.documentUid(collection, text.documentId()),
+                        "version", text.version());
+                List<Map<String, Object>> places = text.places().stream().map(Neo4jDocumentTexts::placeRow).toList();
+                try (Session session = driver.session()) {
+                    // only the version read: a text written meanwhile came with its own places
+                    if (session.executeWrite(tx -> placed(tx, tx.run("""
+                            MATCH (t:DocumentText {uid: $uid})
+                            SET t._lock = true
+                            WITH t WHERE t.version = $version AND t.deleted IS NULL
+                            SET t.placesVersion = $version
+                            RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, places))) {
+                        placed.add(text.documentId());
+                    }
+                }
+            }
+            after = batch.get(batch.size() - 1).documentId();
+        }
+    }
+
+    /**
+     * One round trip, and no text read: each document's version and whether its places are of that
+     * version, with the places asked for (those of another version are left out).
+     */
+    @Override
+    public Places places(String collection, Collection<ChunkLookup.ChunkKey> chunks) {
+        Map<String, List<String>> keysByUid = new LinkedHashMap<>();
+        for (ChunkLookup.ChunkKey chunk : chunks) {
+            String uid = Neo4jGraphStore.documentUid(collection, chunk.documentId());
+            keysByUid.computeIfAbsent(uid, key -> new ArrayList<>()).add(uid + "#" + chunk.chunkIndex());
+        }
+        Map<String, Kept> documents = new LinkedHashMap<>();
+        Map<ChunkLookup.ChunkKey, ChunkPlace> places = new LinkedHashMap<>();
+        if (keysByUid.isEmpty()) {
+            return new Places(documents, places);
+        }
+        List<Map<String, Object>> asked = keysByUid.entrySet().stream()
+                .map(entry -> Map.<String, Object>of("uid", entry.getKey(), "keys", entry.getValue())).toList();
+        try (Session session = driver.session()) {
+            List<Record> rows = session.executeRead(tx -> tx.run("""
+                    UNWIND $asked AS asked
+                    MATCH (t:DocumentText {uid: asked.uid}) WHERE t.deleted IS NULL
+                    OPTIONAL MATCH (p:ChunkPlace) WHERE p.key IN asked.keys AND p.version = t.version
+                    RETURN t.documentId AS documentId, t.version AS version, t.placesVersion AS placesVersion, collect(p) AS places""",
+                    Map.of("asked", asked)).list());
+            for (Record row : rows) {
+                String documentId = row.get("documentId").asString();
+                String version = row.get("version").asString();
+                documents.put(documentId, new Kept(version, version.equals(row.get("placesVersion").asString(null))));
+                for (Value p : row.get("places").values()) {
+                    ChunkPlace place = place(collection, documentId, p);
+                    places.put(new ChunkLookup.ChunkKey(documentId, place.index()), place);
+                }
+            }
+        }
+        return new Places(documents, places);
+    }
+
+    private static ChunkPlace place(String collection, String documentId, Value p) {
+        List<Integer> numbers = ints(p, "pageNumbers");
+        List<Integer> starts = ints(p, "pageStarts");
+        List<Integer> ends = ints(p, "pageEnds");
+        List<Page> pages = new ArrayList<>();
+        for (int i = 0; i < numbers.size(); i++) {
+            pages.add(new Page(numbers.get(i), starts.get(i), ends.get(i)));
+        }
+        return new ChunkPlace(collection, documentId, p.get("version").asString(), p.get("index").asInt(), p.get("start").asInt(),
+                p.get("end").asInt(), p.get("textHash").asString(null), pages, p.get("lastPage").isNull() ? null : p.get("lastPage").asInt(),
+                headings(p));
+    }
+
     @Override
     public Optional<DocumentText> get(String collection, String documentId) {
         return Optional.ofNullable(getAll(collection, List.of(documentId)).get(documentId));
@@ -177,13 +312,16 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
             List<Record> rows = session.executeRead(tx -> tx.run("MATCH (t:DocumentText) WHERE t.uid IN $uids AND t.deleted IS NULL RETURN t",
                     Map.of("uids", uids)).list());
             for (Record row : rows) {
-                Value t = row.get("t");
-                DocumentText text = new DocumentText(t.get("collection").asString(), t.get("documentId").asString(),
-                        t.get("version").asString(), t.get("text").asString(), pages(t), headings(t), chunks(t));
+                DocumentText text = text(row.get("t"));
                 texts.put(text.documentId(), text);
             }
         }
         return texts;
+    }
+
+    private static DocumentText text(Value t) {
+        return new DocumentText(t.get("collection").asString(), t.get("documentId").asString(),
+                t.get("version").asString(), t.get("text").asString(), pages(t), headings(t), chunks(t));
     }
 
     private static List<Page> pages(Value t) {

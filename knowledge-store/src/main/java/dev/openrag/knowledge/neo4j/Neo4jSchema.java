@@ -31,6 +31,7 @@ public final class Neo4jSchema {
             "CREATE CONSTRAINT credential_name IF NOT EXISTS FOR (n:Credential) REQUIRE n.name IS UNIQUE",
             "CREATE CONSTRAINT document_version_uid IF NOT EXISTS FOR (n:DocumentVersion) REQUIRE n.uid IS UNIQUE",
             "CREATE CONSTRAINT document_text_uid IF NOT EXISTS FOR (n:DocumentText) REQUIRE n.uid IS UNIQUE",
+            "CREATE CONSTRAINT chunk_place_key IF NOT EXISTS FOR (n:ChunkPlace) REQUIRE n.key IS UNIQUE",
             "CREATE CONSTRAINT section_uid IF NOT EXISTS FOR (n:Section) REQUIRE n.uid IS UNIQUE",
             "CREATE CONSTRAINT chunk_id IF NOT EXISTS FOR (n:Chunk) REQUIRE n.chunkId IS UNIQUE",
             "CREATE CONSTRAINT entity_uid IF NOT EXISTS FOR (n:Entity) REQUIRE n.uid IS UNIQUE",
@@ -50,6 +51,7 @@ public final class Neo4jSchema {
             "CREATE INDEX section_document IF NOT EXISTS FOR (n:Section) ON (n.collection, n.documentId)",
             "CREATE INDEX document_collection IF NOT EXISTS FOR (n:Document) ON (n.collection)",
             "CREATE INDEX chunk_document IF NOT EXISTS FOR (n:Chunk) ON (n.collection, n.documentId)",
+            "CREATE INDEX chunk_place_document IF NOT EXISTS FOR (n:ChunkPlace) ON (n.uid)",
             // BM25 over entity and operation words, limited to a collection the way memory_words is to a scope
             "CREATE FULLTEXT INDEX graph_words IF NOT EXISTS FOR (n:Entity|Operation) ON EACH [n.words, n.collection]",
             "CREATE INDEX correction_scope IF NOT EXISTS FOR (n:Correction) ON (n.scope)",

@@ -5,13 +5,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import dev.openrag.knowledge.browse.ChunkPlace;
 import dev.openrag.knowledge.browse.DocumentText;
 
 /**
  * Each document's extracted text, current version only, for exact-span citations. Writes carry the
  * time the document's version arrived (epoch milliseconds) and never go back to an older one; a
  * delete leaves a tombstone with its own time, so a write of a version that arrived before the
- * delete stays out.
+ * delete stays out. Each text is written with its chunks' places ({@link ChunkPlace}), so that a
+ * citation reads the place of its chunk, never the whole text ({@link #places}).
  */
 public interface DocumentTexts {
 
@@ -36,7 +38,42 @@ public interface DocumentTexts {
      */
     List<String> rebuildMissing(String collection);
 
+    /**
+     * Gives each text of the collection stored without its chunks' places (written before places were)
+     * its places, unless a newer version is written meanwhile. Returns the ids of the documents placed.
+     */
+    default List<String> placeMissing(String collection) {
+        return List.of();
+    }
+
     Optional<DocumentText> get(String collection, String documentId);
+
+    /**
+     * Where the given chunks lie in their documents' current texts, without reading the texts: which of
+     * the documents have a text, whether that version's places are stored (a text written before places
+     * were has none: its chunks' spans need the text, {@link #getAll}), and the places found.
+     */
+    default Places places(String collection, Collection<ChunkLookup.ChunkKey> chunks) {
+        Map<String, DocumentText> texts = getAll(collection, chunks.stream().map(ChunkLookup.ChunkKey::documentId).toList());
+        Map<String, Kept> documents = new java.util.HashMap<>();
+        Map<ChunkLookup.ChunkKey, ChunkPlace> places = new java.util.HashMap<>();
+        texts.values().forEach(text -> documents.put(text.documentId(), new Kept(text.version(), true)));
+        for (ChunkLookup.ChunkKey chunk : chunks) {
+            DocumentText text = texts.get(chunk.documentId());
+            if (text != null) {
+                text.place(chunk.chunkIndex()).ifPresent(place -> places.put(chunk, place));
+            }
+        }
+        return new Places(documents, places);
+    }
+
+    /** A document's current text as {@link #places} sees it: its version, and whether that version's places are stored. */
+    record Kept(String version, boolean placed) {
+    }
+
+    /** {@link #places}'s answer: the documents that have a text, by id, and the places found, by chunk. */
+    record Places(Map<String, Kept> documents, Map<ChunkLookup.ChunkKey, ChunkPlace> places) {
+    }
 
     /** The texts of several documents of a collection at once (those that have one). */
     Map<String, DocumentText> getAll(String collection, Collection<String> documentIds);

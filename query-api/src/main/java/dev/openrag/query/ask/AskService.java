@@ -14,12 +14,12 @@ import org.jboss.logging.Logger;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.openrag.knowledge.access.Scopes;
-import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.filter.DocumentFilters;
 import dev.openrag.knowledge.port.ChatModel;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.knowledge.tracing.Tracing;
+import dev.openrag.query.cite.Citation;
 import dev.openrag.query.cite.Span;
 import dev.openrag.query.search.CollectionSelection;
 import dev.openrag.query.search.SearchRequest;
@@ -110,7 +110,7 @@ public class AskService {
         long started = System.nanoTime();
         String question = q.text();
         // a deeper list than k, so that the k sources can come from several documents rather than one long one
-        SearchService.Searched searched = search.searchWithTexts(new SearchRequest(question, Math.min(SOURCE_POOL_MAX,
+        SearchService.Searched searched = search.searchWithCitations(new SearchRequest(question, Math.min(SOURCE_POOL_MAX,
                 q.k() * SOURCE_POOL_FACTOR), null, "hybrid", null, null, null, q.scopes(), null, null, null, null, null,
                 null, null, q.filter(), null).restrictedTo(q.collections(), q.scopes()));
         SearchResponse found = searched.response();
@@ -150,10 +150,10 @@ public class AskService {
             sentences.forEach(sentence -> tokens.accept(sentence + "\n"));
             answer = String.join("\n", sentences);
         }
-        // the texts the search cut its spans from: the sources are among its hits, so no document is read twice
-        Map<String, DocumentText> documentTexts = searched.texts();
-        List<List<Span>> cited = mode.equals(GENERATIVE) ? SourceSpans.generative(answer, results, documentTexts)
-                : SourceSpans.extractive(ExtractiveAnswer.quotes(question, results), results, documentTexts);
+        // the citations the search made: the sources are among its hits, so no document's text is read again
+        Map<String, Citation> citations = searched.citations();
+        List<List<Span>> cited = mode.equals(GENERATIVE) ? SourceSpans.generative(answer, results, citations)
+                : SourceSpans.extractive(ExtractiveAnswer.quotes(question, results), results, citations);
         List<AskResponse.Source> sources = IntStream.range(0, results.size()).mapToObj(i -> {
             SearchResponse.Result result = results.get(i);
             return new AskResponse.Source(i + 1, result.chunkId(), result.documentId(), result.chunkIndex(), result.title(),

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.query.cite.Citation;
 import dev.openrag.query.cite.Span;
 import dev.openrag.query.cite.Spans;
 import dev.openrag.query.search.SearchResponse;
@@ -17,7 +17,8 @@ import dev.openrag.query.search.SearchResponse;
  * The spans an answer cites in each source: for an extractive answer the exact sentence it quotes; for
  * a generative one, for each claim ending in [n], the sentence of source n that best supports it by
  * token alignment, with its {@code support}. A source whose document text is not kept gets none; one
- * whose text changed gets a span without offsets saying so.
+ * whose text changed gets a span without offsets saying so. Cut from the citations its search made
+ * ({@link Citation}): no document's text is read again.
  */
 final class SourceSpans {
 
@@ -30,19 +31,19 @@ final class SourceSpans {
 
     /** Spans per source (index as in {@code sources}; null: none cited there). */
     static List<List<Span>> extractive(List<ExtractiveAnswer.Quote> quotes, List<SearchResponse.Result> sources,
-                                       Map<String, DocumentText> texts) {
+                                       Map<String, Citation> cited) {
         List<List<Span>> spans = new ArrayList<>(java.util.Collections.nCopies(sources.size(), (List<Span>) null));
         for (ExtractiveAnswer.Quote quote : quotes) {
             SearchResponse.Result source = sources.get(quote.source());
-            DocumentText text = textOf(texts, source);
-            if (text != null) {
-                spans.set(quote.source(), List.of(sentence(text, source, quote.start(), quote.end(), null)));
+            Citation citation = cited.get(source.chunkId());
+            if (citation != null && citation.textKept()) {
+                spans.set(quote.source(), List.of(sentence(citation, source, quote.start(), quote.end(), null)));
             }
         }
         return spans;
     }
 
-    static List<List<Span>> generative(String answer, List<SearchResponse.Result> sources, Map<String, DocumentText> texts) {
+    static List<List<Span>> generative(String answer, List<SearchResponse.Result> sources, Map<String, Citation> cited) {
         List<Map<Integer, Span>> found = new ArrayList<>();
         sources.forEach(source -> found.add(new LinkedHashMap<>()));
         Matcher claims = CLAIM.matcher(answer);
@@ -60,12 +61,12 @@ final class SourceSpans {
                     continue; // a number the model made up
                 }
                 SearchResponse.Result source = sources.get(n - 1);
-                DocumentText text = textOf(texts, source);
-                if (text == null) {
+                Citation citation = cited.get(source.chunkId());
+                if (citation == null || !citation.textKept()) {
                     continue;
                 }
                 Spans.bestSupport(source.text(), words).ifPresent(best -> found.get(n - 1).merge(best.start(),
-                        sentence(text, source, best.start(), best.end(), best.support()),
+                        sentence(citation, source, best.start(), best.end(), best.support()),
                         (kept, other) -> kept.support() >= other.support() ? kept : other));
             }
         }
@@ -77,27 +78,8 @@ final class SourceSpans {
         return spans;
     }
 
-    /**
-     * The text of the source's document: by collection and id where texts of several collections
-     * were read (the same id may live in two), else by id; never another collection's.
-     */
-    static DocumentText textOf(Map<String, DocumentText> texts, SearchResponse.Result source) {
-        DocumentText text = source.collection() == null ? null : texts.get(source.collection() + "/" + source.documentId());
-        if (text == null) {
-            text = texts.get(source.documentId());
-        }
-        return text == null || source.collection() == null || text.collection() == null
-                || source.collection().equals(text.collection()) ? text : null;
-    }
-
     /** The span of {@code [start, end)} of the source's chunk text, or the chunk's own span saying why there is none. */
-    private static Span sentence(DocumentText text, SearchResponse.Result source, int start, int end, Double support) {
-        Span chunk = Spans.ofChunk(text, source.chunkIndex(), source.text());
-        if (chunk.start() == null) {
-            return chunk;
-        }
-        Span span = Span.at(chunk.start() + start, chunk.start() + end, text.text(), text.pageAt(chunk.start() + start),
-                text.headingPathAt(chunk.start() + start), text.version());
-        return support == null ? span : span.withSupport(support);
+    private static Span sentence(Citation citation, SearchResponse.Result source, int start, int end, Double support) {
+        return citation.place() == null ? citation.span() : Spans.within(citation.place(), source.text(), start, end, support);
     }
 }

@@ -16,8 +16,9 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 public record Span(Integer start, Integer end, String text, Integer page, List<String> headingPath, String version,
                    Boolean stale, String reason, Double support) {
 
-    public static Span at(int start, int end, String documentText, Integer page, List<String> headingPath, String version) {
-        return new Span(start, end, documentText.substring(start, end), page, headingPath == null || headingPath.isEmpty() ? null : headingPath,
+    /** The span {@code [start, end)} whose text is {@code text} (the document's text there). */
+    public static Span at(int start, int end, String text, Integer page, List<String> headingPath, String version) {
+        return new Span(start, end, text, page, headingPath == null || headingPath.isEmpty() ? null : headingPath,
                 version, null, null, null);
     }
 

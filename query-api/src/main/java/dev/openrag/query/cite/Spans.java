@@ -2,15 +2,20 @@ package dev.openrag.query.cite;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.openrag.knowledge.browse.ChunkPlace;
 import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.knowledge.port.ChunkLookup;
+import dev.openrag.knowledge.port.DocumentTexts;
 
 /**
  * Spans of a document's text for hits and cited sentences. A span is only ever given when the
@@ -34,31 +39,85 @@ public final class Spans {
     private Spans() {
     }
 
-    /** The span of chunk {@code index} whose text is {@code chunkText}, in {@code text} (null: the document has no text kept). */
-    public static Span ofChunk(DocumentText text, int index, String chunkText) {
-        Optional<DocumentText.ChunkSpan> span = text.chunk(index);
-        if (span.isPresent() && text.text().regionMatches(span.get().start(), chunkText, 0, chunkText.length())
-                && span.get().end() - span.get().start() == chunkText.length()) {
-            return at(text, span.get().start(), span.get().end());
-        }
-        int found = text.text().indexOf(chunkText);
-        if (span.isEmpty() && found < 0) {
-            return Span.without(text.version(), false, "the chunk's text is not in the document's text (a pre-made chunk)");
-        }
-        return Span.without(text.version(), true, "the hit comes from another version of the document than its text now holds");
+    /** Why a hit has no span: the offsets stored for its chunk lie outside its document's text. */
+    public static final String OUT_OF_RANGE = "the offsets stored for this chunk lie outside its document's text";
+    private static final String STALE = "the hit comes from another version of the document than its text now holds";
+    private static final String PREMADE = "the chunk's text is not in the document's text (a pre-made chunk)";
+
+    /** A hit to cite: its chunk, where it lies in its document, and its text. */
+    public record Hit(String chunkId, String documentId, int index, String text) {
     }
 
     /**
-     * The span of {@code sentence} inside chunk {@code index} (text {@code chunkText}): where the chunk's
-     * span holds it, exactly; empty when the sentence is not in the chunk or the chunk has no span.
+     * The citations of a collection's hits, by chunk id. Each is cut from its chunk's stored place,
+     * without reading the document's text, so that its cost does not grow with the document; only a
+     * hit whose document's text has no places of its version (written before places were) or no place
+     * for the hit's chunk is cut from the whole text, as {@link #ofChunk(DocumentText, int, String)} does.
      */
-    public static Optional<Span> ofSentence(DocumentText text, int index, String chunkText, String sentence) {
-        Span chunk = ofChunk(text, index, chunkText);
-        int within = chunkText.indexOf(sentence);
-        if (chunk.start() == null || within < 0 || sentence.isEmpty()) {
-            return Optional.empty();
+    public static Map<String, Citation> cite(DocumentTexts texts, String collection, List<Hit> hits) {
+        DocumentTexts.Places found = texts.places(collection, hits.stream()
+                .map(hit -> new ChunkLookup.ChunkKey(hit.documentId(), hit.index())).distinct().toList());
+        Map<String, Citation> citations = new HashMap<>();
+        List<Hit> fromText = new ArrayList<>();
+        Citation noText = Citation.withoutText(Span.without(null, false, NO_TEXT));
+        for (Hit hit : hits) {
+            DocumentTexts.Kept kept = found.documents().get(hit.documentId());
+            ChunkPlace place = found.places().get(new ChunkLookup.ChunkKey(hit.documentId(), hit.index()));
+            if (kept == null) {
+                citations.put(hit.chunkId(), noText);
+            } else if (place != null) {
+                Span span = ofChunk(place, hit.text());
+                citations.put(hit.chunkId(), new Citation(span, span.start() == null ? null : place, true));
+            } else {
+                fromText.add(hit);
+            }
         }
-        return Optional.of(at(text, chunk.start() + within, chunk.start() + within + sentence.length()));
+        if (!fromText.isEmpty()) {
+            Map<String, DocumentText> whole = texts.getAll(collection, fromText.stream().map(Hit::documentId).distinct().toList());
+            for (Hit hit : fromText) {
+                DocumentText text = whole.get(hit.documentId());
+                Span span = text == null ? null : ofChunk(text, hit.index(), hit.text());
+                citations.put(hit.chunkId(), span == null ? noText
+                        : new Citation(span, span.start() == null ? null : text.place(hit.index()).orElseThrow(), true));
+            }
+        }
+        return citations;
+    }
+
+    /** The span of a chunk whose text is {@code chunkText} at its stored place (the text itself is not needed). */
+    public static Span ofChunk(ChunkPlace place, String chunkText) {
+        if (!place.inRange()) {
+            return Span.without(place.version(), false, OUT_OF_RANGE);
+        }
+        return place.holds(chunkText) ? within(place, chunkText, 0, chunkText.length(), null) : Span.without(place.version(), true, STALE);
+    }
+
+    /** The span of chunk {@code index} whose text is {@code chunkText}, in {@code text} (read whole). */
+    public static Span ofChunk(DocumentText text, int index, String chunkText) {
+        Optional<DocumentText.ChunkSpan> span = text.chunk(index);
+        if (span.isPresent() && (span.get().start() < 0 || span.get().start() > span.get().end() || span.get().end() > text.text().length())) {
+            return Span.without(text.version(), false, OUT_OF_RANGE);
+        }
+        if (span.isPresent() && text.text().regionMatches(span.get().start(), chunkText, 0, chunkText.length())
+                && span.get().end() - span.get().start() == chunkText.length()) {
+            return ofChunk(text.place(index).orElseThrow(), chunkText);
+        }
+        int found = text.text().indexOf(chunkText);
+        if (span.isEmpty() && found < 0) {
+            return Span.without(text.version(), false, PREMADE);
+        }
+        return Span.without(text.version(), true, STALE);
+    }
+
+    /**
+     * The span of {@code [start, end)} of a chunk's text {@code chunkText} that lies at {@code place}
+     * (which {@link ChunkPlace#holds} it): the document's text there is the chunk's.
+     */
+    public static Span within(ChunkPlace place, String chunkText, int start, int end, Double support) {
+        int at = place.start() + start;
+        Span span = Span.at(at, place.start() + end, chunkText.substring(start, end), place.pageAt(at), place.headingPathAt(at),
+                place.version());
+        return support == null ? span : span.withSupport(support);
     }
 
     /** The chunk's sentences as {@code [start, end)} ranges of the chunk text, trimmed. */
@@ -114,9 +173,5 @@ public final class Spans {
             }
         }
         return words;
-    }
-
-    private static Span at(DocumentText text, int start, int end) {
-        return Span.at(start, end, text.text(), text.pageAt(start), text.headingPathAt(start), text.version());
     }
 }

@@ -22,7 +22,6 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.browse.ApiOperation;
-import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.filter.DocumentFilter;
 import dev.openrag.knowledge.filter.DocumentFilters;
 import dev.openrag.knowledge.port.ChunkLookup;
@@ -41,6 +40,7 @@ import dev.openrag.knowledge.port.VectorIndex;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.memory.MemoryStore;
+import dev.openrag.query.cite.Citation;
 import dev.openrag.query.cite.Span;
 import dev.openrag.query.cite.Spans;
 import dev.openrag.schemas.CollectionNames;
@@ -107,7 +107,7 @@ public class SearchService {
      * memories, expansion) gets at least {@link #LATE_WAIT_NANOS}; only when no retriever answered is it a 503.
      */
     private final long readTimeoutNanos;
-    /** Documents' texts, for the hits' exact spans. */
+    /** Documents' texts and their chunks' places, for the hits' exact spans. */
     private final DocumentTexts texts;
     private final QueryVectors queryVectors;
     /** Injected into the field: documents' metadata, for filters that a retriever cannot translate itself and for the hits. */
@@ -179,15 +179,15 @@ public class SearchService {
 
     /** A search, as one span ({@code search}) with one child per retriever and step ({@code search.vector}, {@code search.rerank}, …). */
     public SearchResponse search(SearchRequest request) {
-        return searchWithTexts(request).response();
+        return searchWithCitations(request).response();
     }
 
-    /** A search's answer and the documents' texts it read for its spans (an answer citing its hits reads none again). */
-    public record Searched(SearchResponse response, Map<String, DocumentText> texts) {
+    /** A search's answer and its hits' citations by chunk id (an answer citing its hits cuts its spans from them, reading nothing again). */
+    public record Searched(SearchResponse response, Map<String, Citation> citations) {
     }
 
-    /** {@link #search}, with the documents' texts its spans were cut from. */
-    public Searched searchWithTexts(SearchRequest request) {
+    /** {@link #search}, with the citations its hits' spans are. */
+    public Searched searchWithCitations(SearchRequest request) {
         return Tracing.inSpan(tracer, "search", () -> searchTraced(request));
     }
 
@@ -385,13 +385,15 @@ public class SearchService {
         CompletableFuture<RelatedKnowledge> relatedLookup = CompletableFuture.supplyAsync(() -> timed(timings, "memories",
                 () -> related(request.scopes(), anyMemories, queryVector, resultIds, memoriesDegraded, skipped)), retrievers);
         List<String> documentIds = fused.stream().map(SearchResponse.Result::documentId).distinct().toList();
-        CompletableFuture<Map<String, DocumentText>> textLookup = CompletableFuture.supplyAsync(() -> timed(timings, "spans", () -> {
+        List<Spans.Hit> toCite = fused.stream()
+                .map(result -> new Spans.Hit(result.chunkId(), result.documentId(), result.chunkIndex(), result.text())).toList();
+        CompletableFuture<Map<String, Citation>> citing = CompletableFuture.supplyAsync(() -> timed(timings, "spans", () -> {
             try {
-                return texts.getAll(collection, documentIds);
+                return Spans.cite(texts, collection, toCite);
             } catch (RuntimeException e) {
                 LOG.warnf("documents' texts unavailable, answering without spans: %s", e.getMessage());
                 degraded.add("spans");
-                return Map.<String, DocumentText>of();
+                return Map.<String, Citation>of();
             }
         }), retrievers);
         CompletableFuture<Map<String, Map<String, Object>>> metadataLookup = CompletableFuture.supplyAsync(() -> timed(timings, "metadata", () -> {
@@ -405,14 +407,16 @@ public class SearchService {
         }), retrievers);
         List<SearchResponse.Result> reordered = timed(timings, "feedback", () -> orElse(CompletableFuture.supplyAsync(
                 () -> feedback.apply(fused, anyFeedback, queryVector, explain, degraded), retrievers), deadline, fused, "feedback", degraded));
-        Map<String, DocumentText> documentTexts = orElse(textLookup, deadline, Map.of(), "spans", degraded);
+        Map<String, Citation> citations = orElse(citing, deadline, Map.of(), "spans", degraded);
         Map<String, Map<String, Object>> documentMetadata = orElse(metadataLookup, deadline, Map.of(), "metadata", degraded);
-        // a hit without a span of its own says why: its document has no text kept, or the texts did not answer in time
-        Span noText = Span.without(null, false, degraded.contains("spans") ? Spans.TEXTS_UNAVAILABLE : Spans.NO_TEXT);
+        // a hit without a citation of its own says why: the texts did not answer in time (a missing text has its own)
+        Citation unavailable = Citation.withoutText(Span.without(null, false, Spans.TEXTS_UNAVAILABLE));
+        Map<String, Citation> cited = new HashMap<>();
         List<SearchResponse.Result> results = reordered.stream().map(result -> {
-            DocumentText text = documentTexts.get(result.documentId());
+            Citation citation = citations.getOrDefault(result.chunkId(), unavailable);
+            cited.put(result.chunkId(), citation);
             return result.withMetadata(collection, documentMetadata.getOrDefault(result.documentId(), Map.of()))
-                    .withSpans(List.of(text == null ? noText : Spans.ofChunk(text, result.chunkIndex(), result.text())));
+                    .withSpans(List.of(citation.span()));
         }).toList();
         RelatedKnowledge related = orElse(relatedLookup, deadline, RelatedKnowledge.NONE, "memories", memoriesDegraded);
         degraded.addAll(List.copyOf(memoriesDegraded));
@@ -428,7 +432,7 @@ public class SearchService {
                 route != null && explain ? new SearchResponse.Route(route.mode(), route.weights(), route.reason()) : null,
                 explain && !cached.isEmpty() ? new TreeMap<>(cached) : null,
                 explain && !skipped.isEmpty() ? new TreeMap<>(skipped) : null,
-                unknownKeys == null || unknownKeys.isEmpty() ? null : unknownKeys, null), documentTexts);
+                unknownKeys == null || unknownKeys.isEmpty() ? null : unknownKeys, null), cited);
     }
 
     /**
@@ -446,7 +450,7 @@ public class SearchService {
             running.put(collection, CompletableFuture.supplyAsync(() -> searchTraced(request.in(collection)), retrievers));
         }
         Map<String, List<Placed>> lists = new LinkedHashMap<>();
-        Map<String, DocumentText> documentTexts = new HashMap<>();
+        Map<String, Citation> citations = new HashMap<>();
         java.util.LinkedHashSet<SearchResponse.MemoryNote> memoryNotes = new java.util.LinkedHashSet<>();
         java.util.LinkedHashSet<dev.openrag.knowledge.port.Correction> corrections = new java.util.LinkedHashSet<>();
         java.util.LinkedHashSet<String> degraded = new java.util.LinkedHashSet<>();
@@ -466,11 +470,7 @@ public class SearchService {
                 placed.add(new Placed(result, placed.size() + 1));
             }
             lists.put(each.getKey(), placed);
-            // by collection and id (ids may repeat across collections), and by id alone for the first that has it
-            searched.texts().forEach((documentId, text) -> {
-                documentTexts.put(each.getKey() + "/" + documentId, text);
-                documentTexts.putIfAbsent(documentId, text);
-            });
+            citations.putAll(searched.citations()); // chunk ids name their collection
             memoryNotes.addAll(response.memories());
             corrections.addAll(response.corrections());
             if (response.degraded() != null) {
@@ -495,7 +495,7 @@ public class SearchService {
                 (System.nanoTime() - started) / 1_000_000, mode, degraded.isEmpty() ? null : List.copyOf(degraded),
                 explain ? timings : null, null, null, null,
                 unknownEverywhere == null || unknownEverywhere.isEmpty() ? null : List.copyOf(unknownEverywhere),
-                List.copyOf(collections)), documentTexts);
+                List.copyOf(collections)), citations);
     }
 
     /** A hit of one collection's list and its rank there. */
