@@ -56,33 +56,51 @@ class CitationSpansTest extends FixtureTest {
     private static final String REPORT_PAGE_1 = "Quarterly report. Revenue grew in every region.\n\n";
     private static final String REPORT_PAGE_2 = "The invoice backlog was cleared in March.";
 
+    /** The same fixtures as they lie in a collection stored before chunks' places were (texts without places). */
+    private static final String OLD_COLLECTION = "citations-before-places";
+
     @BeforeAll
     void seed() {
+        seed(COLLECTION);
+        seed(OLD_COLLECTION);
+        withoutPlaces(OLD_COLLECTION);
+    }
+
+    private void seed(String collection) {
         List<String> sections = List.of(
                 HANDBOOK.substring(0, HANDBOOK.indexOf("## Refunds")).strip(),
                 HANDBOOK.substring(HANDBOOK.indexOf("## Refunds"), HANDBOOK.indexOf("## Support")).strip(),
                 HANDBOOK.substring(HANDBOOK.indexOf("## Support")).strip());
-        store("handbook", "Handbook", HANDBOOK, sections, List.of(), List.of(new Heading(1, "Handbook", 0),
+        store(collection, "handbook", "Handbook", HANDBOOK, sections, List.of(), List.of(new Heading(1, "Handbook", 0),
                 new Heading(2, "Refunds", HANDBOOK.indexOf("## Refunds")), new Heading(2, "Support", HANDBOOK.indexOf("## Support"))));
         String report = REPORT_PAGE_1 + REPORT_PAGE_2;
-        store("report", "Quarterly report", report, List.of(REPORT_PAGE_1.strip(), REPORT_PAGE_2),
+        store(collection, "report", "Quarterly report", report, List.of(REPORT_PAGE_1.strip(), REPORT_PAGE_2),
                 List.of(new Page(1, 0, REPORT_PAGE_1.length()), new Page(2, REPORT_PAGE_1.length(), report.length())), List.of());
     }
 
     /** As the sinks write a document: chunks into OpenSearch and Neo4j (with vectors), the text with its spans. */
-    private void store(String documentId, String title, String text, List<String> chunkTexts, List<Page> pages, List<Heading> headings) {
+    private void store(String collection, String documentId, String title, String text, List<String> chunkTexts, List<Page> pages,
+                       List<Heading> headings) {
         List<IndexedChunk> chunks = new ArrayList<>();
         List<DocumentText.ChunkSpan> spans = new ArrayList<>();
         for (int i = 0; i < chunkTexts.size(); i++) {
             String chunk = chunkTexts.get(i);
             int start = text.indexOf(chunk);
             spans.add(new DocumentText.ChunkSpan(i, start, start + chunk.length()));
-            chunks.add(new IndexedChunk(COLLECTION, documentId, COLLECTION + "/" + documentId + "#" + i, i, title, "file:///" + documentId,
+            chunks.add(new IndexedChunk(collection, documentId, collection + "/" + documentId + "#" + i, i, title, "file:///" + documentId,
                     List.of(), chunk, "Document: " + title, embedder.embed(List.of(chunk)).get(0)));
         }
-        new Neo4jGraphStore(driver).upsertDocument(COLLECTION, documentId, title, "file:///" + documentId, "v1", chunks, List.of());
+        new Neo4jGraphStore(driver).upsertDocument(collection, documentId, title, "file:///" + documentId, "v1", chunks, List.of());
         new OpenSearchLexicalIndex(openSearch, true).upsert(chunks);
-        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, documentId, "v1", text, pages, headings, spans));
+        new Neo4jDocumentTexts(driver).put(new DocumentText(collection, documentId, "v1", text, pages, headings, spans));
+    }
+
+    /** The collection's texts as a version before chunks' places were left them: the texts, no places. */
+    private void withoutPlaces(String collection) {
+        try (var session = driver.session()) {
+            session.run("MATCH (t:DocumentText {collection: $collection}) REMOVE t.placesVersion WITH t MATCH (p:ChunkPlace {uid: t.uid}) DELETE p",
+                    Map.of("collection", collection)).consume();
+        }
     }
 
     private static JsonPath ask(String question) {
@@ -91,7 +109,11 @@ class CitationSpansTest extends FixtureTest {
     }
 
     private static JsonPath search(String query) {
-        return given().contentType(ContentType.JSON).body(Map.of("query", query, "collection", COLLECTION, "mode", "bm25", "k", 3))
+        return search(COLLECTION, query);
+    }
+
+    private static JsonPath search(String collection, String query) {
+        return given().contentType(ContentType.JSON).body(Map.of("query", query, "collection", collection, "mode", "bm25", "k", 3))
                 .post("/api/search").then().statusCode(200).extract().jsonPath();
     }
 
@@ -192,5 +214,84 @@ class CitationSpansTest extends FixtureTest {
         given().get("/api/documents/handbook/text").then().statusCode(404); // the default collection has no such document
         given().queryParam("collection", "Not A Collection!").get("/api/documents/handbook/text").then().statusCode(400);
         given().queryParam("collection", "other-collection").get("/api/documents/handbook/text").then().statusCode(404);
+    }
+
+    /**
+     * Issue 72: spans cut from the chunks' stored places are those cut from the whole texts, which a
+     * collection stored before places were still gets (read whole); once placed (reindex), it reads none.
+     */
+    @Test
+    void spansFromPlacesAreThoseOfTheWholeTextsWhichOldDocumentsStillGet() {
+        List<String> queries = List.of("refunds Zürich", "café team", "support ticket", "invoice backlog", "quarterly revenue region");
+        for (String query : queries) {
+            int readsBefore = CountedDocumentTexts.READS.get();
+            JsonPath placed = search(query);
+            assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("whole texts read for " + query).isZero();
+            JsonPath old = search(OLD_COLLECTION, query);
+            assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("the old collection's texts are read whole").isPositive();
+            assertThat(placed.getList("results.spans")).as(query).isNotEmpty().isEqualTo(old.getList("results.spans"));
+            assertThat(placed.getList("results.spans.flatten().start")).isNotEmpty().doesNotContainNull();
+        }
+        JsonPath before = search(OLD_COLLECTION, "invoice backlog");
+
+        assertThat(new Neo4jDocumentTexts(driver).placeMissing(OLD_COLLECTION)).contains("handbook", "report");
+        assertThat(new Neo4jDocumentTexts(driver).placeMissing(OLD_COLLECTION)).as("placed once").isEmpty();
+        int readsBefore = CountedDocumentTexts.READS.get();
+        assertThat(search(OLD_COLLECTION, "invoice backlog").getList("results.spans")).isEqualTo(before.getList("results.spans"));
+        assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("placed: no whole text read").isZero();
+    }
+
+    /** Issue 72: a hit in a document of several megabytes is cited from its chunk's place; its text is never read. */
+    @Test
+    void aHitInAHugeDocumentIsCitedWithoutReadingItsText() {
+        StringBuilder text = new StringBuilder();
+        List<Page> pages = new ArrayList<>();
+        List<Heading> headings = new ArrayList<>();
+        String chunk = "Narwhals grow a single spiral tusk that can reach three metres.";
+        int chunkStart = -1;
+        for (int page = 1; page <= 1_500; page++) {
+            int start = text.length();
+            headings.add(new Heading(2, "Chapter " + page, start));
+            text.append("Chapter ").append(page).append("\n\n").append("Filler prose about nothing in particular. ".repeat(80));
+            if (page == 900) {
+                chunkStart = text.length();
+                text.append(chunk).append(' ');
+            }
+            pages.add(new Page(page, start, text.length()));
+        }
+        assertThat(text.length()).isGreaterThan(5_000_000);
+        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, "atlas", "v1", text.toString(), pages, headings,
+                List.of(new DocumentText.ChunkSpan(7, chunkStart, chunkStart + chunk.length()))));
+        new OpenSearchLexicalIndex(openSearch, true).upsert(List.of(new IndexedChunk(COLLECTION, "atlas", COLLECTION + "/atlas#7", 7,
+                "Atlas", "file:///atlas", List.of(), chunk, null, null)));
+
+        int readsBefore = CountedDocumentTexts.READS.get();
+        long charsBefore = CountedDocumentTexts.CHARS.get();
+        JsonPath narwhals = search("narwhals spiral tusk");
+        assertThat(narwhals.getString("results[0].documentId")).isEqualTo("atlas");
+        assertThat(narwhals.getMap("results[0].spans[0]")).containsEntry("start", chunkStart)
+                .containsEntry("end", chunkStart + chunk.length()).containsEntry("text", chunk).containsEntry("page", 900)
+                .containsEntry("headingPath", List.of("Chapter 900"));
+        assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("whole texts read").isZero();
+        assertThat(CountedDocumentTexts.CHARS.get() - charsBefore).as("characters of text read").isZero();
+        assertThat(text.substring(chunkStart, chunkStart + chunk.length())).isEqualTo(chunk);
+    }
+
+    /** Issue 72: offsets stored outside their text give a span without offsets that says so, placed or read whole; never an error. */
+    @Test
+    void offsetsOutsideTheTextGiveASpanThatSaysWhy() {
+        for (String collection : List.of(COLLECTION, OLD_COLLECTION)) {
+            String chunk = "Wombats leave cube shaped droppings.";
+            new Neo4jDocumentTexts(driver).put(new DocumentText(collection, "wombats", "v1", chunk, List.of(), List.of(),
+                    List.of(new DocumentText.ChunkSpan(0, 10, 10 + chunk.length()))));
+            new OpenSearchLexicalIndex(openSearch, true).upsert(List.of(new IndexedChunk(collection, "wombats", collection + "/wombats#0", 0,
+                    "Wombats", "file:///wombats", List.of(), chunk, null, null)));
+            if (collection.equals(OLD_COLLECTION)) {
+                withoutPlaces(collection);
+            }
+            Map<String, Object> why = search(collection, "wombats cube droppings").getMap("results[0].spans[0]");
+            assertThat(why).as(collection).doesNotContainKey("start").containsEntry("reason", dev.openrag.query.cite.Spans.OUT_OF_RANGE)
+                    .containsEntry("version", "v1");
+        }
     }
 }

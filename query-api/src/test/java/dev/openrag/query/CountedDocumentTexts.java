@@ -16,13 +16,19 @@ import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.neo4j.Neo4jDocumentTexts;
 import dev.openrag.knowledge.port.DocumentTexts;
 
-/** The app's documents' texts on the real Neo4j, counting reads: a test can tell how often an answer read texts. */
+/**
+ * The app's documents' texts on the real Neo4j, counting reads: a test can tell how often an answer read
+ * whole texts ({@link #READS}, and the characters they held, {@link #CHARS}) and how often it read only
+ * chunks' places ({@link #PLACE_READS}).
+ */
 @Alternative
 @Priority(1)
 @Singleton
 public class CountedDocumentTexts implements DocumentTexts {
 
     public static final AtomicInteger READS = new AtomicInteger();
+    public static final AtomicInteger PLACE_READS = new AtomicInteger();
+    public static final java.util.concurrent.atomic.AtomicLong CHARS = new java.util.concurrent.atomic.AtomicLong();
 
     private final DocumentTexts texts;
 
@@ -46,14 +52,29 @@ public class CountedDocumentTexts implements DocumentTexts {
     }
 
     @Override
+    public List<String> placeMissing(String collection) {
+        return texts.placeMissing(collection);
+    }
+
+    @Override
     public Optional<DocumentText> get(String collection, String documentId) {
         READS.incrementAndGet();
-        return texts.get(collection, documentId);
+        Optional<DocumentText> text = texts.get(collection, documentId);
+        text.ifPresent(read -> CHARS.addAndGet(read.text().length()));
+        return text;
     }
 
     @Override
     public Map<String, DocumentText> getAll(String collection, Collection<String> documentIds) {
         READS.incrementAndGet();
-        return texts.getAll(collection, documentIds);
+        Map<String, DocumentText> read = texts.getAll(collection, documentIds);
+        read.values().forEach(text -> CHARS.addAndGet(text.text().length()));
+        return read;
+    }
+
+    @Override
+    public Places places(String collection, Collection<dev.openrag.knowledge.port.ChunkLookup.ChunkKey> chunks) {
+        PLACE_READS.incrementAndGet();
+        return texts.places(collection, chunks);
     }
 }

@@ -105,11 +105,15 @@ class AskApiTest extends FixtureTest {
         assertThat(search.get(parentOf(search, "search")).getKind()).isEqualTo(SpanKind.SERVER);
     }
 
-    /** Issue 72: an ask cuts its answer and citations from its one search's hits and texts, reading no document again. */
+    /**
+     * Issue 72: an ask cuts its answer and citations from its one search's hits and their chunks' places,
+     * reading no document's text at all.
+     */
     @Test
-    void anAskSearchesOnceAndReadsTheTextsOnce() {
+    void anAskSearchesOnceAndReadsOnlyItsHitsPlacesOnce() {
         String askTrace = "5c0a2f3577b34da6a3ce929d0e0e4736";
         int readsBefore = CountedDocumentTexts.READS.get();
+        int placeReadsBefore = CountedDocumentTexts.PLACE_READS.get();
         given().contentType(ContentType.JSON).header("traceparent", "00-" + askTrace + "-00f067aa0ba902b7-01")
                 .body(Map.of("question", "How much sun do tomatoes need?", "collection", SearchFixture.COLLECTION, "k", 3))
                 .post("/api/ask").then().statusCode(200).body("mode", equalTo("extractive"))
@@ -117,8 +121,9 @@ class AskApiTest extends FixtureTest {
         trace(askTrace, "ask.extractive");
         List<String> names = spans.getFinishedSpanItems().stream().filter(span -> span.getTraceId().equals(askTrace))
                 .map(SpanData::getName).toList();
-        assertThat(names).as("one search, one read of texts").containsOnlyOnce("search", "search.spans");
-        assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("documents' text reads").isEqualTo(1);
+        assertThat(names).as("one search, one read of places").containsOnlyOnce("search", "search.spans");
+        assertThat(CountedDocumentTexts.PLACE_READS.get() - placeReadsBefore).as("reads of chunks' places").isEqualTo(1);
+        assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("reads of whole texts").isZero();
     }
 
     /** The spans of one trace by name, once the one named {@code last} has ended (spans end as the answer is written). */

@@ -8,7 +8,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.knowledge.browse.DocumentText;
+import dev.openrag.query.cite.Citation;
 import dev.openrag.query.cite.Span;
+import dev.openrag.query.cite.Spans;
 import dev.openrag.query.search.SearchResponse;
 
 /** Issue 61: a generative answer's [n] mapped to the sentence of source n that best supports its claim. */
@@ -22,10 +24,12 @@ class SourceSpansTest {
                 null, null, null, null);
     }
 
-    private static Map<String, DocumentText> texts() {
+    /** As a search cites the hit: from its chunk's place in the document's text. */
+    private static Map<String, Citation> texts() {
         int start = DOCUMENT.indexOf(CHUNK);
-        return Map.of("garden", new DocumentText("c", "garden", "v1", DOCUMENT, List.of(), List.of(),
-                List.of(new DocumentText.ChunkSpan(0, start, start + CHUNK.length()))));
+        DocumentText text = new DocumentText("c", "garden", "v1", DOCUMENT, List.of(), List.of(),
+                List.of(new DocumentText.ChunkSpan(0, start, start + CHUNK.length())));
+        return Map.of("garden#0", new Citation(Spans.ofChunk(text, 0, CHUNK), text.place(0).orElseThrow(), true));
     }
 
     @Test
