@@ -225,11 +225,22 @@ class TextVersionsTest {
         try (Session session = driver.session()) {
             session.executeWrite(tx -> tx.run("MATCH (t:DocumentText {uid: $uid}) DELETE t",
                     Map.of("uid", Neo4jGraphStore.documentUid(collection, textless))).consume());
+            // issue 72: the kept one's text as stored before chunks' places were
+            session.executeWrite(tx -> tx.run("MATCH (t:DocumentText {uid: $uid}) REMOVE t.placesVersion"
+                    + " WITH t MATCH (p:ChunkPlace {uid: t.uid}) DELETE p", Map.of("uid", Neo4jGraphStore.documentUid(collection, kept))).consume());
         }
         assertThat(texts.get(collection, textless)).isEmpty();
 
         given().post("/api/collections/" + collection + "/reindex").then().statusCode(200)
-                .body("collection", equalTo(collection)).body("rebuilt", equalTo(1)).body("documentIds", contains(textless));
+                .body("collection", equalTo(collection)).body("rebuilt", equalTo(1)).body("documentIds", contains(textless))
+                .body("placed", equalTo(1));
+        try (Session session = driver.session()) {
+            for (String documentId : List.of(textless, kept)) {
+                String uid = Neo4jGraphStore.documentUid(collection, documentId);
+                assertThat(session.run("MATCH (p:ChunkPlace {uid: $uid}) RETURN count(p) AS n", Map.of("uid", uid)).single().get("n").asLong())
+                        .as("places of " + documentId).isEqualTo(texts.get(collection, documentId).orElseThrow().chunks().size()).isPositive();
+            }
+        }
         DocumentText rebuilt = texts.get(collection, textless).orElseThrow();
         List<String> chunkTexts;
         try (Session session = driver.session()) {
@@ -245,7 +256,8 @@ class TextVersionsTest {
         }
         assertThat(texts.get(collection, kept)).as("a document with its text is left as it is").contains(keptBefore);
 
-        given().post("/api/collections/" + collection + "/reindex").then().statusCode(200).body("rebuilt", equalTo(0));
+        given().post("/api/collections/" + collection + "/reindex").then().statusCode(200).body("rebuilt", equalTo(0))
+                .body("placed", equalTo(0));
         given().post("/api/collections/no-documents-here/reindex").then().statusCode(200).body("rebuilt", equalTo(0));
         given().post("/api/collections/Bad Name!/reindex").then().statusCode(400).body("message", notNullValue());
     }

@@ -34,7 +34,8 @@ import io.smallrye.common.annotation.Blocking;
 /**
  * {@code GET /api/collections/{name}/stats}: each store counted by asking it, so anyone can see
  * they agree; {@code GET|PUT /api/collections/{name}/settings}: the collection's enrichments and models;
- * {@code POST /api/collections/{name}/reindex}: texts and spans for documents stored without them.
+ * {@code POST /api/collections/{name}/reindex}: texts and spans for documents stored without them, and
+ * chunks' places for texts stored without them.
  */
 @Path("/api/collections")
 @Produces(MediaType.APPLICATION_JSON)
@@ -80,8 +81,8 @@ public class CollectionsResource {
         return new Stats(collection, deadline.call(EngineUnavailableException.NEO4J, () -> graph.countDocuments(collection)), chunks);
     }
 
-    /** The documents {@link #reindex} gave a text and spans. */
-    public record Reindexed(String collection, int rebuilt, List<String> documentIds) {
+    /** The documents {@link #reindex} gave a text and spans, and how many texts it gave their chunks' places. */
+    public record Reindexed(String collection, int rebuilt, List<String> documentIds, int placed) {
     }
 
     @POST
@@ -89,11 +90,12 @@ public class CollectionsResource {
     @RolesAllowed(Role.WRITER)
     @Operation(summary = "Rebuilds the text and chunk spans of every document of the collection stored without them (ingested"
             + " before texts were kept), from its stored chunks: {collection, rebuilt, documentIds}. Documents with a text are"
-            + " left as they are; a version the pipeline writes later replaces a rebuilt text")
+            + " left as they are; a version the pipeline writes later replaces a rebuilt text. Texts stored before chunks' places"
+            + " were get them ({placed}: how many), so that their citations no longer read the whole text")
     public Reindexed reindex(@PathParam("name") String name) {
         String collection = access.collection(name);
-        List<String> rebuilt = texts.rebuildMissing(collection); // a write, not bounded by the read deadline
-        return new Reindexed(collection, rebuilt.size(), rebuilt);
+        List<String> rebuilt = texts.rebuildMissing(collection); // writes, not bounded by the read deadline
+        return new Reindexed(collection, rebuilt.size(), rebuilt, texts.placeMissing(collection).size());
     }
 
     @GET
