@@ -61,6 +61,18 @@ final class ApiClient {
         return send(request(path).GET().build());
     }
 
+    /** A GET whose answer is not JSON ({@code /q/metrics}): its body as text. */
+    String getText(String path) {
+        HttpRequest request = request(path).GET().build();
+        return exchange(() -> {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() >= 400) {
+                throw new LocalStackException("GET " + path + " failed (HTTP " + response.statusCode() + ")" + hint(response.statusCode()));
+            }
+            return response.body();
+        });
+    }
+
     JsonNode postJson(String path, String json) {
         return send(request(path).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());

@@ -34,6 +34,8 @@ import picocli.CommandLine.Parameters;
  * {@code openrag bench soak}: a sustained stream of documents while clients search ({@link SoakBench}).
  */
 @Command(name = "bench", description = "Benchmarks. 'ingest': end-to-end chunks/s of a corpus vs the bare embedder; "
+        + "'query': hybrid search latency and queries/s, 1 and 8 clients, first-time and repeated queries apart; "
+        + "'ask': extractive ask latency, 1 client, each question asked once then again (first-time and repeated apart); "
         + "'memory': add_memory/search_memory latency over MCP with --memories memories in one scope; "
         + "'faults': kill -9 each engine mid-corpus, restart it after --outage s, time the recovery and count the chunks; "
         + "'memory-scenarios': what ordinary agents store and ask, checked through the MCP tools (last line 'memory scenarios passed=N/M'); "
@@ -42,11 +44,11 @@ import picocli.CommandLine.Parameters;
         + "'sync': a folder of --files generated files kept in a collection: first, unchanged and 1%%-edited syncs.")
 class BenchCommand implements Callable<Integer> {
 
-    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, memory, memory-scenarios, faults, locomo, soak or sync")
+    @Parameters(index = "0", paramLabel = "WHAT", description = "ingest, query, ask, memory, memory-scenarios, faults, locomo, soak or sync")
     String what;
 
     @Option(names = "--queries", defaultValue = "../shared/datasets/codebase/evaluation_dev.jsonl",
-            description = "queries for 'query' (default: ${DEFAULT-VALUE})")
+            description = "queries for 'query' and 'ask' (default: ${DEFAULT-VALUE})")
     Path queries;
 
     @Option(names = "--query-url", defaultValue = "${env:OPENRAG_QUERY_API_URL:-http://127.0.0.1:8080}", description = "query-api URL")
@@ -63,7 +65,8 @@ class BenchCommand implements Callable<Integer> {
             + "the filtered p50 beside the unfiltered one (e.g. '{\"sourceId\": {\"exists\": true}}')")
     String filter;
 
-    @Option(names = "--requests", defaultValue = "400", description = "searches per client setting for 'query' (default ${DEFAULT-VALUE})")
+    @Option(names = "--requests", defaultValue = "400", description = "searches per client setting for 'query', asks for 'ask' "
+            + "(default ${DEFAULT-VALUE})")
     int requests;
 
     @Option(names = "--mcp-url", defaultValue = "${env:OPENRAG_MCP_URL:-http://127.0.0.1:8082}", description = "mcp-memory URL")
@@ -142,28 +145,55 @@ class BenchCommand implements Callable<Integer> {
             case "memory" -> memory();
             case "memory-scenarios" -> new MemoryScenarios(new McpSession(mcpUrl)::call).run(System.out).failures().isEmpty() ? 0 : 1;
             case "query" -> query();
+            case "ask" -> ask();
             case "faults" -> new FaultBench(url, corpus, Duration.ofSeconds(outage)).run();
             case "sync" -> new SyncBench(url, files).run();
             case "soak" -> new SoakBench(kafka, url, queryUrl, queries, documents, rate).run();
             case "locomo" -> new LocomoBench(mcpUrl, locomo, memoryMode, !noTurnContext, entityLinks).dumpTo(dump).withSummaries(summaries).askedAtTheEnd(askedAtTheEnd)
                     .plain(plain).withTuneHalf(tune).run();
             default -> {
-                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, memory, memory-scenarios, faults, "
+                System.err.println("openrag: unknown benchmark '" + what + "'; available: ingest, query, ask, memory, memory-scenarios, faults, "
                         + "locomo, soak, sync");
                 yield 2;
             }
         };
     }
 
+    /** The collection 'query' and 'ask' run on: the corpus, imported the first time. */
+    private static final String CORPUS_COLLECTION = "bench-query";
+
+    /** The corpus collection's chunks, imported first if it has none. */
+    private long corpusChunks() throws Exception {
+        ApiClient ingest = new ApiClient(url);
+        long chunks = ingest.get("/api/collections/" + CORPUS_COLLECTION + "/stats").path("chunks").path("opensearch").asLong();
+        if (chunks == 0) {
+            CorpusImport.run(url, corpus, CORPUS_COLLECTION);
+            chunks = ingest.get("/api/collections/" + CORPUS_COLLECTION + "/stats").path("chunks").path("opensearch").asLong();
+        }
+        return chunks;
+    }
+
+    private int ask() throws Exception {
+        if (requests < 2) {
+            System.err.printf(Locale.ROOT, "openrag: 'bench ask' needs --requests of at least 2 (each question asked twice), got %d%n", requests);
+            return 2;
+        }
+        QueryBench bench = new QueryBench(queryUrl, queries);
+        long chunks = corpusChunks();
+        try {
+            System.out.println(bench.measureAsk(CORPUS_COLLECTION, chunks, requests));
+        } catch (IllegalStateException e) {
+            System.err.println("openrag: " + e.getMessage());
+            return 1;
+        }
+        return 0;
+    }
+
     private int query() throws Exception {
         QueryBench bench = new QueryBench(queryUrl, queries);
-        String corpusCollection = "bench-query";
+        String corpusCollection = CORPUS_COLLECTION;
         ApiClient ingest = new ApiClient(url);
-        long chunks = ingest.get("/api/collections/" + corpusCollection + "/stats").path("chunks").path("opensearch").asLong();
-        if (chunks == 0) {
-            CorpusImport.run(url, corpus, corpusCollection);
-            chunks = ingest.get("/api/collections/" + corpusCollection + "/stats").path("chunks").path("opensearch").asLong();
-        }
+        long chunks = corpusChunks();
         List<String> lines = new ArrayList<>();
         if (filter != null) {
             // the filtered figure beside the unfiltered one, both measured now, on the same corpus

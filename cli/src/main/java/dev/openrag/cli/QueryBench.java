@@ -38,7 +38,8 @@ import dev.openrag.schemas.Topics;
  * searches whose vector was computed (first-time) and those answered from the cache (repeated) are
  * also reported apart, by what each answer's explain says ({@code cache.embedQuery}); the warm-up
  * asks other texts than the measured ones, so a run against a freshly started query-api measures
- * each query text's first time before its repeats.
+ * each query text's first time before its repeats. {@code openrag bench ask} times extractive asks
+ * the same way ({@link #measureAsk}).
  */
 final class QueryBench {
 
@@ -88,52 +89,135 @@ final class QueryBench {
         for (int i = 0; i < Math.max(20, queries.size()); i++) {
             search(collection, "warm-up " + queries.get(i % queries.size()), filter);
         }
-        Latencies latencies = new Latencies();
-        Latencies firstTime = new Latencies();
-        Latencies repeated = new Latencies();
-        Latencies serverTimes = new Latencies();
-        Map<String, Double> timingSums = new TreeMap<>();
-        long[] results = {0};
-        ExecutorService pool = Executors.newFixedThreadPool(clients);
-        long started = System.nanoTime();
-        List<Future<?>> running = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
-            int client = c;
-            running.add(pool.submit(() -> {
-                for (int i = client; i < requests; i += clients) {
-                    long sent = System.nanoTime();
-                    JsonNode answer = search(collection, queries.get(i % queries.size()), filter);
-                    synchronized (latencies) {
-                        latencies.add(sent);
-                        results[0] += answer.path("results").size();
-                        ("hit".equals(answer.path("cache").path("embedQuery").asText()) ? repeated : firstTime).add(sent);
-                        serverTimes.addMillis(answer.path("tookMs").asDouble());
-                        answer.path("timings").fields().forEachRemaining(t -> timingSums.merge(t.getKey(), t.getValue().asDouble(), Double::sum));
+        Run run = new Run();
+        java.util.concurrent.atomic.AtomicLong results = new java.util.concurrent.atomic.AtomicLong();
+        run.time(clients, requests, i -> {
+            JsonNode answer = search(collection, queries.get(i % queries.size()), filter);
+            results.addAndGet(answer.path("results").size());
+            return new Answered(answer, "hit".equals(answer.path("cache").path("embedQuery").asText()));
+        });
+        String line = run.report("query" + (filter == null ? "" : " (filtered)"), chunks, clients);
+        return new Measured(line, run.latencies.percentile(50), (double) results.get() / Math.max(1, run.latencies.count()));
+    }
+
+    /**
+     * {@code openrag bench ask}: extractive ask latency, one client, as {@link #measure} times searches:
+     * each of {@code requests / 2} questions asked once, then each again, and the asks whose question's
+     * vector query-api computed (first-time) told from those it took from its cache (repeated) by its
+     * {@code /q/metrics} cache counter, read between asks. An answer written by a chat model is refused:
+     * that measures the model, not the ask.
+     */
+    String measureAsk(String collection, long chunks, int requests) throws Exception {
+        for (int i = 0; i < Math.max(20, queries.size()); i++) {
+            ask(collection, "warm-up " + queries.get(i % queries.size()));
+        }
+        int questions = Math.max(1, Math.min(queries.size(), requests / 2));
+        Run run = new Run();
+        double[] hits = {cacheHits()};
+        run.time(1, 2 * questions, i -> {
+            JsonNode answer = ask(collection, queries.get(i % questions));
+            if (!"extractive".equals(answer.path("mode").asText())) {
+                throw new IllegalStateException("query-api answered in mode '" + answer.path("mode").asText() + "' ("
+                        + answer.path("model").asText("no model") + "): 'bench ask' times extractive answers; run query-api "
+                        + "with openrag.chat.provider=none");
+            }
+            double now = cacheHits();
+            // without the counter (metrics off), a question's second ask is the repeated one
+            boolean repeated = Double.isNaN(now) ? i >= questions : now > hits[0];
+            hits[0] = now;
+            return new Answered(answer, repeated);
+        });
+        return run.report("ask (extractive)", chunks, 1);
+    }
+
+    /** query-api's query-vector cache hits so far ({@code cache_gets_total{cache="query-vectors",result="hit"}}); NaN without metrics. */
+    private double cacheHits() {
+        try {
+            return query.getText("/q/metrics").lines()
+                    .filter(line -> line.startsWith("cache_gets_total{") && line.contains("cache=\"query-vectors\"")
+                            && line.contains("result=\"hit\""))
+                    .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).sum();
+        } catch (RuntimeException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** A request's answer, and whether query-api answered its query vector from its cache. */
+    private record Answered(JsonNode answer, boolean repeated) {
+    }
+
+    /** A request of a timed run: the {@code i}th. */
+    private interface Request {
+        Answered send(int i) throws Exception;
+    }
+
+    /** Latencies of a run, first-time and repeated apart, with query-api's own time and its mean per step. */
+    private static final class Run {
+        final Latencies latencies = new Latencies();
+        final Latencies firstTime = new Latencies();
+        final Latencies repeated = new Latencies();
+        final Latencies serverTimes = new Latencies();
+        final Map<String, Double> timingSums = new TreeMap<>();
+        double seconds;
+
+        /** Sends {@code requests} requests spread over {@code clients} threads, timing each. */
+        void time(int clients, int requests, Request request) throws Exception {
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            long started = System.nanoTime();
+            List<Future<?>> running = new ArrayList<>();
+            for (int c = 0; c < clients; c++) {
+                int client = c;
+                running.add(pool.submit(() -> {
+                    for (int i = client; i < requests; i += clients) {
+                        long sent = System.nanoTime();
+                        Answered answered = request.send(i);
+                        double millis = (System.nanoTime() - sent) / 1e6;
+                        synchronized (this) {
+                            latencies.addMillis(millis);
+                            (answered.repeated() ? repeated : firstTime).addMillis(millis);
+                            serverTimes.addMillis(answered.answer().path("tookMs").asDouble());
+                            answered.answer().path("timings").fields()
+                                    .forEachRemaining(t -> timingSums.merge(t.getKey(), t.getValue().asDouble(), Double::sum));
+                        }
                     }
+                    return null;
+                }));
+            }
+            try {
+                for (Future<?> future : running) {
+                    future.get();
                 }
-                return null;
-            }));
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            } finally {
+                pool.shutdown();
+            }
+            seconds = (System.nanoTime() - started) / 1e9;
         }
-        for (Future<?> future : running) {
-            future.get();
+
+        /** Prints the run as {@code bench query} does and returns its summary line. */
+        String report(String what, long chunks, int clients) {
+            StringBuilder where = new StringBuilder();
+            timingSums.forEach((step, sum) -> where.append(String.format(Locale.ROOT, " %s=%.1fms", step, sum / latencies.count())));
+            String line = String.format(Locale.ROOT, "%s chunks=%d clients=%d p50_ms=%.1f p95_ms=%.1f p99_ms=%.1f qps=%.1f",
+                    what, chunks, clients, latencies.percentile(50), latencies.percentile(95), latencies.percentile(99),
+                    latencies.count() / seconds);
+            // the server's own time (tookMs) beside the client's: what the client and the network add
+            System.out.printf(Locale.ROOT, "%s   server p50_ms=%.0f%s%n", line, serverTimes.percentile(50),
+                    where.isEmpty() ? "" : ", mean per step:" + where);
+            System.out.printf(Locale.ROOT, "  first-time (query vector computed) %s; repeated (vector from the cache) %s%n",
+                    summary(firstTime), summary(repeated));
+            return line;
         }
-        double seconds = (System.nanoTime() - started) / 1e9;
-        pool.shutdown();
-        StringBuilder where = new StringBuilder();
-        timingSums.forEach((step, sum) -> where.append(String.format(Locale.ROOT, " %s=%.1fms", step, sum / latencies.count())));
-        String line = String.format(Locale.ROOT, "query%s chunks=%d clients=%d p50_ms=%.1f p95_ms=%.1f p99_ms=%.1f qps=%.1f",
-                filter == null ? "" : " (filtered)", chunks, clients, latencies.percentile(50), latencies.percentile(95),
-                latencies.percentile(99), latencies.count() / seconds);
-        // the server's own time (tookMs) beside the client's: what the client and the network add
-        System.out.printf(Locale.ROOT, "%s   server p50_ms=%.0f, mean per step:%s%n", line, serverTimes.percentile(50), where);
-        System.out.printf(Locale.ROOT, "  first-time (query vector computed) %s; repeated (vector from the cache) %s%n",
-                summary(firstTime), summary(repeated));
-        return new Measured(line, latencies.percentile(50), (double) results[0] / Math.max(1, latencies.count()));
     }
 
     private static String summary(Latencies latencies) {
         return latencies.count() == 0 ? "n=0" : String.format(Locale.ROOT, "n=%d p50_ms=%.1f p99_ms=%.1f", latencies.count(),
                 latencies.percentile(50), latencies.percentile(99));
+    }
+
+    private JsonNode ask(String collection, String question) throws IOException {
+        return query.postJson("/api/ask", JSON.writeValueAsString(Map.of("question", question, "k", 5, "collection", collection)));
     }
 
     private JsonNode search(String collection, String text, JsonNode filter) throws IOException {
