@@ -225,7 +225,10 @@ class TextVersionsTest {
         try (Session session = driver.session()) {
             session.executeWrite(tx -> tx.run("MATCH (t:DocumentText {uid: $uid}) DELETE t",
                     Map.of("uid", Neo4jGraphStore.documentUid(collection, textless))).consume());
-            // issue 72: the kept one's text as stored before chunks' places were
+            // issue 72: the text sink wrote the kept one's chunks' places with its text; then its text as stored before places were
+            assertThat(session.run("MATCH (p:ChunkPlace {uid: $uid}) RETURN count(p) AS n",
+                    Map.of("uid", Neo4jGraphStore.documentUid(collection, kept))).single().get("n").asLong())
+                    .isEqualTo(keptBefore.chunks().size()).isPositive();
             session.executeWrite(tx -> tx.run("MATCH (t:DocumentText {uid: $uid}) REMOVE t.placesVersion"
                     + " WITH t MATCH (p:ChunkPlace {uid: t.uid}) DELETE p", Map.of("uid", Neo4jGraphStore.documentUid(collection, kept))).consume());
         }
