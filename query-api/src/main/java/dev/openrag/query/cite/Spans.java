@@ -5,8 +5,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -36,13 +36,13 @@ public final class Spans {
     /** Why a hit has no span: the documents' texts did not answer in time ({@code degraded} names {@code spans}). */
     public static final String TEXTS_UNAVAILABLE = "the documents' texts did not answer in time";
 
-    private Spans() {
-    }
-
     /** Why a hit has no span: the offsets stored for its chunk lie outside its document's text. */
     public static final String OUT_OF_RANGE = "the offsets stored for this chunk lie outside its document's text";
     private static final String STALE = "the hit comes from another version of the document than its text now holds";
     private static final String PREMADE = "the chunk's text is not in the document's text (a pre-made chunk)";
+
+    private Spans() {
+    }
 
     /** A hit to cite: its chunk, where it lies in its document, and its text. */
     public record Hit(String chunkId, String documentId, int index, String text) {
