@@ -74,14 +74,17 @@ public final class Ports {
         throw new IllegalStateException("no free port on the loopback interface that was not handed out before");
     }
 
-    /** The OS's ephemeral port range: Linux's, read from /proc, else Linux's default. */
+    /**
+     * The OS's ephemeral port range: Linux's, read from /proc; else both Linux's default (32768-60999) and the IANA range
+     * that macOS and the BSDs use (49152-65535).
+     */
     static int[] ephemeralRange() {
         try {
             String[] bounds = Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range"))
                     .strip().split("\\s+");
             return new int[] {Integer.parseInt(bounds[0]), Integer.parseInt(bounds[1])};
         } catch (IOException | RuntimeException e) {
-            return new int[] {32768, 60999};
+            return new int[] {32768, 65535};
         }
     }
 
