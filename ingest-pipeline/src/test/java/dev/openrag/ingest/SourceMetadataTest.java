@@ -44,6 +44,7 @@ import org.opensearch.client.opensearch.OpenSearchClient;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.openrag.ingest.source.sync.JGitDefaults;
 import dev.openrag.knowledge.filter.DocumentFilters;
 import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.LexicalIndex;
@@ -93,6 +94,7 @@ class SourceMetadataTest {
 
     @BeforeEach
     void folder() throws IOException {
+        JGitDefaults.use(); // the repositories made here, as the app reads them: not through the machine's git settings
         folder = Files.createTempDirectory("openrag-meta-");
     }
 

@@ -27,6 +27,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 
+import dev.openrag.ingest.source.sync.JGitDefaults;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.ScoredChunk;
 import dev.openrag.localstack.test.LocalStackTestResource;
@@ -56,6 +57,7 @@ class SourceSyncTest {
 
     @BeforeEach
     void folder() throws IOException {
+        JGitDefaults.use(); // the repositories made here, as the app reads them: not through the machine's git settings
         folder = Files.createTempDirectory("openrag-sync-");
     }
 

@@ -251,10 +251,8 @@ public enum Engine {
 
     /** The last {@code lines} lines a command appended to {@code log} from byte {@code from} on: why it failed, in its own words. */
     static List<String> outputTail(Path log, long from, int lines) throws IOException {
-        byte[] all = Files.readAllBytes(log);
-        int start = (int) Math.min(from, all.length);
-        List<String> output = new String(all, start, all.length - start, StandardCharsets.UTF_8).lines().toList();
-        return output.isEmpty() ? List.of("(nothing)") : output.subList(Math.max(0, output.size() - lines), output.size());
+        List<String> output = LogTail.since(log, from, lines);
+        return output.isEmpty() ? List.of("(nothing)") : output;
     }
 
     /** A fresh id for one broker; the brokers of a cluster share one, kept in the home beside their directories. */

@@ -59,7 +59,7 @@ public final class ProcessSupervisor {
         Optional<ProcessHandle> running = runningProcess(spec.name());
         if (running.isPresent()) {
             LOG.info("{} already running (pid {})", spec.name(), running.get().pid());
-            awaitHealthy(spec, running.get());
+            awaitHealthy(spec, running.get(), LATEST_START);
             return false;
         }
         for (int port : spec.allPorts()) {
@@ -70,18 +70,24 @@ public final class ProcessSupervisor {
             }
         }
         Path log = logFile(spec.name());
+        long start = size(log); // the log is appended to: a failure shows this start's lines, not an earlier run's
         try {
-            Files.writeString(log, "=== " + Instant.now() + " starting " + spec.name() + "\n", StandardCharsets.UTF_8,
+            Files.writeString(log, startLine(spec.name()) + Instant.now() + "\n", StandardCharsets.UTF_8,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
             spec.prepare().run(log);
         } catch (LocalStackException e) {
             throw e;
         } catch (Exception e) {
-            throw new LocalStackException(spec.name() + " cannot be prepared: " + e.getMessage() + tailMessage(spec.name()), e);
+            throw new LocalStackException(spec.name() + " cannot be prepared: " + e.getMessage() + tailMessage(spec.name(), start), e);
         }
         ProcessHandle process = launch(spec, log);
-        awaitHealthy(spec, process);
+        awaitHealthy(spec, process, start);
         return true;
+    }
+
+    /** The line each start writes first to the component's log; what follows the last one is that start's output. */
+    private static String startLine(String name) {
+        return "=== starting " + name + " at ";
     }
 
     private ProcessHandle launch(ComponentSpec spec, Path log) {
@@ -112,12 +118,12 @@ public final class ProcessSupervisor {
         }
     }
 
-    private void awaitHealthy(ComponentSpec spec, ProcessHandle process) {
+    private void awaitHealthy(ComponentSpec spec, ProcessHandle process, long start) {
         Instant deadline = Instant.now().plus(spec.startTimeout());
         String lastProblem = "no answer yet";
         while (Instant.now().isBefore(deadline)) {
             if (!process.isAlive()) {
-                throw new LocalStackException(spec.name() + " exited during start-up." + tailMessage(spec.name()));
+                throw new LocalStackException(spec.name() + " exited during start-up." + tailMessage(spec.name(), start));
             }
             try {
                 if (spec.health().healthy()) {
@@ -129,7 +135,7 @@ public final class ProcessSupervisor {
             sleep(Duration.ofMillis(500));
         }
         throw new LocalStackException(spec.name() + " did not become healthy within " + spec.startTimeout().toSeconds()
-                + " s (last probe: " + lastProblem + "); it is left running for inspection." + tailMessage(spec.name()));
+                + " s (last probe: " + lastProblem + "); it is left running for inspection." + tailMessage(spec.name(), start));
     }
 
     /** Stops the component if one of ours runs: SIGTERM, then SIGKILL after the grace period. */
@@ -182,21 +188,36 @@ public final class ProcessSupervisor {
                         .orElse(false));
     }
 
+    /** The last lines its latest start wrote to the component's log (for a status, seen from any JVM). */
     public List<String> logTail(String name) {
+        return logTail(name, LATEST_START);
+    }
+
+    /** {@link #logTail(String, long)}'s "from": the latest start line in the log. */
+    private static final long LATEST_START = -1;
+
+    /** The last lines written to the component's log from byte {@code from} on (a start's own, see {@link LogTail}). */
+    private List<String> logTail(String name, long from) {
         Path log = logFile(name);
-        if (!Files.exists(log)) {
-            return List.of();
-        }
         try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return List.copyOf(lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+            return from == LATEST_START ? LogTail.sinceLast(log, startLine(name), LOG_TAIL_LINES) : LogTail.since(log, from, LOG_TAIL_LINES);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return List.of();
         } catch (IOException e) {
             return List.of("(cannot read " + log + ": " + e.getMessage() + ")");
         }
     }
 
-    private String tailMessage(String name) {
-        return "\nLast lines of " + logFile(name) + ":\n  " + String.join("\n  ", logTail(name));
+    private static long size(Path file) {
+        try {
+            return Files.exists(file) ? Files.size(file) : 0;
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    private String tailMessage(String name, long from) {
+        return "\nLast lines of " + logFile(name) + " since this start:\n  " + String.join("\n  ", logTail(name, from));
     }
 
     private Optional<Long> recordedPid(String name) {

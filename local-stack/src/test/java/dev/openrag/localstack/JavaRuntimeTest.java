@@ -68,9 +68,26 @@ class JavaRuntimeTest {
         assertThat(script).isRegularFile();
         String plain = fileNameEncoding(null);
         Assumptions.assumeFalse(plain.equals("UTF-8"), "this machine's POSIX locale already names files in UTF-8 (macOS)");
+        Assumptions.assumeTrue(hasCUtf8Locale(), "this machine has no C.UTF-8 locale (`LC_ALL=C.UTF-8 locale charmap` says so), the one the script switches to; "
+                + "without it file names stay ASCII, which this test cannot change");
         assertThat(fileNameEncoding(script)).isEqualTo("UTF-8");
         // a JVM the script did not start is the control: what every JVM got before
         assertThat(plain).isNotEqualTo("UTF-8");
+    }
+
+    /** Whether the C library knows C.UTF-8 (glibc 2.35+ builds it in; older ones and musl need it installed). */
+    private static boolean hasCUtf8Locale() throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("locale", "charmap").redirectErrorStream(true);
+        builder.environment().keySet().removeIf(name -> name.equals("LANG") || name.startsWith("LC_"));
+        builder.environment().put("LC_ALL", "C.UTF-8");
+        Process locale;
+        try {
+            locale = builder.start();
+        } catch (java.io.IOException noLocaleCommand) {
+            return false; // the script asks `locale` too
+        }
+        String output = new String(locale.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        return locale.waitFor(60, TimeUnit.SECONDS) && output.strip().equals("UTF-8");
     }
 
     /** sun.jnu.encoding of a java started with LANG and LC_* unset, through {@code script} (sourced) when given. */

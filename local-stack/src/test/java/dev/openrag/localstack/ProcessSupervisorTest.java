@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -108,6 +109,29 @@ class ProcessSupervisorTest {
         } catch (java.io.IOException e) {
             return "";
         }
+    }
+
+    @Test
+    void aFailedStartShowsOnlyItsOwnLinesWhateverCharsetTheyAreIn() throws Exception {
+        ProcessSupervisor supervisor = new ProcessSupervisor(home, false);
+        // the log is appended to: an earlier start's lines are there already, fewer than a tail's worth
+        Files.writeString(supervisor.logFile("latin"), "=== starting latin at an earlier time\nan earlier run's line\n".repeat(3),
+                StandardCharsets.UTF_8);
+        // "café" in ISO-8859-1, as a process in a Latin-1 locale writes it: not UTF-8
+        ComponentSpec latin = new ComponentSpec("latin", Ports.free(), List.of(),
+                List.of("/bin/sh", "-c", "printf 'caf\\351 ouvert\\n'; echo this start failed; exit 3", ComponentSpec.marker("latin")),
+                java.util.Map.of(), ComponentSpec.Preparation.NONE, () -> false, Duration.ofSeconds(30));
+
+        assertThatThrownBy(() -> supervisor.start(latin))
+                .isInstanceOf(LocalStackException.class)
+                .hasMessageContaining("latin exited during start-up")
+                .hasMessageContaining("caf\uFFFD ouvert")
+                .hasMessageContaining("this start failed")
+                .hasMessageNotContaining("an earlier run's line");
+        // a status (another JVM's `openrag status`) has only the log: the latest start's lines, the same way
+        assertThat(supervisor.status(latin).logTail())
+                .contains("caf\uFFFD ouvert", "this start failed")
+                .doesNotContain("an earlier run's line");
     }
 
     @Test

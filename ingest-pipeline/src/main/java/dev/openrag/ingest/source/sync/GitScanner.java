@@ -49,6 +49,10 @@ import org.eclipse.jgit.util.FS;
  */
 final class GitScanner {
 
+    static {
+        JGitDefaults.use();
+    }
+
     /**
      * What a run read: the files at the commit, readable until it is closed, and the commit's source fields
      * ({@code commit}, its time as {@code modified}, its {@code author}).

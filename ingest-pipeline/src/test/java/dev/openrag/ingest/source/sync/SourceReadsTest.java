@@ -45,6 +45,7 @@ class SourceReadsTest {
 
     @BeforeEach
     void folders() throws IOException {
+        JGitDefaults.use(); // the repositories made here, as the app reads them: not through the machine's git settings
         allowed = Files.createDirectories(temp.resolve("allowed")).toRealPath();
         outside = Files.createDirectories(temp.resolve("outside")).toRealPath();
         root = Files.createDirectories(allowed.resolve("docs"));
