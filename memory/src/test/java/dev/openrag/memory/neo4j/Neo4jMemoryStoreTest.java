@@ -177,8 +177,11 @@ class Neo4jMemoryStoreTest {
     @Test
     void theDefaultFusionLetsOneListsFirstHitAheadOfMemoriesBothListsRankMiddling() {
         String scope = "fusion-" + System.nanoTime();
-        // no copies, so no feedback list: the two lists alone
-        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        // no feedback list: the two lists alone
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0));
+        // a memory without the word, so that the word tells memories apart (else its list would be silent); vectors' rank 7
+        store.add(new Memory(scope + "-u", scope, "quiet", List.of(), false, 1, 1, null, null, null, List.of(), List.of()),
+                new float[] {0, 0, 1, 0});
         // the shortest text naming the word: BM25's first hit; orthogonal to the query: vectors' last
         store.add(new Memory(scope + "-x", scope, "zephyr", List.of(), false, 1, 1, null, null, null, List.of(), List.of()),
                 new float[] {0, 0, 0, 1});
