@@ -189,6 +189,22 @@ public final class MemoryWords {
         return String.join(" OR ", quoted);
     }
 
+    /**
+     * Whether {@code word} (lower case) is a stop word of the language {@code text} is in (Lucene's Snowball stop sets),
+     * where languages tie of each of them (a stop word of one only is a word of another: "cet" ties a sentence with
+     * French, where it is one): a function word of the text's own language, for rules that leave such words out without
+     * a list of their own.
+     */
+    static boolean isStopWordOf(String word, String text) {
+        return stopWordsOf(text).test(word);
+    }
+
+    /** {@link #isStopWordOf} for many words of one {@code text}: its language read once. */
+    static java.util.function.Predicate<String> stopWordsOf(String text) {
+        List<Language> languages = PLAIN.languagesOf(text);
+        return word -> !languages.isEmpty() && languages.stream().allMatch(language -> language.stopWords.contains(word));
+    }
+
     /** The language(s) {@code text} is read in: one, or the tied ones. */
     List<Language> languagesOf(String text) {
         return script(text) == Language.CJK ? List.of(Language.CJK) : languagesOf(text, analyze(plain, text));
