@@ -634,8 +634,10 @@ class MemoryScopeCopiesTest {
         Neo4jMemoryStore small = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
         // a store for which the same scope is too big for Neo4j's exact scan: it waits for the copy all the same
         Neo4jMemoryStore big = new Neo4jMemoryStore(driver, 10, 10_000, SearchTuning.DEFAULT);
-        // a store whose copies cannot hold the scope: Neo4j answers
+        // a store whose copies cannot hold the scope: the scope is read for each search alone, and ranks alike
         Neo4jMemoryStore overBudget = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 29, SearchTuning.DEFAULT);
+        // over the budget and over the exact scan: Neo4j's indexes answer
+        Neo4jMemoryStore overBoth = new Neo4jMemoryStore(driver, 10, 29, SearchTuning.DEFAULT);
         MemoryQuery question = new MemoryQuery(scope, "What did Ada say about the garden?", randomVector(random), 20, null, 0, false,
                 null, null, null, NOW, MemoryQuery.HYBRID, null, null, false, secondVector(random));
 
@@ -645,7 +647,9 @@ class MemoryScopeCopiesTest {
                         .containsKeys(Neo4jMemoryStore.SECOND_VECTOR_LIST, Neo4jMemoryStore.CONTEXT_WORDS_LIST));
         assertThat(scored(first)).as("the first search ranks as the next").isEqualTo(scored(small.search(question)));
         assertThat(scored(big.search(question))).as("a scope over the scan limit: its first search too").isEqualTo(scored(first));
-        assertThat(overBudget.search(question)).as("a scope over the copies' budget: Neo4j's lists alone").isNotEmpty()
+        assertThat(scored(overBudget.search(question))).as("a scope over the copies' budget, read for the search").isEqualTo(scored(first));
+        assertThat(overBoth.servesFromMemory(scope)).isFalse();
+        assertThat(overBoth.search(question)).as("over the budget and the exact scan: Neo4j's lists alone").isNotEmpty()
                 .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
     }
 

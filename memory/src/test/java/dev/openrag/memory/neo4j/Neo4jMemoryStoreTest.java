@@ -161,8 +161,9 @@ class Neo4jMemoryStoreTest {
 
     @Test
     void bm25FromNeo4jsIndexFindsEachMemoryRightAfterItsAddThoughTheIndexIsUpdatedAfterTheCommit() {
-        // no copy, so the words list comes from the fulltext index, which Neo4j updates on a thread of its own
-        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        // no copy and no exact scan (a scope Neo4j scans exactly is read for the search), so the words list comes from the
+        // fulltext index, which Neo4j updates on a thread of its own
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 0, 0, SearchTuning.DEFAULT);
         String scope = "words-" + System.nanoTime();
         for (int i = 0; i < 30; i++) {
             String word = "quokka" + (char) ('a' + i % 26) + (char) ('a' + i / 26) + "x"; // a word no other memory has
