@@ -55,8 +55,8 @@ import dev.openrag.memory.ScopeWords;
  *   <li>otherwise (a deletion the list no longer holds or never held, or too much to read) the scope is read again.
  *   A search waits for that read ({@link #current(String, boolean)}), up to {@value #READ_NOW_WAIT_MS} ms, so that it
  *   ranks as the next search will; past that, or when the throttle allows no read yet, a scope Neo4j would scan
- *   exactly is read for that search alone ({@link #readOnce}: at most 1,000 memories, a tenth of the read of 10,000 below) and a bigger
- *   one is answered by Neo4j's indexes. One read per scope at a time, and no sooner than 20 times the last read's
+ *   exactly is read for that search alone ({@link #readOnce}: at most 1,000 memories, a tenth of the read of 10,000
+ *   below) and a bigger one is answered by Neo4j's indexes. One read per scope at a time, and no sooner than 20 times the last read's
  *   duration (at least a second), so a scope that changes all the time costs at most about 5% of a core to follow. The vectors,
  *   most of what is read, come as bytes ({@link MemoryVectors}): a scope of 10,000 memories is read in about half a
  *   second.</li>
