@@ -15,8 +15,10 @@ import dev.openrag.knowledge.text.FulltextQuery;
  * stays findable for everything it says; only the caller hides a memory ({@code supersedes},
  * update, forget, a correction). A suggestion becomes a {@value Memory#SUGGESTED_SUPERSEDES} link
  * from the new memory, saying which fact changed and why it was read so, for the agent to confirm or
- * dismiss. It does not rank: its rules read English wording, while search decides by meaning and time
- * which of two memories answers a question first ({@link NewerWins}), in any language.
+ * dismiss. It does not rank: its rules read English wording ({@link #CUE}, {@link StatedFacts}) and only ever
+ * suggest, while search decides by meaning and time which of two memories answers a question first
+ * ({@link NewerWins}), in any language. A memory in another language gets no suggestion by rule (the memory LLM
+ * role's, where one runs, reads any language).
  * <p>
  * Found offline in two ways:
  * <ul>
@@ -41,7 +43,7 @@ public final class FactChanges {
         }
     }
 
-    /** Words that say a memory changes what an older one says. */
+    /** English words that say a memory changes what an older one says: a trigger for suggestions only, never for ranking. */
     static final Pattern CUE = Pattern.compile("(?i)\\b(?:now|no longer|not any ?more|any ?more|instead|moved|migrated|migrating|"
             + "switched|switching|changed|changing|replaced|update:|updated:|from now on|these days|nowadays)(?![\\p{L}])");
     /** Where a change names the value it ends. */
@@ -160,12 +162,17 @@ public final class FactChanges {
         return memory.speaker() == null || memory.speaker().isBlank() ? null : MemoryText.key(memory.speaker());
     }
 
-    /** A text's words worth matching ({@link MemoryText#queryTerms}), as English stems, cue words and single letters out. */
+    /**
+     * A text's words worth matching ({@link MemoryText#queryTerms}), as stems: cue words, single letters, numbers and the
+     * stop words of the text's own language(s) ({@link MemoryWords#isStopWordOf}, Lucene's sets) out.
+     */
     static List<String> contentStems(String text) {
         ScopeWords.Stems stems = new ScopeWords.Stems(true);
         Set<String> out = new LinkedHashSet<>();
+        java.util.function.Predicate<String> stopWord = MemoryWords.stopWordsOf(text);
         for (String word : FulltextQuery.queryTerms(text)) {
-            if (word.length() > 1 && !CUE.matcher(word).matches() && !NOT_SUBJECT.contains(word) && !word.chars().allMatch(Character::isDigit)) {
+            if (word.length() > 1 && !CUE.matcher(word).matches() && !stopWord.test(word)
+                    && !word.chars().allMatch(Character::isDigit)) {
                 out.add(stems.of(word));
             }
         }
@@ -190,10 +197,6 @@ public final class FactChanges {
     private static String namedSubject(StatedFacts.Fact fact) {
         return fact.subject().equals("i") || fact.subject().equals("user") ? "" : fact.subject();
     }
-
-    /** Words that say nothing of what a memory is about (cue words are left out apart). */
-    private static final Set<String> NOT_SUBJECT = Set.of("update", "updated", "not", "no", "longer", "also", "just", "still",
-            "last", "month", "week", "year", "today", "yesterday", "ago", "since", "new", "old", "use", "uses", "using", "used");
 
     private static String describe(StatedFacts.Fact fact, StatedFacts.Fact replaced) {
         return fact.attribute() + " of " + fact.subject() + ": " + replaced.value() + (fact.ended() ? ", ended" : " → " + fact.value());

@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  * The named things a memory mentions — people, places, organisations, named events — found offline
  * by rule, in any language written with capitals: runs of capitalised words ("Jolene", "Lake Tahoe", "LGBTQ",
  * "Bank of America"). A capitalised word whose lower-case form is a stop word of the text's own language
- * ({@link MemoryWords}: Lucene's Snowball stop sets) is never part of a run ("I", "The", "Ich", "Nous"), nor is a
- * month's or a weekday's name in that language ({@code java.time}'s names for its locale): time is a field of its own.
+ * ({@link MemoryWords}: Lucene's Snowball stop sets; where languages tie, a stop word of each of them) is never part
+ * of a run ("I", "The", "Ich", "Nous"), nor is a month's or a weekday's name in that language ({@code java.time}'s
+ * names for its locale): time is a field of its own.
  * <p>
  * A capital opening a sentence may be the sentence's alone, so a run there is an uncertain entity ("Went" and
  * "Jolene" alike), and the rest of such a run, capitalised away from the sentence's start, a certain one ("Hey Mel" →
@@ -144,14 +145,22 @@ public final class MemoryEntities {
         return stopOrCalendar(word.replace('’', '\''), languages) ? null : word;
     }
 
+    /**
+     * Whether {@code word} is a stop word of every language the text may be in (its {@code languages}, one or the tied
+     * ones), or a month's or weekday's name in any of them. A stop word of one tied language only is another's name
+     * ("Per and Eva came." ties English and Italian, where "per" is a stop word); a calendar name means the same time in
+     * whichever tied language it is written ("in June" ties English and Italian too, and is no Italian word).
+     */
     private static boolean stopOrCalendar(String word, List<MemoryWords.Language> languages) {
         String lower = word.toLowerCase(Locale.ROOT);
+        boolean stopInEvery = !languages.isEmpty();
         for (MemoryWords.Language language : languages) {
-            if (language.stopWords.contains(lower) || CALENDAR_NAMES.get(language).contains(lower)) {
+            if (CALENDAR_NAMES.get(language).contains(lower)) {
                 return true;
             }
+            stopInEvery &= language.stopWords.contains(lower);
         }
-        return false;
+        return stopInEvery;
     }
 
     /**

@@ -45,9 +45,9 @@ import org.tartarus.snowball.ext.SwedishStemmer;
  * The words of memories and questions, each in its own language: what BM25 matches, in a scope's copy
  * ({@link ScopeWords}) and in Neo4j's {@code memory_words} index alike (which holds these terms, split on spaces).
  * <p>
- * A text's language is read from its script first: Han, kana or Hangul make it Chinese, Japanese or Korean, cut
- * into overlapping pairs of characters (Lucene's CJK bigrams), so a word inside a sentence is found without a
- * dictionary; Cyrillic is Russian. A text in Latin script is in the language whose Snowball stop set (Lucene's)
+ * A text's language is read from its script first, by proportion (one foreign character does not decide it): mostly
+ * Han, kana or Hangul make it Chinese, Japanese or Korean, cut into overlapping pairs of characters (Lucene's CJK
+ * bigrams), so a word inside a sentence is found without a dictionary; mostly Cyrillic is Russian. A text in Latin script is in the language whose Snowball stop set (Lucene's)
  * holds most of its words. Each language drops its own stop words and stems with its own Snowball stemmer. Where
  * languages tie (no stop word at all, or as many of two), a question is read in each of them and its terms or-ed,
  * so that it finds a memory in whichever of those languages the memory is; a memory is read in the first of them.
@@ -121,7 +121,7 @@ public final class MemoryWords {
      * version, the other stemming setting) is read again when the store starts.
      */
     public String version() {
-        return "snowball-cjk-2" + (stemming ? "-stemmed" : "-plain");
+        return "snowball-cjk-3" + (stemming ? "-stemmed" : "-plain");
     }
 
     /**
@@ -189,25 +189,65 @@ public final class MemoryWords {
         return String.join(" OR ", quoted);
     }
 
+    /**
+     * Whether {@code word} (lower case) is a stop word of the language {@code text} is in (Lucene's Snowball stop sets),
+     * where languages tie of each of them (a stop word of one only is a word of another: "cet" ties a sentence with
+     * French, where it is one): a function word of the text's own language, for rules that leave such words out without
+     * a list of their own.
+     */
+    static boolean isStopWordOf(String word, String text) {
+        return stopWordsOf(text).test(word);
+    }
+
+    /** {@link #isStopWordOf} for many words of one {@code text}: its language read once. */
+    static java.util.function.Predicate<String> stopWordsOf(String text) {
+        List<Language> languages = PLAIN.languagesOf(text);
+        return word -> !languages.isEmpty() && languages.stream().allMatch(language -> language.stopWords.contains(word));
+    }
+
     /** The language(s) {@code text} is read in: one, or the tied ones. */
     List<Language> languagesOf(String text) {
         return script(text) == Language.CJK ? List.of(Language.CJK) : languagesOf(text, analyze(plain, text));
     }
 
-    /** CJK for a text with Han, kana or Hangul; Russian for one with Cyrillic (and none of those); else null. */
+    /**
+     * The script most of {@code text} is written in, by proportion: CJK when its Han, kana and Hangul characters are at
+     * least as many as its words in other scripts (a CJK character says about as much as a word: "我和Anna去了Berlin" is
+     * Chinese), Russian when more of its words are Cyrillic than in any other script; else null. One foreign character or
+     * name does not decide the language of a text written in another script.
+     */
     private static Language script(String text) {
-        boolean cyrillic = false;
+        int cjk = 0;
+        int cyrillicWords = 0;
+        int otherWords = 0;
+        Character.UnicodeScript previous = null; // the script of the letter before, null after a non-letter
         for (int i = 0; i < text.length(); ) {
             int c = text.codePointAt(i);
+            i += Character.charCount(c);
+            if (!Character.isLetter(c)) {
+                previous = null;
+                continue;
+            }
             Character.UnicodeScript script = Character.UnicodeScript.of(c);
             if (script == Character.UnicodeScript.HAN || script == Character.UnicodeScript.HIRAGANA
                     || script == Character.UnicodeScript.KATAKANA || script == Character.UnicodeScript.HANGUL) {
-                return Language.CJK;
+                cjk++;
+                previous = null;
+                continue;
             }
-            cyrillic |= script == Character.UnicodeScript.CYRILLIC;
-            i += Character.charCount(c);
+            if (script != previous) { // a word begins
+                if (script == Character.UnicodeScript.CYRILLIC) {
+                    cyrillicWords++;
+                } else {
+                    otherWords++;
+                }
+            }
+            previous = script;
         }
-        return cyrillic ? Language.RUSSIAN : null;
+        if (cjk > 0 && cjk >= cyrillicWords + otherWords) {
+            return Language.CJK;
+        }
+        return cyrillicWords > otherWords ? Language.RUSSIAN : null;
     }
 
     /** The language(s) of a text without CJK characters, whose words are {@code words}. */

@@ -5,7 +5,12 @@ import java.time.LocalDate;
 import java.time.Month;
 import java.time.Period;
 import java.time.ZoneOffset;
+import java.text.ParsePosition;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.TextStyle;
+import java.time.temporal.ChronoField;
+import java.time.temporal.TemporalAccessor;
 import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +42,10 @@ import java.util.regex.Pattern;
  * Times before or after an event ("before the wedding", "after the road trip"): {@link #anchor}
  * names the event; the caller finds when it happened (the scope's best memory for those words) and
  * {@link Anchor#around} turns that time into a window, the event's own day on both sides of it.
+ * <p>
+ * A day or a month with its year written in German, Spanish, French or Chinese ("am 16. Mai 2023", "en mayo de
+ * 2023", "le 3 mars 2022", "2023年5月16日") is read as its locale writes one ({@link #DATE_LANGUAGES}: java.time's CLDR
+ * patterns, no names typed here); the relations, ranges, parts of months, seasons and relative words above are English.
  * <p>
  * Dates are read in UTC; the first expression found wins; anything else is no window at all
  * (rules, offline: an LLM resolver can come with the model providers).
@@ -107,7 +116,7 @@ public final class TimeExpressions {
     private static final Pattern BARE_YEAR = Pattern.compile("((?:19|20)\\d{2})\\b");
     /** The stretch a relation's date is counted from, just before the relation's word. */
     private static final Pattern STRETCH = Pattern.compile("\\b(?:(?:the|last)\\s+(week|weekend|month)|(\\d{1,3}|a|one|two|three)\\s+(day|week|month)s?"
-            + "|the\\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday))\\s+$", Pattern.CASE_INSENSITIVE);
+            + "|the\\s+(" + weekdayAlternatives() + "))\\s+$", Pattern.CASE_INSENSITIVE);
     /** Enough characters before a relation for the words that qualify it ("the Wednesday ", "three months ", "named "). */
     private static final int QUALIFIER_CHARS = 24;
     /** An event's words: up to six, to the end of the clause. */
@@ -121,6 +130,21 @@ public final class TimeExpressions {
             Pattern.CASE_INSENSITIVE);
     private static final Set<String> DETERMINERS = Set.of("the", "a", "an", "my", "his", "her", "their", "our",
             "your", "its");
+
+    /**
+     * The languages whose written dates are read as CLDR writes them ({@link #LOCALIZED_DAYS}): the English patterns above
+     * read more ways of writing an English date ("the 3rd of Sep."); relative words ("yesterday", "last week") are English.
+     */
+    static final List<Locale> DATE_LANGUAGES = List.of(Locale.ENGLISH, Locale.GERMAN, Locale.forLanguageTag("es"), Locale.FRENCH,
+            Locale.CHINESE);
+    /**
+     * A day with its month and year in each of {@link #DATE_LANGUAGES}, as its locale writes one, month names full or short
+     * ("16. Mai 2023", "16 de mayo de 2023", "16 mai 2023", "2023年5月16日"): java.time's localized patterns (CLDR's
+     * skeletons {@code yMMMMd}, {@code yMMMd}), so no month name or word between is typed here. Any case.
+     */
+    private static final List<DateTimeFormatter> LOCALIZED_DAYS = localized("yMMMMd", "yMMMd");
+    /** A month and its year in each of those languages ("Mai 2023", "mayo de 2023", "2023年5月"). */
+    private static final List<DateTimeFormatter> LOCALIZED_MONTHS = localized("yMMMM", "yMMM");
 
     private TimeExpressions() {
     }
@@ -447,10 +471,84 @@ public final class TimeExpressions {
             LocalDate first = LocalDate.of(Integer.parseInt(m.group(2)), month(m.group(1)), 1);
             return Optional.of(window(first, first.plusMonths(1)));
         }
+        Optional<Window> localized = localized(text, start, LOCALIZED_DAYS).or(() -> localized(text, start, LOCALIZED_MONTHS));
+        if (localized.isPresent()) {
+            return localized;
+        }
         m = (atStart ? BARE_YEAR : YEAR).matcher(text);
         if (found(m, start)) {
             LocalDate first = LocalDate.of(Integer.parseInt(m.group(1)), 1, 1);
             return Optional.of(window(first, first.plusYears(1)));
+        }
+        return Optional.empty();
+    }
+
+    private static List<DateTimeFormatter> localized(String... skeletons) {
+        List<DateTimeFormatter> formats = new ArrayList<>();
+        for (Locale locale : DATE_LANGUAGES) {
+            for (String skeleton : skeletons) {
+                formats.add(new DateTimeFormatterBuilder().parseCaseInsensitive().appendLocalized(skeleton).toFormatter(locale));
+            }
+        }
+        return formats;
+    }
+
+    /**
+     * A date written in one of {@code formats}: starting at {@code start} (≥ 0), else the first anywhere, tried where a
+     * word or a number begins ("在2023年5月" holds one after the character before it). A month's day, with a year of four
+     * digits; a day the month does not have is the month, as above.
+     */
+    private static Optional<Window> localized(String text, int start, List<DateTimeFormatter> formats) {
+        // each holds a year of four digits, at most YEAR_AFTER_START characters after the date's start: only the places
+        // just before one are tried (a long query without years costs one scan)
+        Matcher year = FOUR_DIGITS.matcher(text);
+        if (start >= 0) {
+            year.region(Math.min(start, text.length()), Math.min(text.length(), start + YEAR_AFTER_START + 4));
+            return year.find() ? localized(text, start, start, formats) : Optional.empty();
+        }
+        int tried = -1;
+        while (year.find()) {
+            Optional<Window> found = localized(text, Math.max(tried + 1, year.start() - YEAR_AFTER_START), year.start(), formats);
+            if (found.isPresent()) {
+                return found;
+            }
+            tried = year.start();
+        }
+        return Optional.empty();
+    }
+
+    private static final Pattern FOUR_DIGITS = Pattern.compile("(?<!\\d)\\d{4}(?!\\d)");
+    /** How far into a written date its year may begin ("6 de septiembre de 2023": 19 characters). */
+    private static final int YEAR_AFTER_START = 32;
+
+    /** {@link #localized(String, int, List)} tried at each place from {@code from} through {@code last}. */
+    private static Optional<Window> localized(String text, int from, int last, List<DateTimeFormatter> formats) {
+        for (int i = from; i <= last && i < text.length(); i++) {
+            char c = text.charAt(i);
+            char before = i == 0 ? ' ' : text.charAt(i - 1);
+            if (!Character.isLetterOrDigit(c) || Character.isDigit(c) == Character.isDigit(before) && Character.isLetterOrDigit(before)) {
+                continue; // inside a word or a number
+            }
+            for (DateTimeFormatter format : formats) {
+                ParsePosition position = new ParsePosition(i);
+                TemporalAccessor parsed = format.parseUnresolved(text, position);
+                int end = position.getIndex();
+                if (parsed == null || position.getErrorIndex() >= 0 || end < text.length() && Character.isDigit(text.charAt(end))
+                        && Character.isDigit(text.charAt(end - 1)) || !parsed.isSupported(ChronoField.YEAR_OF_ERA)
+                        || !parsed.isSupported(ChronoField.MONTH_OF_YEAR)) {
+                    continue;
+                }
+                long year = parsed.getLong(ChronoField.YEAR_OF_ERA);
+                if (year < 1000 || year > 9999) {
+                    continue;
+                }
+                Month month = Month.of((int) parsed.getLong(ChronoField.MONTH_OF_YEAR));
+                if (parsed.isSupported(ChronoField.DAY_OF_MONTH)) {
+                    return Optional.of(day((int) year, month, (int) parsed.getLong(ChronoField.DAY_OF_MONTH)));
+                }
+                LocalDate first = LocalDate.of((int) year, month, 1);
+                return Optional.of(window(first, first.plusMonths(1)));
+            }
         }
         return Optional.empty();
     }
@@ -494,6 +592,15 @@ public final class TimeExpressions {
             }
         }
         throw new IllegalArgumentException("not a month: " + name);
+    }
+
+    /** English weekday names as java.time writes them, for a regular expression. */
+    private static String weekdayAlternatives() {
+        StringBuilder names = new StringBuilder();
+        for (DayOfWeek day : DayOfWeek.values()) {
+            names.append(names.isEmpty() ? "" : "|").append(day.getDisplayName(TextStyle.FULL, Locale.ENGLISH).toLowerCase(Locale.ROOT));
+        }
+        return names.toString();
     }
 
     private static String monthAlternatives() {

@@ -43,6 +43,18 @@ class FactChangesTest {
     }
 
     @Test
+    void theWordsTwoMemoriesShareLeaveOutEachLanguagesFunctionWords() {
+        // function words of German, Spanish and French (Lucene's stop sets) are no subject two memories share
+        assertThat(FactChanges.sharedWords("Die Datenbank ist jetzt auf dem neuen Server.", "Die Katze ist auf dem Sofa.")).isEmpty();
+        assertThat(FactChanges.sharedWords("El servidor de la empresa está en el sótano.", "La casa de mi madre está en el centro.")).isEmpty();
+        assertThat(FactChanges.sharedWords("Nous avons mis la base de données sur le serveur.", "Nous avons vu le film sur la plage.")).isEmpty();
+        // controls: content words shared in those languages and in English still count
+        assertThat(FactChanges.sharedWords("Die Datenbank läuft auf dem Server db-2.", "Die Datenbank läuft auf dem Server db-1.")).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(FactChanges.sharedWords("The staging database is MySQL 8.", "The staging database moved to PostgreSQL."))
+                .contains("stage", "databas").doesNotContain("the", "is");
+    }
+
+    @Test
     void aPersonsFactNamesTheFactAndOnlyItsWords() {
         Memory lisbon = memory("lisbon", "I live in Lisbon and I prefer tabs over spaces.", 10);
         List<FactChanges.Suggestion> found = suggested(memory("porto", "I moved to Porto last month.", 20), lisbon);

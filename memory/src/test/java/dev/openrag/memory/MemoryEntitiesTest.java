@@ -74,6 +74,23 @@ class MemoryEntitiesTest {
     }
 
     @Test
+    void whereLanguagesTieAWordIsDroppedOnlyAsAStopWordOfEachOfThem() {
+        // "Per and Eva came." ties English and Italian ("and", "per"): "per" is no English word, so "Per" is a name
+        assertThat(certain("Yesterday Per and Eva came to Oslo.")).containsExactly("Per", "Eva", "Oslo");
+        assertThat(uncertain("Per and Eva came.")).containsExactly("Per");
+        // "alle" is a German, Danish and Norwegian stop word, not an English one; "and" ties them with English
+        assertThat(certain("We met Alle and Jon.")).containsExactly("Alle", "Jon");
+        // controls: a stop word of every tied language, and a month's name in one of them, still go
+        assertThat(MemoryWords.of(false).languagesOf("Yesterday I visited Martina in Boston, in June.")).as("English and Italian tie")
+                .hasSizeGreaterThan(1);
+        assertThat(names("Yesterday I visited Martina in Boston, in June.", null)).doesNotContain("I", "June");
+        // in Italian alone, "Per" opening a sentence is the stop word it is there
+        assertThat(names("Per la cena di sabato, Marco ha cucinato con Giulia.", null)).containsExactly("Marco", "Giulia");
+        // one foreign character does not make a Latin text's names CJK's (which keeps every capitalised word)
+        assertThat(names("The 寿 counter is where I met Eva.", null)).containsExactly("Eva");
+    }
+
+    @Test
     void aRunOpeningASentenceIsUncertainAndItsRestCertainAndTheCountIsCapped() {
         assertThat(MemoryEntities.of("Hi Maria, how was it?", null)).containsExactly(
                 new MemoryEntities.Entity("hi maria", "Hi Maria", false), new MemoryEntities.Entity("maria", "Maria", true));

@@ -24,6 +24,24 @@ class MemoryWordsTest {
     }
 
     @Test
+    void oneCharacterOfAnotherScriptDoesNotDecideALongTextsLanguage() {
+        // one CJK or Cyrillic character, or one name, inside a text of another script
+        assertThat(words.languagesOf("We had lunch at the 寿 counter with the whole team after the review.")).as("one Han character")
+                .containsExactly(MemoryWords.Language.ENGLISH);
+        assertThat(words.languagesOf("Wir haben mit dem Team über Жуков und die Planung gesprochen.")).as("one Cyrillic word")
+                .containsExactly(MemoryWords.Language.GERMAN);
+        assertThat(words.languagesOf("Nous avons mangé des 寿司 avec les enfants du quartier.")).as("one Japanese word in French")
+                .containsExactly(MemoryWords.Language.FRENCH);
+        assertThat(words.ofText("We had lunch at the 寿 counter with the whole team after the review.")).as("read in English: stemmed")
+                .contains("lunch", "review", "counter");
+        // controls: texts mostly in those scripts, with a Latin name or two, keep their own reading
+        assertThat(words.languagesOf("我和Anna上周去了Berlin。")).containsExactly(MemoryWords.Language.CJK);
+        assertThat(words.languagesOf("私はGoogleで働いています")).containsExactly(MemoryWords.Language.CJK);
+        assertThat(words.languagesOf("Я работаю в IBM уже три года.")).containsExactly(MemoryWords.Language.RUSSIAN);
+        assertThat(words.ofText("我和Anna上周去了Berlin。")).contains("上周", "anna", "berlin");
+    }
+
+    @Test
     void aChineseSentenceIsPairsOfCharactersNotOneToken() {
         assertThat(words.ofText("我们的办公室在上海。")).contains("办公", "公室", "上海", "海").doesNotContain("我们的办公室在上海");
         assertThat(words.ofQuery("办公室在哪里")).as("a question's characters pair only").containsExactly("办公", "公室", "室在", "在哪", "哪里");

@@ -34,6 +34,26 @@ class TimeExpressionsTest {
     }
 
     @Test
+    void aDayOrAMonthWithItsYearIsReadInEachLanguageAsItsLocaleWritesIt() {
+        String may16 = "2023-05-16T00:00:00Z..2023-05-17T00:00:00Z";
+        String september = "2022-09-01T00:00:00Z..2022-10-01T00:00:00Z";
+        assertThat(window("Was ist am 16. Mai 2023 passiert?")).isEqualTo(may16);
+        assertThat(window("Was haben wir im september 2022 gemacht?")).as("any case").isEqualTo(september);
+        assertThat(window("¿Qué pasó el 16 de mayo de 2023?")).isEqualTo(may16);
+        assertThat(window("¿Adónde viajamos en septiembre de 2022?")).isEqualTo(september);
+        assertThat(window("Qu'avons-nous fait le 16 mai 2023 ?")).isEqualTo(may16);
+        assertThat(window("Où étions-nous en septembre 2022 ?")).isEqualTo(september);
+        assertThat(window("我们2023年5月16日做了什么？")).isEqualTo(may16);
+        assertThat(window("我们在2022年9月去了哪里？")).isEqualTo(september);
+        assertThat(window("Was war vor dem 16. Mai 2023?")).as("relations are read in English only: the day itself").isEqualTo(may16);
+        assertThat(window("am 31. Februar 2023")).as("a day the month lacks is its month").isEqualTo("2023-02-01T00:00:00Z..2023-03-01T00:00:00Z");
+        // controls: a month without its year, a number that is no year, a month's name that is another word
+        assertThat(window("¿Qué pasó el 16 de mayo?")).isEqualTo("none");
+        assertThat(window("Zimmer 16 im Mai 20234")).isEqualTo("none");
+        assertThat(window("room 2023 on the third floor")).isEqualTo("none");
+    }
+
+    @Test
     void aDayThatDoesNotExistIsReadAsItsMonthAndANonsenseIsoDateAsNothing() {
         assertThat(window("what did we plan on 31 February, 2023")).isEqualTo("2023-02-01T00:00:00Z..2023-03-01T00:00:00Z");
         assertThat(window("ticket 2023-13-45")).isEqualTo("none");

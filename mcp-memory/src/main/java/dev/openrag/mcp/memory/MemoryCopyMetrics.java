@@ -18,9 +18,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 /**
  * How memory searches found their scope's in-memory copy, at {@code /q/metrics}:
  * {@code openrag_memory_copy_searches_total{found="current|own_writes|caught_up|read_now|none"}}, and
- * {@code openrag_memory_copies_memories}, the memories the copies hold. A rising {@code none} means searches that
- * Neo4j answered without the copy's lists, so ranked otherwise than the next search of the same scope: a scope over
- * the copies' budget, or written through other instances faster than their writes can be read back.
+ * {@code openrag_memory_copies_memories}, the memories the copies hold. A rising {@code none} means searches without a
+ * current copy: a scope over the copies' budget, or written through other instances faster than their writes can be
+ * read back. Such a scope of at most the exact-scan limit is read for the search alone and ranks as from a copy; a
+ * bigger one is answered by Neo4j's indexes without the copy's lists, so ranks otherwise than from a copy.
  */
 @Singleton
 public class MemoryCopyMetrics implements MeterBinder {

@@ -54,9 +54,10 @@ import dev.openrag.memory.ScopeWords;
  *   however many instances wrote them;</li>
  *   <li>otherwise (a deletion the list no longer holds or never held, or too much to read) the scope is read again.
  *   A search waits for that read ({@link #current(String, boolean)}), up to {@value #READ_NOW_WAIT_MS} ms, so that it
- *   ranks as the next search will; past that, or when the throttle allows no read yet, Neo4j answers, without the
- *   lists only a copy gives. One read per scope at a time, and no sooner than 20 times the last read's duration (at
- *   least a second), so a scope that changes all the time costs at most about 5% of a core to follow. The vectors,
+ *   ranks as the next search will; past that, or when the throttle allows no read yet, a scope Neo4j would scan
+ *   exactly is read for that search alone ({@link #readOnce}: at most 1,000 memories, a tenth of the read of 10,000
+ *   below) and a bigger one is answered by Neo4j's indexes. One read per scope at a time, and no sooner than 20 times the last read's
+ *   duration (at least a second), so a scope that changes all the time costs at most about 5% of a core to follow. The vectors,
  *   most of what is read, come as bytes ({@link MemoryVectors}): a scope of 10,000 memories is read in about half a
  *   second.</li>
  * </ol>
@@ -211,7 +212,7 @@ final class MemoryScopeCopies {
         CAUGHT_UP,
         /** read whole while the search waited */
         READ_NOW,
-        /** without a current copy: Neo4j answered, without the lists only a copy gives */
+        /** without a current copy: read for the search alone, or (a scope past the exact-scan limit) Neo4j's indexes answered */
         NONE
     }
 
@@ -604,6 +605,25 @@ final class MemoryScopeCopies {
             // that committed while the scope was read has its version and may be needed next
             LOG.debugf("memory scope %s: %d memories copied into memory at version %s", scope, copy.size(), copy.version());
             evictBeyondBudget(scope);
+        }
+    }
+
+    /** The state of a copy read for one search only ({@link #readOnce}): a version no scope has. */
+    private static final State ONCE = new State("", 0, 0, 0, 0, false);
+
+    /**
+     * The scope read whole for one search and not kept (no budget, no throttle): a search without a current copy ranks
+     * over this one, through the same code as over a kept copy, so that both answer in the same order (MemorySearch reads
+     * one only for a scope Neo4j would scan exactly anyway). Null for an empty scope, or vectors a copy cannot hold (the
+     * read of a scope logs those).
+     */
+    Copy readOnce(String scope) {
+        try (Session session = driver.session()) {
+            List<Copied> rows = session.executeRead(tx -> tx.run("MATCH (m:Memory {scope: $scope})\n" + COPIED_FIELDS,
+                    Map.of("scope", scope)).list(Copied::of));
+            return rows.isEmpty() ? null : Copy.of(ONCE, stemming, rows);
+        } catch (IllegalStateException e) {
+            return null;
         }
     }
 

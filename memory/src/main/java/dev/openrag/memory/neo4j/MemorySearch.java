@@ -42,7 +42,9 @@ import dev.openrag.memory.NewerWins;
  * needs memories on several days), recency ({@link RecencyLift}: asked for), newer wins ({@link NewerWins}: needs
  * memories that happened at different times, close in meaning).</li>
  * </ul>
- * Reads where the scope stands, its in-memory copy ({@link MemoryScopeCopies}) and Neo4j; writes nothing.
+ * Reads where the scope stands, its in-memory copy ({@link MemoryScopeCopies}) and Neo4j; writes nothing. The lists
+ * are ranked over the scope's copy, kept or read for the search alone (a scope Neo4j would scan exactly), so that a
+ * search answers the same order either way; only a bigger scope without a current copy is ranked by Neo4j's indexes.
  */
 final class MemorySearch {
 
@@ -154,6 +156,11 @@ final class MemorySearch {
         // a scope without a current copy is read into memory now: its first search then ranks with the copy's lists too, as
         // the next one will (LoCoMo's scopes of 369-680 memories took 60-380 ms to read, one of 10,000 370-630 ms)
         MemoryScopeCopies.Copy copy = copies.current(question.scope(), true);
+        if (copy == null && scopeSize <= exactScanLimit) {
+            // no current copy (copies off, the read throttled or too slow): a scope Neo4j would scan exactly is read for this
+            // search alone, so it ranks through the same lists as over a copy, in the same order
+            copy = copies.readOnce(question.scope());
+        }
         // with a copy, the memories passing the caller's filter are read from Neo4j by the same predicate: the copy holds
         // no tags or metadata, so an update of them never makes it stale, and both paths keep exactly the same memories
         Set<String> allowed = copy == null || question.filter() == null ? null : Set.copyOf(read(
@@ -308,7 +315,7 @@ final class MemorySearch {
      * the first fused hits join the query's, and BM25 ranks the scope again with them. It reaches
      * evidence that shares no word with the question but shares them with what the question found
      * first: "which cities has John been to" finds a trip, and the trip's words find the other trips.
-     * Only with a current copy: it needs the scope's own word statistics.
+     * Only over a copy (kept, or read for the search): it needs the scope's own word statistics.
      */
     private List<Candidate> expandedByFeedback(MemoryScopeCopies.Copy copy, Map<String, List<Candidate>> lists, String text,
                                                MemoryScopeCopies.Filter filter, int depth) {

@@ -58,8 +58,9 @@ import dev.openrag.schemas.Metadata;
  * takes new memories in batches after their write ({@link MemoryVectorQueue}). Once a
  * scope has an in-memory copy that is current ({@link MemoryScopeCopies}), its lists come from the
  * copy instead: exact vector scans, and BM25 with the scope's own word statistics; the copy also
- * gives a hybrid search its feedback list ({@link #expandedByFeedback}) and the second embedding
- * model's list ({@link #SECOND_VECTOR_LIST}, over {@code Memory.secondEmbedding}, which no index holds).
+ * gives a hybrid search its feedback list and the second embedding model's list ({@link #SECOND_VECTOR_LIST},
+ * over {@code Memory.secondEmbedding}, which no index holds). A scope without a current copy that Neo4j
+ * would scan exactly is read into a copy for that search alone, so it ranks through the same code.
  */
 public final class Neo4jMemoryStore implements MemoryStore {
 
@@ -714,7 +715,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
      * How searches found their scope's in-memory copy since this store began, by name: {@code current} (at the scope's
      * version), {@code own_writes} (brought to it by this instance's writes), {@code caught_up} (by reading what other
      * instances wrote and deleted since), {@code read_now} (a small scope read whole while the search waited) and
-     * {@code none} (Neo4j answered, without the lists only a copy gives: a search that ranks otherwise than the next).
+     * {@code none} (no current copy: the scope was read for that search alone, or, past the exact-scan limit, Neo4j's
+     * indexes answered, ranking otherwise than the next search).
      */
     public Map<String, Long> copyFindings() {
         Map<String, Long> counts = new LinkedHashMap<>();

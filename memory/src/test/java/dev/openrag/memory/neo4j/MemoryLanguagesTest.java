@@ -14,6 +14,7 @@ import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryWords;
+import dev.openrag.memory.TimeExpressions;
 
 /**
  * Word search (mode bm25) reads each memory and each question in its own language, on real Neo4j: through the
@@ -128,72 +129,95 @@ class MemoryLanguagesTest {
                 .containsExactly("El gato de mi vecino es negro.");
     }
 
-    /** A stand-in for the embedder: each word of the text hashed onto four dimensions (both paths get the same vectors). */
-    private static float[] hashedWords(String text) {
-        float[] vector = new float[4];
+    /** A stand-in for the embedder: each word of the text hashed onto {@code dimensions} dimensions (both paths get the same vectors). */
+    private static float[] hashedWords(String text, int dimensions, int seed) {
+        float[] vector = new float[dimensions];
         for (String word : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
             if (!word.isEmpty()) {
-                int hash = word.hashCode();
-                for (int d = 0; d < 4; d++) {
-                    vector[d] += ((hash >>> (d * 8)) & 0xff) / 255f - 0.5f;
+                int hash = word.hashCode() * 31 + seed;
+                for (int d = 0; d < dimensions; d++) {
+                    vector[d] += ((hash >>> (d * 8 % 32)) & 0xff) / 255f - 0.5f + (d == seed % dimensions ? 0.05f : 0);
                 }
             }
         }
         return vector;
     }
 
+    private static final List<String> TEXTS = List.of(
+            "Our team moved the weekly planning meeting to Thursday mornings.",
+            "The build server runs out of disk space every few weeks.",
+            "Priya prefers short pull requests with one change each.",
+            "The staging database is restored from last night's backup.",
+            "I booked the train to the conference in Lisbon.",
+            "The dentist appointment is on the second floor of the clinic.",
+            "My sister plays the violin in a string quartet.",
+            "We replaced the old load balancer with a managed one.",
+            "Unser Team trifft sich jeden Montag zur Planung.",
+            "Der Server für die Tests hat zu wenig Speicher.",
+            "Meine Schwester wohnt seit dem Frühjahr in Leipzig.",
+            "Die Datenbank wird jede Nacht gesichert.",
+            "Ich fahre mit dem Zug zur Konferenz nach Wien.",
+            "Der Zahnarzt ist im zweiten Stock der Praxis.",
+            "Die Kinder lernen Geige in der Musikschule.",
+            "Nuestro equipo se reúne los martes para planificar.",
+            "El servidor de pruebas se queda sin memoria a menudo.",
+            "Mi hermana vive en Valencia desde la primavera.",
+            "La base de datos se copia cada noche.",
+            "Viajo en tren a la conferencia de Sevilla.",
+            "El dentista está en el segundo piso de la clínica.",
+            "Mi hermano toca la guitarra en un grupo de jazz.");
+
+    private static final List<String> QUESTIONS = List.of("When is the planning meeting?", "Wo wohnt meine Schwester?",
+            "¿Quién toca la guitarra?", "Which server runs out of space?", "¿Dónde está el dentista?",
+            "What did Priya say about the server?", "Was sagte Jonas über die Datenbank?");
+
     /**
-     * The lists both paths build (vectors, BM25, a named speaker's and a period's memories, speaker focus and the episode
-     * lift) rank 22 memories in three languages alike for five questions. The pseudo-relevance feedback list is left out
-     * (feedback 0): it is built only over a scope's copy, from the scope's own word statistics, so with it on (the
-     * default) the two paths differ below the first hits; so do the second model's and the context's lists, which need
-     * the copy too (docs/architecture.md). A scope is read into a copy on its first search, so the Neo4j path answers
-     * only with copies off ({@code openrag.memory.copies.max-memories=0}) or past their budget.
+     * Every list of a hybrid search (the two models' vectors, BM25 and its pseudo-relevance feedback, words in context, a
+     * named speaker's and a period's memories, speaker focus, the episode lift, newer wins) ranks 22 memories in three
+     * languages alike for seven questions, with the default settings and with feedback off, whether the scope is held in
+     * memory or read from Neo4j: a scope without a current copy that Neo4j would scan exactly is read for the search alone
+     * and ranked through the same code ({@code openrag.memory.copies.max-memories=0} here for the Neo4j side).
      */
-    @org.junit.jupiter.api.Test
-    void aHybridSearchRanksAlikeFromNeo4jAndFromTheScopesCopy() {
-        List<String> texts = List.of(
-                "Our team moved the weekly planning meeting to Thursday mornings.",
-                "The build server runs out of disk space every few weeks.",
-                "Priya prefers short pull requests with one change each.",
-                "The staging database is restored from last night's backup.",
-                "I booked the train to the conference in Lisbon.",
-                "The dentist appointment is on the second floor of the clinic.",
-                "My sister plays the violin in a string quartet.",
-                "We replaced the old load balancer with a managed one.",
-                "Unser Team trifft sich jeden Montag zur Planung.",
-                "Der Server für die Tests hat zu wenig Speicher.",
-                "Meine Schwester wohnt seit dem Frühjahr in Leipzig.",
-                "Die Datenbank wird jede Nacht gesichert.",
-                "Ich fahre mit dem Zug zur Konferenz nach Wien.",
-                "Der Zahnarzt ist im zweiten Stock der Praxis.",
-                "Die Kinder lernen Geige in der Musikschule.",
-                "Nuestro equipo se reúne los martes para planificar.",
-                "El servidor de pruebas se queda sin memoria a menudo.",
-                "Mi hermana vive en Valencia desde la primavera.",
-                "La base de datos se copia cada noche.",
-                "Viajo en tren a la conferencia de Sevilla.",
-                "El dentista está en el segundo piso de la clínica.",
-                "Mi hermano toca la guitarra en un grupo de jazz.");
-        List<String> questions = List.of("When is the planning meeting?", "Wo wohnt meine Schwester?",
-                "¿Quién toca la guitarra?", "Which server runs out of space?", "¿Dónde está el dentista?");
+    @ParameterizedTest(name = "feedback {0}")
+    @ValueSource(booleans = {true, false})
+    void aHybridSearchRanksAlikeFromNeo4jAndFromTheScopesCopy(boolean feedback) {
+        Neo4jMemoryStore.SearchTuning tuning = feedback ? Neo4jMemoryStore.SearchTuning.DEFAULT
+                : new Neo4jMemoryStore.SearchTuning(3, 0, 0);
+        long day = 86_400_000L;
         java.util.Map<Boolean, List<List<String>>> orders = new java.util.HashMap<>();
         for (boolean copied : List.of(false, true)) {
-            Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 50, copied ? 100_000 : 0, new Neo4jMemoryStore.SearchTuning(3, 0, 0));
+            Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 50, copied ? 100_000 : 0, tuning);
             String scope = "ranking-" + System.nanoTime();
-            for (int i = 0; i < texts.size(); i++) {
-                store.add(new Memory(scope + "-" + i, scope, texts.get(i), List.of(), false, 1 + i, 1 + i, null, null, null, List.of(),
-                        List.of()), hashedWords(texts.get(i)));
+            List<Memory> memories = new java.util.ArrayList<>();
+            List<String> contexts = new java.util.ArrayList<>();
+            for (int i = 0; i < TEXTS.size(); i++) {
+                // three days, two speakers, and a context (the turn before) for every fourth memory
+                memories.add(new Memory(scope + "-" + i, scope, TEXTS.get(i), List.of(), false, 1 + i, 1 + i, null, null, null, List.of(),
+                        List.of(), (i % 3) * day + i, i % 2 == 0 ? "Priya" : "Jonas"));
+                contexts.add(i % 4 == 0 ? TEXTS.get((i + 5) % TEXTS.size()) : null);
             }
+            store.addAll(memories, contexts, TEXTS.stream().map(text -> hashedWords(text, 4, 0)).toList(),
+                    TEXTS.stream().map(text -> hashedWords(text, 3, 7)).toList());
             List<List<String>> found = new java.util.ArrayList<>();
-            for (String question : questions) {
-                found.add(store.search(new MemoryQuery(scope, question, hashedWords(question), 10, null, 0, false, null, null, null,
-                        System.currentTimeMillis(), MemoryQuery.HYBRID, null, null, false)).stream().map(MemoryHit::memory)
-                        .map(Memory::text).toList());
+            for (int q = 0; q < QUESTIONS.size(); q++) {
+                String question = QUESTIONS.get(q);
+                // the first question names a period (its own list of what happened then)
+                TimeExpressions.Window period = q == 0 ? new TimeExpressions.Window(day, 2 * day) : null;
+                found.add(store.search(new MemoryQuery(scope, question, hashedWords(question, 4, 0), 10, null, 0, false, null, null, null,
+                        3 * day, MemoryQuery.HYBRID, period, null, false, hashedWords(question, 3, 7))).stream()
+                        .map(hit -> hit.memory().text() + " " + hit.ranks().keySet().stream().sorted().toList()).toList());
             }
+            assertThat(store.servesFromMemory(scope)).as("copied %s", copied).isEqualTo(copied);
             orders.put(copied, found);
         }
-        assertThat(orders.get(false)).as("neo4j (first) and the copy (second) answer in the same order").isEqualTo(orders.get(true));
+        assertThat(orders.get(true).stream().flatMap(List::stream)).as("the lists only a copy gave before take part")
+                .anyMatch(hit -> hit.contains(Neo4jMemoryStore.SECOND_VECTOR_LIST))
+                .anyMatch(hit -> hit.contains(Neo4jMemoryStore.CONTEXT_WORDS_LIST))
+                .anyMatch(hit -> hit.contains("time")).anyMatch(hit -> hit.contains("speaker"));
+        assertThat(orders.get(true).stream().flatMap(List::stream).anyMatch(hit -> hit.contains("feedback")))
+                .as("the feedback list takes part with the defaults only").isEqualTo(feedback);
+        assertThat(orders.get(false)).as("neo4j (first) and the copy (second) answer in the same order, from the same lists")
+                .isEqualTo(orders.get(true));
     }
 
     private static String englishStem(String word) {

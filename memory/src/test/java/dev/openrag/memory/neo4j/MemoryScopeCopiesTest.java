@@ -37,11 +37,8 @@ class MemoryScopeCopiesTest {
     private static final int DIMENSIONS = MemoryNeo4j.DIMENSIONS;
     private static final long NOW = 1_000_000;
 
-    /** The lists alone: no feedback list (only a copy gives one), speaker focus or episodes. */
+    /** The lists alone: no feedback list, speaker focus or episodes. */
     private static final SearchTuning NO_FEEDBACK = new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0);
-    /** The defaults but the feedback list, which only a copy can give (so Neo4j alone ranks the same). */
-    private static final SearchTuning BUT_FEEDBACK = new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0,
-            SearchTuning.DEFAULT_OTHER_SPEAKER_WEIGHT, false, SearchTuning.DEFAULT_EPISODE_WEIGHT);
 
     private static Driver driver;
 
@@ -52,9 +49,9 @@ class MemoryScopeCopiesTest {
 
     @Test
     void aCurrentCopyRanksAsNeo4jDoesUnderEveryFilter() {
-        // the feedback list needs a copy, so the comparison with Neo4j leaves it out
-        Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, BUT_FEEDBACK);
-        Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, BUT_FEEDBACK);
+        // the default settings, feedback list included: a scope Neo4j scans exactly is read for a search without a copy
+        Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
         String scope = "copies-" + System.nanoTime();
         String conversation = copied.createConversation(scope, "planning", NOW).id();
         Random random = new Random(7);
@@ -99,9 +96,11 @@ class MemoryScopeCopiesTest {
     }
 
     @Test
-    void bm25OfACopiedScopeCountsThatScopesWordsAlone() {
+    void bm25CountsTheScopesWordsAloneWithOrWithoutACopy() {
         Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
         Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0);
+        // control: past the exact-scan limit and without a copy, Neo4j's fulltext index answers, with its statistics over every scope
+        Neo4jMemoryStore indexOnly = new Neo4jMemoryStore(driver, 1, 0);
         long run = System.nanoTime();
         String scope = "words-" + run;
         String crowd = "crowd-" + run;
@@ -124,7 +123,9 @@ class MemoryScopeCopiesTest {
         MemoryQuery query = new MemoryQuery(scope, "zephyr garden", new float[] {1, 0, 0, 0}, 2, null, 0, false, null, null, null, NOW,
                 MemoryQuery.BM25, null, null, false);
         assertThat(ids(copied.search(query))).as("the scope's own statistics").containsExactly(scope + "-wind", scope + "-bed");
-        assertThat(ids(neo4jOnly.search(query))).as("Neo4j's, over every scope").containsExactly(scope + "-bed", scope + "-wind");
+        assertThat(ids(neo4jOnly.search(query))).as("without a copy, the same (the scope is read for the search)")
+                .containsExactly(scope + "-wind", scope + "-bed");
+        assertThat(ids(indexOnly.search(query))).as("the index's, over every scope").containsExactly(scope + "-bed", scope + "-wind");
     }
 
     @Test
@@ -633,8 +634,10 @@ class MemoryScopeCopiesTest {
         Neo4jMemoryStore small = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
         // a store for which the same scope is too big for Neo4j's exact scan: it waits for the copy all the same
         Neo4jMemoryStore big = new Neo4jMemoryStore(driver, 10, 10_000, SearchTuning.DEFAULT);
-        // a store whose copies cannot hold the scope: Neo4j answers
+        // a store whose copies cannot hold the scope: the scope is read for each search alone, and ranks alike
         Neo4jMemoryStore overBudget = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 29, SearchTuning.DEFAULT);
+        // over the budget and over the exact scan: Neo4j's indexes answer
+        Neo4jMemoryStore overBoth = new Neo4jMemoryStore(driver, 10, 29, SearchTuning.DEFAULT);
         MemoryQuery question = new MemoryQuery(scope, "What did Ada say about the garden?", randomVector(random), 20, null, 0, false,
                 null, null, null, NOW, MemoryQuery.HYBRID, null, null, false, secondVector(random));
 
@@ -644,7 +647,9 @@ class MemoryScopeCopiesTest {
                         .containsKeys(Neo4jMemoryStore.SECOND_VECTOR_LIST, Neo4jMemoryStore.CONTEXT_WORDS_LIST));
         assertThat(scored(first)).as("the first search ranks as the next").isEqualTo(scored(small.search(question)));
         assertThat(scored(big.search(question))).as("a scope over the scan limit: its first search too").isEqualTo(scored(first));
-        assertThat(overBudget.search(question)).as("a scope over the copies' budget: Neo4j's lists alone").isNotEmpty()
+        assertThat(scored(overBudget.search(question))).as("a scope over the copies' budget, read for the search").isEqualTo(scored(first));
+        assertThat(overBoth.servesFromMemory(scope)).isFalse();
+        assertThat(overBoth.search(question)).as("over the budget and the exact scan: Neo4j's lists alone").isNotEmpty()
                 .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
     }
 

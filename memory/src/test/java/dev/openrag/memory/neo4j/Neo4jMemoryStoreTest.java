@@ -161,8 +161,9 @@ class Neo4jMemoryStoreTest {
 
     @Test
     void bm25FromNeo4jsIndexFindsEachMemoryRightAfterItsAddThoughTheIndexIsUpdatedAfterTheCommit() {
-        // no copy, so the words list comes from the fulltext index, which Neo4j updates on a thread of its own
-        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        // no copy and no exact scan (a scope Neo4j scans exactly is read for the search), so the words list comes from the
+        // fulltext index, which Neo4j updates on a thread of its own
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 0, 0, SearchTuning.DEFAULT);
         String scope = "words-" + System.nanoTime();
         for (int i = 0; i < 30; i++) {
             String word = "quokka" + (char) ('a' + i % 26) + (char) ('a' + i / 26) + "x"; // a word no other memory has
@@ -177,8 +178,11 @@ class Neo4jMemoryStoreTest {
     @Test
     void theDefaultFusionLetsOneListsFirstHitAheadOfMemoriesBothListsRankMiddling() {
         String scope = "fusion-" + System.nanoTime();
-        // no copies, so no feedback list: the two lists alone
-        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        // no feedback list: the two lists alone
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0));
+        // a memory without the word, so that the word tells memories apart (else its list would be silent); vectors' rank 7
+        store.add(new Memory(scope + "-u", scope, "quiet", List.of(), false, 1, 1, null, null, null, List.of(), List.of()),
+                new float[] {0, 0, 1, 0});
         // the shortest text naming the word: BM25's first hit; orthogonal to the query: vectors' last
         store.add(new Memory(scope + "-x", scope, "zephyr", List.of(), false, 1, 1, null, null, null, List.of(), List.of()),
                 new float[] {0, 0, 0, 1});
