@@ -30,7 +30,8 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
  * gets the source fields parsing finds ({@link SourceFields#afterParse}); a version that changes only
  * the metadata is written in place and goes no further ({@link MetadataUpdates}). A document whose
  * metadata would take its collection past {@link dev.openrag.schemas.Metadata#MAX_COLLECTION_FIELDS}
- * fields is refused here, with the reason, before any store has any of it.
+ * fields is refused here, with the reason, before any store has any of it; one that passes has its new
+ * fields reserved in the collection's index, so a document parsed after it sees them.
  */
 @ApplicationScoped
 public class ParseStage {
@@ -58,7 +59,7 @@ public class ParseStage {
         runner.runReporting(Stages.PARSE, record, DocumentArrived.class, arrived -> {
             Parsed result = parse(arrived);
             try {
-                lexical.checkMetadataRoom(arrived.collection(), storedMetadata(result.event()));
+                lexical.reserveMetadataFields(arrived.collection(), storedMetadata(result.event()));
             } catch (IllegalArgumentException e) {
                 throw new RejectedDocument(e.getMessage());
             }
