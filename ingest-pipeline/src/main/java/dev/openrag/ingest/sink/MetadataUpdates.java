@@ -34,7 +34,7 @@ import dev.openrag.schemas.StageCompleted;
  * way is recorded when parsed ({@link #entered}) and each metadata-keeping sink records the version
  * it wrote ({@link #stored}); a version updates in place only when every such store holds the last
  * one that entered, and otherwise goes the whole way behind it. A version is named by its job and
- * the time it arrived, which every stage carries on ({@link StageRunner#versionTime}).
+ * the time it arrived, fixed at parsing and carried on every event ({@link #version}).
  */
 @ApplicationScoped
 public class MetadataUpdates {
@@ -71,8 +71,9 @@ public class MetadataUpdates {
         documents.versionStored(event.collection(), event.documentId(), store, version(record, event));
     }
 
-    private static String version(ConsumerRecord<?, ?> record, EventEnvelope event) {
-        return event.jobId() + "@" + StageRunner.versionTime(record);
+    /** The version's name: its job and the time it arrived, as parsing fixed it (the same in every stage and store). */
+    static String version(ConsumerRecord<?, ?> record, EventEnvelope event) {
+        return event.jobId() + "@" + StageRunner.versionTime(record, event);
     }
 
     /** Updates the document's metadata in place when only it changed, and completes it in its job; false: not so. */
