@@ -63,7 +63,7 @@ public class ParseStage {
             } catch (IllegalArgumentException e) {
                 throw new RejectedDocument(e.getMessage());
             }
-            if (metadataUpdates.updateIfOnlyMetadataChanged(result.event())) {
+            if (metadataUpdates.updateIfOnlyMetadataChanged(record, result.event())) {
                 List<String> warnings = new java.util.ArrayList<>(result.warnings());
                 warnings.add(MetadataUpdates.UPDATED);
                 return new StageRunner.Outcome(0, warnings);
