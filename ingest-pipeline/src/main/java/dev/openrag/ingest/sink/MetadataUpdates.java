@@ -32,7 +32,7 @@ import dev.openrag.schemas.StageCompleted;
  * an update in place overtakes them, and the older one's write would then put back its metadata
  * (and, when its text differs, its text under the newer metadata). So each version sent the whole
  * way is recorded when parsed ({@link #entered}) and each metadata-keeping sink records the version
- * it wrote ({@link #stored}); a version updates in place only when every such store holds the last
+ * it wrote ({@link #write}); a version updates in place only when every such store holds the last
  * one that entered, and otherwise goes the whole way behind it. A version is named by its job and
  * the time it arrived, fixed at parsing and carried on every event ({@link #version}).
  *
