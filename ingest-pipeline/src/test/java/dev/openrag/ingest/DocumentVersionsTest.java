@@ -54,6 +54,9 @@ class DocumentVersionsTest {
     DocumentMetadataStore documents;
 
     @Inject
+    dev.openrag.knowledge.port.DocumentTexts texts;
+
+    @Inject
     org.opensearch.client.opensearch.OpenSearchClient openSearch;
 
     @Test
@@ -162,13 +165,15 @@ class DocumentVersionsTest {
         assertThat(stats.getLong("chunks.neo4j")).isEqualTo(stats.getLong("chunks.opensearch"));
         assertThat(documents.metadataOf(collection, List.of(id)).get(id)).as("its metadata in Neo4j").containsEntry("team", team);
         assertThat(openSearchTeams(collection, id)).as("its metadata in OpenSearch").containsOnly(team);
+        assertThat(texts.get(collection, id)).as("its text, for citations").isPresent();
     }
 
-    private static void assertGone(String collection, String id) {
+    private void assertGone(String collection, String id) {
         JsonPath stats = IngestTestSupport.stats(collection);
         assertThat(stats.getLong("documents")).as("no document in Neo4j").isZero();
         assertThat(stats.getLong("chunks.opensearch")).as("no chunk in OpenSearch").isZero();
         assertThat(stats.getLong("chunks.neo4j")).isZero();
+        assertThat(texts.get(collection, id)).as("no text").isEmpty();
     }
 
     /** The team each of the document's chunks carries in OpenSearch. */

@@ -82,9 +82,11 @@ public class Neo4jSink {
     @Blocking
     public void onDeleted(ConsumerRecord<String, String> record) {
         runner.run(DELETE_STAGE, record, DocumentDeleted.class, deleted -> {
-            versions.delete(record, deleted, Stages.SINK_NEO4J, () -> graph.deleteDocument(deleted.collection(), deleted.documentId()));
-            // a tombstone with the delete's time: a text write of a version that arrived before it stays out
-            texts.delete(deleted.collection(), deleted.documentId(), StageRunner.versionTime(record, deleted));
+            // kept when a version that arrived after the delete is stored: its text too (one updated in place wrote none)
+            if (versions.delete(record, deleted, Stages.SINK_NEO4J, () -> graph.deleteDocument(deleted.collection(), deleted.documentId()))) {
+                // a tombstone with the delete's time: a text write of a version that arrived before it stays out
+                texts.delete(deleted.collection(), deleted.documentId(), StageRunner.versionTime(record, deleted));
+            }
             return 0;
         });
     }
