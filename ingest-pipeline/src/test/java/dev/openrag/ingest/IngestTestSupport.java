@@ -59,6 +59,34 @@ final class IngestTestSupport {
     }
 
     /** Every record on a topic whose value contains {@code marker}, waiting until at least {@code expected} arrived. */
+    /** Writes a record with the given timestamp, as a producer, a replay or a slow stage would deliver it. */
+    static org.apache.kafka.clients.producer.RecordMetadata send(String topic, String key, String value, long timestamp) throws Exception {
+        Properties properties = new Properties();
+        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties)) {
+            return producer.send(new ProducerRecord<>(topic, null, timestamp, key, value)).get();
+        }
+    }
+
+    /** Until the consumer group has committed past the record: its consumer has handled it. */
+    static void awaitConsumed(String group, org.apache.kafka.clients.producer.RecordMetadata record, Duration timeout) throws Exception {
+        var partition = new org.apache.kafka.common.TopicPartition(record.topic(), record.partition());
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of(
+                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
+            while (true) {
+                var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(partition);
+                if (committed != null && committed.offset() > record.offset()) {
+                    return;
+                }
+                assertThat(System.nanoTime()).as(group + " commits past offset " + record.offset()).isLessThan(deadline);
+                sleep(300);
+            }
+        }
+    }
+
     static List<String> readUntil(String topic, String marker, int expected, Duration timeout) {
         List<String> found = read(bootstrapServers(), topic, marker, expected, timeout);
         assertThat(found).as("records on " + topic + " containing " + marker).hasSizeGreaterThanOrEqualTo(expected);

@@ -250,19 +250,7 @@ class SourceMetadataTest {
         String collection = "meta-keys";
         JsonPath first = postDocument(collection, "notes://first", "The first capybara note.", Map.of("k0", "x"));
         assertThat(first.getString("state")).isEqualTo("completed");
-        int mapped = mappedMetadataFields(collection);
-        int room = dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS - mapped;
-        List<IndexedChunk> filler = new java.util.ArrayList<>();
-        for (int start = 1; start <= room; start += dev.openrag.schemas.Metadata.MAX_KEYS) {
-            Map<String, Object> keys = new HashMap<>();
-            for (int k = start; k < Math.min(start + dev.openrag.schemas.Metadata.MAX_KEYS, room + 1); k++) {
-                keys.put("k" + k, "v");
-            }
-            filler.add(new IndexedChunk(collection, "filler-" + start, collection + "/filler-" + start + "#0", 0, "Filler",
-                    "notes://filler", List.of(), "filler", "filler", null, keys));
-        }
-        lexical.upsert(filler);
-        assertThat(mappedMetadataFields(collection)).as("filled to the limit").isEqualTo(dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS);
+        fillTo(collection, dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS);
 
         JsonPath newKey = postDocument(collection, "notes://new-key", "A wombat note with a new key.", Map.of("k1", "x", "brandNew", "y"));
         assertThat(newKey.getString("state")).isEqualTo("failed");
@@ -288,6 +276,42 @@ class SourceMetadataTest {
         assertThat(grow.getString("state")).isEqualTo("failed");
         assertThat(grow.getString("failures[0].reason")).contains("grown (text)");
         assertThat(words(collection, "numbat", "{\"k1\": \"z\"}")).as("the stored version stays").hasSize(1);
+    }
+
+    /**
+     * Documents near the limit sent together are parsed one after another before any is indexed: each
+     * reserves its new keys when parsed, so the one past the room left is refused at parsing, with the
+     * reason, and no store has any of it, while the one let in is in every store.
+     */
+    @Test
+    void documentsSentTogetherNearTheLimitAreRefusedAtParsingPastTheRoomLeft() throws Exception {
+        String collection = "meta-keys-batch";
+        JsonPath first = postDocument(collection, "notes://batch-first", "The first bilby note.", Map.of("k0", "x"));
+        assertThat(first.getString("state")).isEqualTo("completed");
+        fillTo(collection, dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS - 1);
+
+        List<String> jobs = new java.util.ArrayList<>();
+        for (String animal : List.of("dingo", "galah", "quokka")) {
+            jobs.add(given().contentType(ContentType.JSON).body(Map.of("collection", collection, "uri", "notes://batch-" + animal,
+                    "title", "Note", "text", "A " + animal + " note with a key of its own.", "metadata", Map.of(animal, "x")))
+                    .post("/api/documents").then().statusCode(202).extract().path("jobId"));
+        }
+        List<JsonPath> done = jobs.stream().map(job -> IngestTestSupport.awaitJob(job, TIMEOUT)).toList();
+        List<JsonPath> passed = done.stream().filter(job -> "completed".equals(job.getString("state"))).toList();
+        List<JsonPath> refused = done.stream().filter(job -> "failed".equals(job.getString("state"))).toList();
+        assertThat(passed).as("one had room").hasSize(1);
+        assertThat(refused).hasSize(2);
+        for (JsonPath job : refused) {
+            assertThat(job.getString("failures[0].stage")).as(job.prettify()).isEqualTo("parse");
+            assertThat(job.getString("failures[0].reason")).contains("at most " + dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS);
+            String uri = job.getString("failures[0].source");
+            assertThat(documentNodes(collection, uri)).as("Neo4j has none of " + uri).isZero();
+        }
+        String passedUri = "notes://batch-" + List.of("dingo", "galah", "quokka").get(done.indexOf(passed.get(0)));
+        assertThat(documentNodes(collection, passedUri)).isEqualTo(1);
+        String animal = passedUri.substring("notes://batch-".length());
+        assertThat(words(collection, animal, "{\"" + animal + "\": \"x\"}")).as("OpenSearch has it, its key filterable").hasSize(1);
+        assertThat(mappedMetadataFields(collection)).isEqualTo(dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS);
     }
 
     @Test
@@ -460,6 +484,22 @@ class SourceMetadataTest {
         String jobId = given().contentType(ContentType.JSON).body(Map.of("collection", collection, "uri", uri,
                 "title", "Note", "text", text, "metadata", metadata)).post("/api/documents").then().statusCode(202).extract().path("jobId");
         return IngestTestSupport.awaitJob(jobId, TIMEOUT);
+    }
+
+    /** Fills the collection's metadata fields up to {@code fields} with text keys of filler documents written into OpenSearch. */
+    private void fillTo(String collection, int fields) throws IOException {
+        int room = fields - mappedMetadataFields(collection);
+        List<IndexedChunk> filler = new java.util.ArrayList<>();
+        for (int start = 1; start <= room; start += dev.openrag.schemas.Metadata.MAX_KEYS) {
+            Map<String, Object> keys = new HashMap<>();
+            for (int k = start; k < Math.min(start + dev.openrag.schemas.Metadata.MAX_KEYS, room + 1); k++) {
+                keys.put("k" + k, "v");
+            }
+            filler.add(new IndexedChunk(collection, "filler-" + start, collection + "/filler-" + start + "#0", 0, "Filler",
+                    "notes://filler", List.of(), "filler", "filler", null, keys));
+        }
+        lexical.upsert(filler);
+        assertThat(mappedMetadataFields(collection)).as("filled").isEqualTo(fields);
     }
 
     /** The metadata fields the collection's index maps, read from OpenSearch itself. */

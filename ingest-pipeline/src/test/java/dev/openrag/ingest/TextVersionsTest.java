@@ -10,18 +10,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 
 import jakarta.inject.Inject;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Session;
@@ -274,15 +266,9 @@ class TextVersionsTest {
     }
 
     private static RecordMetadata send(String topic, String json, long timestamp) throws Exception {
-        Properties properties = new Properties();
-        properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, IngestTestSupport.bootstrapServers());
-        properties.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-        properties.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
         String key = topic.equals(Topics.DOCUMENTS_DELETED) ? CODEC.fromJson(json, DocumentDeleted.class).documentId()
                 : CODEC.fromJson(json, DocumentChunked.class).documentId();
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties)) {
-            return producer.send(new ProducerRecord<>(topic, null, timestamp, key, json)).get();
-        }
+        return IngestTestSupport.send(topic, key, json, timestamp);
     }
 
     private void awaitText(String documentId, Optional<String> expected) {
@@ -295,19 +281,7 @@ class TextVersionsTest {
         }
     }
 
-    /** Until the consumer group has committed past the record: the sink has handled it. */
     private static void awaitConsumed(String group, RecordMetadata record) throws Exception {
-        TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, IngestTestSupport.bootstrapServers()))) {
-            while (true) {
-                var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get().get(partition);
-                if (committed != null && committed.offset() > record.offset()) {
-                    return;
-                }
-                assertThat(System.nanoTime()).as(group + " commits past offset " + record.offset()).isLessThan(deadline);
-                IngestTestSupport.sleep(300);
-            }
-        }
+        IngestTestSupport.awaitConsumed(group, record, WAIT);
     }
 }

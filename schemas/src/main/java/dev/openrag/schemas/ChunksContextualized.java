@@ -16,5 +16,11 @@ public record ChunksContextualized(
         String contextualizer,
         List<Chunk> chunks,
         Map<String, Object> metadata,
-        ApiGraph api) implements EventEnvelope, HasSource {
+        ApiGraph api,
+        Long arrivedAt) implements EventEnvelope, HasSource, VersionedEvent {
+
+    /** An event without {@link #arrivedAt}, as written before versions were carried. */
+    public ChunksContextualized(int schemaVersion, String eventId, String documentId, String jobId, String collection, Source source, String title, String contentHash, String contextualizer, List<Chunk> chunks, Map<String, Object> metadata, ApiGraph api) {
+        this(schemaVersion, eventId, documentId, jobId, collection, source, title, contentHash, contextualizer, chunks, metadata, api, null);
+    }
 }

@@ -23,5 +23,11 @@ public record DocumentChunked(
         Map<String, Object> metadata,
         ApiGraph api,
         List<Heading> headings,
-        List<Page> pages) implements EventEnvelope, HasSource {
+        List<Page> pages,
+        Long arrivedAt) implements EventEnvelope, HasSource, VersionedEvent {
+
+    /** An event without {@link #arrivedAt}, as written before versions were carried. */
+    public DocumentChunked(int schemaVersion, String eventId, String documentId, String jobId, String collection, Source source, String title, String mediaType, String text, String contentHash, List<Chunk> chunks, Map<String, Object> metadata, ApiGraph api, List<Heading> headings, List<Page> pages) {
+        this(schemaVersion, eventId, documentId, jobId, collection, source, title, mediaType, text, contentHash, chunks, metadata, api, headings, pages, null);
+    }
 }

@@ -22,5 +22,11 @@ public record DocumentParsed(
         List<PremadeChunk> chunks,
         Map<String, Object> metadata,
         ApiGraph api,
-        List<Page> pages) implements EventEnvelope, HasSource {
+        List<Page> pages,
+        Long arrivedAt) implements EventEnvelope, HasSource, VersionedEvent {
+
+    /** An event without {@link #arrivedAt}, as written before versions were carried. */
+    public DocumentParsed(int schemaVersion, String eventId, String documentId, String jobId, String collection, Source source, String title, String mediaType, String text, String contentHash, List<Heading> headings, List<PremadeChunk> chunks, Map<String, Object> metadata, ApiGraph api, List<Page> pages) {
+        this(schemaVersion, eventId, documentId, jobId, collection, source, title, mediaType, text, contentHash, headings, chunks, metadata, api, pages, null);
+    }
 }

@@ -61,6 +61,28 @@ class EventCodecTest {
         assertThat(back.documentId()).isEqualTo(event.documentId());
     }
 
+    /**
+     * A version's arrival time travels on every event of it from parsing to the sinks; an event written
+     * before it was carried (no field) still reads, with none.
+     */
+    @Test
+    void theVersionTimeTravelsOnAndOlderEventsWithoutItStillRead() {
+        Chunk chunk = new Chunk("docs/d1#0", 0, "Kafka keeps order per key.", List.of(), 0, 26, null, new float[] {0.5f});
+        ChunksEmbedded carried = new ChunksEmbedded(V, "e5", "d1", "j1", "docs", SOURCE, "Readme", "abc", "m", 1,
+                List.of(chunk), Map.of(), null, 1_700_000_000_123L);
+        assertThat(CODEC.fromJson(CODEC.toJson(carried), ChunksEmbedded.class).arrivedAt()).isEqualTo(1_700_000_000_123L);
+        assertThat(CODEC.toTree(carried).get("arrivedAt").asLong()).isEqualTo(1_700_000_000_123L);
+
+        String older = """
+                {"schemaVersion":1,"eventId":"e3","documentId":"d1","jobId":"j1","collection":"docs",
+                 "source":{"type":"upload","uri":"file:///docs/readme.md"},"title":"Readme","mediaType":"text/plain",
+                 "text":"Kafka","contentHash":"abc","chunks":[{"chunkId":"docs/d1#0","index":0,"text":"Kafka",
+                 "headingPath":[],"startOffset":0,"endOffset":5}],"metadata":{}}""";
+        assertThat(CODEC.fromJson(older, DocumentChunked.class).arrivedAt()).isNull();
+        assertThatThrownBy(() -> CODEC.fromJson(older.replace("\"metadata\":{}", "\"metadata\":{},\"arrivedAt\":\"soon\""),
+                DocumentChunked.class)).as("not a time").isInstanceOf(InvalidEventException.class).hasMessageContaining("arrivedAt");
+    }
+
     @Test
     void everyEventTypeHasAnExample() {
         assertThat(oneOfEachEvent().map(e -> EventType.of(e.getClass())).distinct())

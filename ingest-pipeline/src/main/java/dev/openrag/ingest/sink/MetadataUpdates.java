@@ -32,15 +32,26 @@ import dev.openrag.schemas.StageCompleted;
  * an update in place overtakes them, and the older one's write would then put back its metadata
  * (and, when its text differs, its text under the newer metadata). So each version sent the whole
  * way is recorded when parsed ({@link #entered}) and each metadata-keeping sink records the version
- * it wrote ({@link #stored}); a version updates in place only when every such store holds the last
+ * it wrote ({@link #write}); a version updates in place only when every such store holds the last
  * one that entered, and otherwise goes the whole way behind it. A version is named by its job and
- * the time it arrived, which every stage carries on ({@link StageRunner#versionTime}).
+ * the time it arrived, fixed at parsing and carried on every event ({@link #version}).
+ *
+ * <p>Deletes travel apart from versions, so each store follows the order the calls were made in by
+ * their times ({@link #write}, {@link #delete}): a delete made before a re-upload never removes it, even
+ * when the re-upload was updated in place before the delete reached the stores, and a version that
+ * arrived before a delete is never written back after it.
  */
 @ApplicationScoped
 public class MetadataUpdates {
 
     /** The warning a job shows for a document updated so. */
     public static final String UPDATED = "content unchanged: only its metadata was updated (not re-chunked or re-embedded)";
+    /**
+     * Names an update in place apart from the same version sent the whole way when the update falls through
+     * (a store lacks chunks): until the sinks have written that one, the document is not settled.
+     */
+    private static final String IN_PLACE = "+in-place";
+    private static final org.jboss.logging.Logger LOG = org.jboss.logging.Logger.getLogger(MetadataUpdates.class);
 
     private final DocumentMetadataStore documents;
     private final LexicalIndex lexical;
@@ -66,17 +77,44 @@ public class MetadataUpdates {
         documents.versionEntered(event.collection(), event.documentId(), version(record, event));
     }
 
-    /** Records that the sink {@code store} has written the version of {@code record}; after it wrote it. */
-    public void stored(ConsumerRecord<?, ?> record, EventEnvelope event, String store) {
-        documents.versionStored(event.collection(), event.documentId(), store, version(record, event));
+    /**
+     * Writes the version of {@code record} into the sink {@code store} and records it, unless a delete made at or
+     * after its arrival is recorded there; a delete recorded while it was being written is honoured by removing it
+     * again. Returns whether the version stands.
+     */
+    public boolean write(ConsumerRecord<?, ?> record, EventEnvelope event, String store, Runnable write, Runnable remove) {
+        long arrivedAt = StageRunner.versionTime(record, event);
+        if (!documents.mayWrite(event.collection(), event.documentId(), store, arrivedAt)) {
+            LOG.infof("%s: document %s not written: deleted after this version arrived", store, event.documentId());
+            return false;
+        }
+        write.run();
+        if (!documents.versionStored(event.collection(), event.documentId(), store, version(record, event), arrivedAt)) {
+            LOG.infof("%s: document %s removed again: deleted after this version arrived, while it was written", store,
+                    event.documentId());
+            remove.run();
+            return false;
+        }
+        return true;
     }
 
-    private static String version(ConsumerRecord<?, ?> record, EventEnvelope event) {
-        return event.jobId() + "@" + StageRunner.versionTime(record);
+    /** Removes the document from the sink {@code store} for a delete, unless the store holds a version that arrived after the delete. */
+    public boolean delete(ConsumerRecord<?, ?> record, EventEnvelope deleted, String store, Runnable remove) {
+        if (!documents.deleteVersion(deleted.collection(), deleted.documentId(), store, StageRunner.versionTime(record, deleted))) {
+            LOG.infof("%s: document %s kept: a version that arrived after the delete is stored", store, deleted.documentId());
+            return false;
+        }
+        remove.run();
+        return true;
+    }
+
+    /** The version's name: its job and the time it arrived, as parsing fixed it (the same in every stage and store). */
+    static String version(ConsumerRecord<?, ?> record, EventEnvelope event) {
+        return event.jobId() + "@" + StageRunner.versionTime(record, event);
     }
 
     /** Updates the document's metadata in place when only it changed, and completes it in its job; false: not so. */
-    public boolean updateIfOnlyMetadataChanged(DocumentParsed parsed) {
+    public boolean updateIfOnlyMetadataChanged(ConsumerRecord<?, ?> record, DocumentParsed parsed) {
         Optional<DocumentMetadataStore.StoredVersion> stored = documents.storedVersion(parsed.collection(), parsed.documentId());
         if (stored.isEmpty() || stored.get().chunks() == 0 || !parsed.contentHash().equals(stored.get().contentHash())
                 || !java.util.Objects.equals(parsed.title(), stored.get().title())) {
@@ -86,8 +124,10 @@ public class MetadataUpdates {
         if (metadata.equals(Metadata.toJson(Metadata.normalise(stored.get().metadata(), true)))) {
             return false;
         }
-        if (!documents.versionSettled(parsed.collection(), parsed.documentId(), metadataStores)) {
-            return false; // an older version is still on its way to some store: this one goes behind it
+        // recorded as held by every store before any is written, so that a delete made before it keeps it
+        if (!documents.claimInPlace(parsed.collection(), parsed.documentId(), metadataStores, version(record, parsed) + IN_PLACE,
+                StageRunner.versionTime(record, parsed))) {
+            return false; // an older version is still on its way to some store, or was deleted: this one goes the whole way
         }
         int chunks = stored.get().chunks();
         if (lexical.replaceMetadata(parsed.collection(), parsed.documentId(), metadata) != chunks) {

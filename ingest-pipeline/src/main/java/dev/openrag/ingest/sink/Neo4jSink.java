@@ -56,11 +56,12 @@ public class Neo4jSink {
     @Blocking
     public void onEmbedded(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_NEO4J, record, ChunksEmbedded.class, document -> {
-            graph.upsertDocument(document.collection(), document.documentId(), document.title(), document.source().uri(),
-                    document.contentHash(), IndexedChunks.of(document),
-                    document.sections() == null ? List.of() : document.sections());
-            metadata.replaceMetadata(document.collection(), document.documentId(), IndexedChunks.metadata(document));
-            versions.stored(record, document, Stages.SINK_NEO4J);
+            versions.write(record, document, Stages.SINK_NEO4J, () -> {
+                graph.upsertDocument(document.collection(), document.documentId(), document.title(), document.source().uri(),
+                        document.contentHash(), IndexedChunks.of(document),
+                        document.sections() == null ? List.of() : document.sections());
+                metadata.replaceMetadata(document.collection(), document.documentId(), IndexedChunks.metadata(document));
+            }, () -> graph.deleteDocument(document.collection(), document.documentId()));
             return document.chunks().size();
         });
     }
@@ -81,9 +82,11 @@ public class Neo4jSink {
     @Blocking
     public void onDeleted(ConsumerRecord<String, String> record) {
         runner.run(DELETE_STAGE, record, DocumentDeleted.class, deleted -> {
-            graph.deleteDocument(deleted.collection(), deleted.documentId());
-            // a tombstone with the delete's time: a text write of a version that arrived before it stays out
-            texts.delete(deleted.collection(), deleted.documentId(), StageRunner.arrivedAt(record));
+            // kept when a version that arrived after the delete is stored: its text too (one updated in place wrote none)
+            if (versions.delete(record, deleted, Stages.SINK_NEO4J, () -> graph.deleteDocument(deleted.collection(), deleted.documentId()))) {
+                // a tombstone with the delete's time: a text write of a version that arrived before it stays out
+                texts.delete(deleted.collection(), deleted.documentId(), StageRunner.versionTime(record, deleted));
+            }
             return 0;
         });
     }

@@ -33,13 +33,14 @@ public class OpenSearchSink {
     @Blocking
     public void onEmbedded(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_OPENSEARCH, record, ChunksEmbedded.class, document -> {
-            try {
-                index.replaceDocument(document.collection(), document.documentId(), IndexedChunks.of(document));
-            } catch (IllegalArgumentException e) {
-                // the collection's metadata field limit, reached since parsing let the document in: retrying cannot help
-                throw new RejectedDocument(e.getMessage());
-            }
-            versions.stored(record, document, Stages.SINK_OPENSEARCH);
+            versions.write(record, document, Stages.SINK_OPENSEARCH, () -> {
+                try {
+                    index.replaceDocument(document.collection(), document.documentId(), IndexedChunks.of(document));
+                } catch (IllegalArgumentException e) {
+                    // the metadata field limit: parsing reserved the document's fields, so only an event written past it
+                    throw new RejectedDocument(e.getMessage());
+                }
+            }, () -> index.deleteDocument(document.collection(), document.documentId()));
             return document.chunks().size();
         });
     }
@@ -48,7 +49,7 @@ public class OpenSearchSink {
     @Blocking
     public void onDeleted(ConsumerRecord<String, String> record) {
         runner.run(DELETE_STAGE, record, DocumentDeleted.class, deleted -> {
-            index.deleteDocument(deleted.collection(), deleted.documentId());
+            versions.delete(record, deleted, Stages.SINK_OPENSEARCH, () -> index.deleteDocument(deleted.collection(), deleted.documentId()));
             return 0;
         });
     }

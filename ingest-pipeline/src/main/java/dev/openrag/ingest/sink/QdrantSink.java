@@ -36,8 +36,9 @@ public class QdrantSink {
     @Blocking
     public void onEmbedded(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_QDRANT, record, ChunksEmbedded.class, document -> {
-            vectors.replaceDocument(document.collection(), document.documentId(), IndexedChunks.of(document));
-            versions.stored(record, document, Stages.SINK_QDRANT);
+            versions.write(record, document, Stages.SINK_QDRANT,
+                    () -> vectors.replaceDocument(document.collection(), document.documentId(), IndexedChunks.of(document)),
+                    () -> vectors.deleteDocument(document.collection(), document.documentId()));
             return document.chunks().size();
         });
     }
@@ -46,7 +47,7 @@ public class QdrantSink {
     @Blocking
     public void onDeleted(ConsumerRecord<String, String> record) {
         runner.run(DELETE_STAGE, record, DocumentDeleted.class, deleted -> {
-            vectors.deleteDocument(deleted.collection(), deleted.documentId());
+            versions.delete(record, deleted, Stages.SINK_QDRANT, () -> vectors.deleteDocument(deleted.collection(), deleted.documentId()));
             return 0;
         });
     }

@@ -21,8 +21,8 @@ import io.smallrye.common.annotation.Blocking;
  * chunk whose offsets do not slice the text to its own text exactly (a pre-made chunk not found in
  * it) gets no span.
  *
- * <p>Each write carries the time the document's version arrived: the record's timestamp, which every
- * stage carries on from the arrived event ({@link StageRunner#arrivedAt}). A redelivered or replayed
+ * <p>Each write carries the time the document's version arrived, fixed at parsing and carried on by
+ * every stage ({@link StageRunner#versionTime(ConsumerRecord, dev.openrag.schemas.EventEnvelope)}). A redelivered or replayed
  * older event never puts older text back, and one that arrived before a delete stays out (the delete
  * sink leaves a tombstone, {@link Neo4jSink#onDeleted}).
  */
@@ -43,7 +43,7 @@ public class TextSink {
     @Blocking
     public void onChunked(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_TEXT, record, DocumentChunked.class, document -> {
-            if (!texts.put(of(document), StageRunner.arrivedAt(record))) {
+            if (!texts.put(of(document), StageRunner.versionTime(record, document))) {
                 LOG.infof("text of document %s not written: a newer version or its delete is stored", document.documentId());
             }
             return document.chunks().size();

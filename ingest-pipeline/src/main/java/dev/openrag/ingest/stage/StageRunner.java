@@ -30,6 +30,7 @@ import dev.openrag.schemas.StageCompleted;
 import dev.openrag.schemas.StageFailed;
 import dev.openrag.schemas.StageTiming;
 import dev.openrag.schemas.TokenUsage;
+import dev.openrag.schemas.VersionedEvent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
@@ -103,9 +104,9 @@ public class StageRunner {
     }
 
     /**
-     * The timestamp of the record a stage is working on, while its work runs on this thread: the
-     * stage's outputs carry it on, so every event of a document's version bears the time the version
-     * arrived (the arrived record's), and a replayed or reprocessed older one is told from a newer.
+     * The time the document version of the record a stage is working on arrived, while its work runs on
+     * this thread ({@link #versionTime(ConsumerRecord, EventEnvelope)}): the stage's outputs carry it on
+     * as their timestamp, and a replayed or reprocessed older one is told from a newer.
      */
     private static final ThreadLocal<Long> INPUT_TIMESTAMP = new ThreadLocal<>();
 
@@ -119,8 +120,17 @@ public class StageRunner {
     }
 
     /**
-     * The arrival time the stage's outputs carry on, while its work runs on this thread: {@link #arrivedAt}
-     * of its record as the stage read it (so the same value whatever the clock says later); otherwise
+     * When the version an event belongs to arrived: the time the parse stage fixed and every event since
+     * carries ({@link VersionedEvent#arrivedAt}), the same on every host whatever its clock; for an event
+     * without one (an arrival, a delete, an event written before it was carried), {@link #arrivedAt} of its record.
+     */
+    public static long versionTime(ConsumerRecord<?, ?> record, EventEnvelope event) {
+        return event instanceof VersionedEvent versioned && versioned.arrivedAt() != null ? versioned.arrivedAt() : arrivedAt(record);
+    }
+
+    /**
+     * The version time the stage's outputs carry on, while its work runs on this thread
+     * ({@link #versionTime(ConsumerRecord, EventEnvelope)} of its input, as the stage read it); otherwise
      * {@link #arrivedAt} now.
      */
     public static long versionTime(ConsumerRecord<?, ?> record) {
@@ -208,7 +218,7 @@ public class StageRunner {
                     lastAttempt.set(Instant.now());
                     long started = System.nanoTime();
                     Outcome done;
-                    INPUT_TIMESTAMP.set(arrivedAt(record));
+                    INPUT_TIMESTAMP.set(versionTime(record, event));
                     try {
                         done = work.process(event);
                     } finally {

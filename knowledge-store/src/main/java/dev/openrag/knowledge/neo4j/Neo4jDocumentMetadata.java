@@ -70,37 +70,111 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
     /*
      * The versions live on a (:DocumentVersion) node of their own, not the Document node: the parse
      * stage records a version before the Neo4j sink has created its Document, which browsing must not
-     * see half made. Properties: entered, and stored_<store> per store.
+     * see half made, and a delete's record outlives the Document. Properties: entered; per store
+     * stored_<store> (the version) and storedAt_<store> (when it arrived), or deleted_<store> (the
+     * latest delete's time). Each check-and-write is one transaction that takes the node's write lock
+     * first ({@code SET v._lock}), as Neo4jDocumentTexts does, so a write and a delete cannot both pass
+     * their checks on the same old state.
      */
     @Override
     public void versionEntered(String collection, String documentId, String version) {
-        writeVersion(collection, documentId, Map.of("entered", version));
-    }
-
-    @Override
-    public void versionStored(String collection, String documentId, String store, String version) {
-        writeVersion(collection, documentId, Map.of("stored_" + store, version));
-    }
-
-    private void writeVersion(String collection, String documentId, Map<String, Object> properties) {
         try (Session session = driver.session()) {
             session.executeWriteWithoutResult(tx -> tx.run("""
                     MERGE (v:DocumentVersion {uid: $uid})
-                    SET v.collection = $collection, v.documentId = $documentId, v += $properties""",
-                    Map.of("uid", collection + "/" + documentId, "collection", collection, "documentId", documentId,
-                            "properties", properties)).consume());
+                    SET v.collection = $collection, v.documentId = $documentId, v.entered = $version""",
+                    Map.of("uid", uid(collection, documentId), "collection", collection, "documentId", documentId,
+                            "version", version)).consume());
         }
     }
 
     @Override
-    public boolean versionSettled(String collection, String documentId, Collection<String> stores) {
+    public boolean mayWrite(String collection, String documentId, String store, long arrivedAt) {
         try (Session session = driver.session()) {
-            List<Boolean> settled = session.run("""
+            List<Boolean> deletedLater = session.run("""
                     MATCH (v:DocumentVersion {uid: $uid})
-                    RETURN v.entered IS NOT NULL AND all(store IN $stores WHERE v['stored_' + store] = v.entered) AS settled""",
-                    Map.of("uid", collection + "/" + documentId, "stores", List.copyOf(stores))).list(r -> r.get("settled").asBoolean());
-            return !settled.isEmpty() && settled.get(0);
+                    RETURN coalesce(v['deleted_' + $store] >= $arrivedAt, false) AS deletedLater""",
+                    Map.of("uid", uid(collection, documentId), "store", store, "arrivedAt", arrivedAt))
+                    .list(r -> r.get("deletedLater").asBoolean());
+            return deletedLater.isEmpty() || !deletedLater.get(0);
         }
+    }
+
+    @Override
+    public boolean versionStored(String collection, String documentId, String store, String version, long arrivedAt) {
+        return locked(collection, documentId, false, (tx, v) -> {
+            if (v == null) {
+                return true;
+            }
+            if (!v.get("deleted_" + store).isNull() && v.get("deleted_" + store).asLong() >= arrivedAt) {
+                return false;
+            }
+            set(tx, collection, documentId, Map.of("stored_" + store, version, "storedAt_" + store, arrivedAt));
+            return true;
+        });
+    }
+
+    @Override
+    public boolean deleteVersion(String collection, String documentId, String store, long deletedAt) {
+        return locked(collection, documentId, true, (tx, v) -> {
+            if (!v.get("storedAt_" + store).isNull() && v.get("storedAt_" + store).asLong() > deletedAt) {
+                return false;
+            }
+            long deleted = v.get("deleted_" + store).isNull() ? deletedAt : Math.max(deletedAt, v.get("deleted_" + store).asLong());
+            Map<String, Object> changes = new HashMap<>();
+            changes.put("deleted_" + store, deleted);
+            changes.put("stored_" + store, null);
+            changes.put("storedAt_" + store, null);
+            set(tx, collection, documentId, changes);
+            return true;
+        });
+    }
+
+    @Override
+    public boolean claimInPlace(String collection, String documentId, Collection<String> stores, String version, long arrivedAt) {
+        return locked(collection, documentId, false, (tx, v) -> {
+            if (v == null || v.get("entered").isNull()
+                    || !stores.stream().allMatch(store -> v.get("entered").equals(v.get("stored_" + store)))) {
+                return false;
+            }
+            Map<String, Object> changes = new HashMap<>();
+            changes.put("entered", version);
+            stores.forEach(store -> {
+                changes.put("stored_" + store, version);
+                changes.put("storedAt_" + store, arrivedAt);
+            });
+            set(tx, collection, documentId, changes);
+            return true;
+        });
+    }
+
+    /** A check-and-write on the document's version node, under its write lock; {@code v} is null when there is none (and none is made). */
+    private boolean locked(String collection, String documentId, boolean create,
+                           java.util.function.BiFunction<org.neo4j.driver.TransactionContext, org.neo4j.driver.types.Node, Boolean> work) {
+        Map<String, Object> params = Map.of("uid", uid(collection, documentId), "collection", collection, "documentId", documentId);
+        try (Session session = driver.session()) {
+            return session.executeWrite(tx -> {
+                List<org.neo4j.driver.types.Node> found = tx.run(create ? """
+                        MERGE (v:DocumentVersion {uid: $uid})
+                        ON CREATE SET v.collection = $collection, v.documentId = $documentId
+                        SET v._lock = true
+                        RETURN v""" : """
+                        MATCH (v:DocumentVersion {uid: $uid})
+                        SET v._lock = true
+                        RETURN v""", params).list(r -> r.get("v").asNode());
+                boolean done = work.apply(tx, found.isEmpty() ? null : found.get(0));
+                tx.run("MATCH (v:DocumentVersion {uid: $uid}) REMOVE v._lock", params).consume();
+                return done;
+            });
+        }
+    }
+
+    private static void set(org.neo4j.driver.TransactionContext tx, String collection, String documentId, Map<String, Object> changes) {
+        tx.run("MATCH (v:DocumentVersion {uid: $uid}) SET v += $changes",
+                Map.of("uid", uid(collection, documentId), "changes", changes)).consume();
+    }
+
+    private static String uid(String collection, String documentId) {
+        return collection + "/" + documentId;
     }
 
     @Override

@@ -280,9 +280,9 @@ public final class Neo4jGraphStore implements GraphStore {
                 tx.run("""
                         OPTIONAL MATCH (d:Document {uid: $uid})
                         OPTIONAL MATCH (s:Section {collection: $collection, documentId: $documentId})
-                        OPTIONAL MATCH (v:DocumentVersion {uid: $uid})
-                        DETACH DELETE d, s, v""", params).consume();
-                // the text is not removed here: DocumentTexts.delete leaves a tombstone with the delete's time
+                        DETACH DELETE d, s""", params).consume();
+                // the text and the version record are not removed here: DocumentTexts.delete and
+                // DocumentMetadataStore.deleteVersion keep the delete's time, so a late write of an older version stays out
                 Neo4jApiGraph.replace(tx, collection, documentId, documentUid(collection, documentId), null);
                 tx.run("MATCH (ch:Chunk {collection: $collection, documentId: $documentId}) DETACH DELETE ch", params).consume();
                 removeOrphanEntities(tx, collection);

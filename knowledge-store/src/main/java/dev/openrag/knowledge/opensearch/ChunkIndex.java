@@ -19,7 +19,9 @@ import dev.openrag.schemas.CollectionNames;
  * the items of lists), {@code meta_n} (double) and {@code meta_d} (date), typed by dynamic templates,
  * so a key that is a number in one document and a string in another lives in two fields and never
  * makes a write fail on a mapping conflict. The items of a list that read as dates are also in
- * {@code meta_dl} (date), where date filters find them.
+ * {@code meta_dl} (date), where date filters find them. The index's own field limit is the index's
+ * fields plus {@link dev.openrag.schemas.Metadata#MAX_COLLECTION_FIELDS}, so OpenSearch itself refuses
+ * the field past the limit when fields are reserved ({@link #mapMetadataFields}), however many write at once.
  */
 public final class ChunkIndex {
 
@@ -29,6 +31,7 @@ public final class ChunkIndex {
             {
               "settings": {
                 "number_of_shards": 1,
+                "mapping": {"total_fields": {"limit": %d}},
                 "auto_expand_replicas": "0-1",
                 "analysis": {
                   "filter": {
@@ -76,7 +79,32 @@ public final class ChunkIndex {
             }
             """;
 
+    /**
+     * The fields of the index's own that OpenSearch counts against its field limit: each property,
+     * object and multi-field of the mapping above (metadata objects included, their keys not).
+     */
+    static final int OWN_FIELDS = ownFields();
+
+    /** OpenSearch's field limit for a chunk index: its own fields and the metadata fields a collection may hold. */
+    static final int FIELD_LIMIT = OWN_FIELDS + dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS;
+
+    private static final String BODY = SETTINGS_AND_MAPPINGS.formatted(FIELD_LIMIT);
+
     private ChunkIndex() {
+    }
+
+    private static int ownFields() {
+        try {
+            var properties = new com.fasterxml.jackson.databind.ObjectMapper().readTree(SETTINGS_AND_MAPPINGS.formatted(0))
+                    .path("mappings").path("properties");
+            int count = 0;
+            for (var field : properties) {
+                count += 1 + field.path("fields").size();
+            }
+            return count;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Index name for a collection; rejects names OpenSearch would refuse or that could escape the prefix. */
@@ -117,7 +145,7 @@ public final class ChunkIndex {
                 return false;
             }
             try (Response response = client.generic().execute(Requests.builder()
-                    .method("PUT").endpoint("/" + index).json(SETTINGS_AND_MAPPINGS).build())) {
+                    .method("PUT").endpoint("/" + index).json(BODY).build())) {
                 if (response.getStatus() == 400 && bodyOf(response).contains("resource_already_exists_exception")) {
                     return false; // created concurrently by another sink instance
                 }
@@ -133,6 +161,64 @@ public final class ChunkIndex {
             }
         } catch (IOException e) {
             throw ChunkIndex.unreachable("creating index " + index, e);
+        }
+    }
+
+    /** The field limit a chunk index must have: one made before it was set has OpenSearch's default (1000). */
+    static void limitFields(OpenSearchClient client, String collection) {
+        execute(client, "PUT", "/" + name(collection) + "/_settings",
+                "{\"index.mapping.total_fields.limit\": " + FIELD_LIMIT + "}", "setting the field limit of " + name(collection));
+    }
+
+    /** A mapping update OpenSearch refused: it would take the index past its field limit. */
+    static final class FieldLimitReached extends RuntimeException {
+        FieldLimitReached(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * Maps metadata fields ({@code meta_s.team}, …) as their dynamic templates would, in one mapping
+     * update: OpenSearch applies mapping updates one at a time and checks the field limit in each, so of
+     * two writers adding fields at once near the limit, the second sees the first's and is refused.
+     *
+     * @throws FieldLimitReached when the fields would take the index past {@link #FIELD_LIMIT}
+     */
+    static void mapMetadataFields(OpenSearchClient client, String collection, java.util.Collection<String> fields) {
+        java.util.Map<String, java.util.Map<String, Object>> byKind = new java.util.TreeMap<>();
+        for (String field : fields) {
+            String kind = field.substring(0, field.indexOf('.'));
+            java.util.Map<String, Object> type = OpenSearchFilters.STRINGS.equals(kind) ? java.util.Map.of("type", "keyword")
+                    : OpenSearchFilters.NUMBERS.equals(kind) ? java.util.Map.of("type", "double")
+                    : java.util.Map.of("type", "date", "format", "strict_date_optional_time");
+            byKind.computeIfAbsent(kind, k -> new java.util.TreeMap<>()).put(field.substring(field.indexOf('.') + 1), type);
+        }
+        java.util.Map<String, Object> properties = new java.util.TreeMap<>();
+        byKind.forEach((kind, keys) -> properties.put(kind, java.util.Map.of("properties", keys)));
+        String body;
+        try {
+            body = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(java.util.Map.of("properties", properties));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        execute(client, "PUT", "/" + name(collection) + "/_mapping", body, "mapping metadata fields of " + name(collection));
+    }
+
+    private static void execute(OpenSearchClient client, String method, String endpoint, String json, String doing) {
+        try (Response response = client.generic().execute(Requests.builder().method(method).endpoint(endpoint).json(json).build())) {
+            if (response.getStatus() == 429 || response.getStatus() >= 500) {
+                throw new EngineUnavailableException(EngineUnavailableException.OPENSEARCH, doing + " failed: OpenSearch answered HTTP "
+                        + response.getStatus(), null);
+            }
+            if (response.getStatus() >= 300) {
+                String body = bodyOf(response);
+                if (body.contains("Limit of total fields")) {
+                    throw new FieldLimitReached(body);
+                }
+                throw new IllegalStateException(doing + " failed: HTTP " + response.getStatus() + " " + body);
+            }
+        } catch (IOException e) {
+            throw unreachable(doing, e);
         }
     }
 

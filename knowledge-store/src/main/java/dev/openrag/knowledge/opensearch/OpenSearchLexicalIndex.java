@@ -36,6 +36,8 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
     private final Refresh refresh;
     /** Per collection, metadata fields known to be mapped (or allowed and being written): most writes add none, and read no mapping. */
     private final Map<String, java.util.Set<String>> knownFields = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Collections whose index was given its field limit by this instance (an index made before the limit lacks it). */
+    private final java.util.Set<String> fieldLimitSet = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** @param refreshOnWrite true makes writes visible at once (tests, small imports); false batches refreshes */
     public OpenSearchLexicalIndex(OpenSearchClient client, boolean refreshOnWrite) {
@@ -50,7 +52,7 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         }
         // one check per document version (its chunks share their metadata), before anything is written
         chunks.stream().map(chunk -> Map.entry(chunk.collection(), chunk.metadata())).distinct()
-                .forEach(document -> checkMetadataRoom(document.getKey(), document.getValue()));
+                .forEach(document -> reserveMetadataFields(document.getKey(), document.getValue()));
         List<BulkOperation> operations = new ArrayList<>();
         for (IndexedChunk chunk : chunks) {
             ChunkIndex.ensure(client, chunk.collection());
@@ -178,13 +180,15 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
     }
 
     /**
-     * The fields the metadata would add to those the index maps, against the limit. Fields are only
-     * added, never dropped from a mapping, so a field once known stays so; a field not yet known is
-     * looked up in the mapping before it counts as new. Two writers adding fields at once may each
-     * pass: OpenSearch's own limit (1000 fields, the index's own among them) stays above this one.
+     * The fields the metadata would add to those the index maps, against the limit, and then mapped
+     * (reserved) at once. Fields are only added, never dropped from a mapping, so a field once known
+     * stays so; a field not yet known is looked up in the mapping before it counts as new. Two writers
+     * near the limit (parse instances, or documents one after another before any was indexed) cannot
+     * both pass: the mapping update is OpenSearch's, one at a time, and the index's own field limit
+     * ({@link ChunkIndex#FIELD_LIMIT}) refuses the second; its reason is then read from the mapping.
      */
     @Override
-    public void checkMetadataRoom(String collection, Map<String, Object> metadata) {
+    public void reserveMetadataFields(String collection, Map<String, Object> metadata) {
         java.util.Set<String> wanted = OpenSearchFilters.fieldNames(metadata);
         if (knownFields.getOrDefault(collection, java.util.Set.of()).containsAll(wanted)) {
             return;
@@ -193,17 +197,35 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         List<String> added = wanted.stream().filter(field -> !mapped.contains(field)).toList();
         // only a field the collection lacks is refused: one already over the limit (mapped before it existed) still takes
         // documents whose keys it has
-        if (!added.isEmpty() && mapped.size() + added.size() > dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS) {
-            throw new IllegalArgumentException("metadata would give collection '" + collection + "' " + (mapped.size() + added.size())
+        if (!added.isEmpty()) {
+            refuseOverLimit(collection, mapped.size(), added);
+            ChunkIndex.ensure(client, collection);
+            if (fieldLimitSet.add(collection)) {
+                ChunkIndex.limitFields(client, collection);
+            }
+            try {
+                ChunkIndex.mapMetadataFields(client, collection, added);
+            } catch (ChunkIndex.FieldLimitReached e) {
+                // another writer took the room meanwhile; unless it mapped these very fields
+                java.util.Set<String> now = ChunkIndex.metadataFields(client, collection);
+                refuseOverLimit(collection, Math.max(now.size(), dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS),
+                        wanted.stream().filter(field -> !now.contains(field)).toList());
+            }
+        }
+        java.util.Set<String> known = new java.util.HashSet<>(mapped);
+        known.addAll(added);
+        knownFields.put(collection, java.util.Set.copyOf(known));
+    }
+
+    private static void refuseOverLimit(String collection, int mapped, List<String> added) {
+        if (!added.isEmpty() && mapped + added.size() > dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS) {
+            throw new IllegalArgumentException("metadata would give collection '" + collection + "' " + (mapped + added.size())
                     + " metadata fields; a collection holds at most " + dev.openrag.schemas.Metadata.MAX_COLLECTION_FIELDS
                     + " (a key counts once per kind of value: text, number, date). New here: "
                     + added.stream().limit(10).map(OpenSearchLexicalIndex::describeField).collect(java.util.stream.Collectors.joining(", "))
                     + (added.size() > 10 ? " and " + (added.size() - 10) + " more" : "")
                     + ". Reuse the collection's keys, or give several values of one kind as a list under one key");
         }
-        java.util.Set<String> known = new java.util.HashSet<>(mapped);
-        known.addAll(added);
-        knownFields.put(collection, java.util.Set.copyOf(known));
     }
 
     /** meta_n.year → "year (number)". */
@@ -221,7 +243,7 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
     @Override
     public long replaceMetadata(String collection, String documentId, Map<String, Object> metadata) {
         String index = ChunkIndex.name(collection);
-        checkMetadataRoom(collection, metadata);
+        reserveMetadataFields(collection, metadata);
         Map<String, JsonData> params = Map.of("fields", JsonData.of(OpenSearchFilters.fields(metadata)));
         try {
             if (!client.indices().exists(e -> e.index(index)).value()) {

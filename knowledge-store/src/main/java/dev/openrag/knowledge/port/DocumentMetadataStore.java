@@ -31,14 +31,35 @@ public interface DocumentMetadataStore {
      */
     void versionEntered(String collection, String documentId, String version);
 
-    /** Records that {@code store} has written {@code version} of the document (its chunks and metadata). */
-    void versionStored(String collection, String documentId, String store, String version);
+    /*
+     * Deletes travel on a topic of their own, unordered with the versions, so each store keeps the
+     * order the calls were made in by time, as document texts do: a write never undoes a delete made
+     * after its version arrived, a delete never removes a version that arrived after it, and a delete
+     * wins a tie. A delete is recorded per store (a tombstone kept with the document's versions).
+     */
+
+    /** Whether {@code store} may write a version that arrived at {@code arrivedAt}: not when a delete at that time or later is recorded for it. */
+    boolean mayWrite(String collection, String documentId, String store, long arrivedAt);
 
     /**
-     * Whether each of {@code stores} holds the newest version that entered the pipeline, so that no
-     * version of the document is still on its way to them; false when none was recorded.
+     * Records that {@code store} has written {@code version} (arrived at {@code arrivedAt}) of the document, its chunks
+     * and metadata; false, recording nothing, when a delete at that time or later was recorded for the store meanwhile
+     * (the caller then removes what it wrote). Makes no record of a document no version of which entered.
      */
-    boolean versionSettled(String collection, String documentId, Collection<String> stores);
+    boolean versionStored(String collection, String documentId, String store, String version, long arrivedAt);
+
+    /**
+     * A delete made at {@code deletedAt}, for {@code store}: true, recording it, when the store is to remove the
+     * document; false when the store holds a version that arrived after the delete.
+     */
+    boolean deleteVersion(String collection, String documentId, String store, long deletedAt);
+
+    /**
+     * When each of {@code stores} holds the newest version that entered the pipeline (none is on its way, none
+     * was deleted), records {@code version} (arrived at {@code arrivedAt}) as entered and held by each, for a
+     * metadata update in place, and returns true; false, recording nothing, otherwise.
+     */
+    boolean claimInPlace(String collection, String documentId, Collection<String> stores, String version, long arrivedAt);
 
     /** The ids of the collection's documents that {@code filter} selects. */
     Set<String> matching(String collection, DocumentFilter filter);

@@ -28,12 +28,14 @@ public interface LexicalIndex {
     long replaceMetadata(String collection, String documentId, java.util.Map<String, Object> metadata);
 
     /**
-     * Refuses metadata that would take the collection past {@link dev.openrag.schemas.Metadata#MAX_COLLECTION_FIELDS}
-     * distinct fields; writes ({@link #upsert}, {@link #replaceMetadata}) check it too.
+     * Reserves the fields the metadata needs in the collection, or refuses metadata that would take it past
+     * {@link dev.openrag.schemas.Metadata#MAX_COLLECTION_FIELDS} distinct fields. Atomic across writers: of
+     * several reserving the last room at once, one gets it, so a document that passes is taken by every
+     * later write ({@link #upsert}, {@link #replaceMetadata}, which reserve too).
      *
      * @throws IllegalArgumentException naming the collection, the limit and the keys that would be new
      */
-    void checkMetadataRoom(String collection, java.util.Map<String, Object> metadata);
+    void reserveMetadataFields(String collection, java.util.Map<String, Object> metadata);
 
     long countChunks(String collection);
 

@@ -44,7 +44,7 @@ public class ChunkStage {
             runner.emit(chunked, new DocumentChunked(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     parsed.documentId(), parsed.jobId(), parsed.collection(), parsed.source(), parsed.title(),
                     parsed.mediaType(), parsed.text(), parsed.contentHash(), chunks, parsed.metadata(), parsed.api(),
-                    parsed.headings(), parsed.pages()));
+                    parsed.headings(), parsed.pages(), parsed.arrivedAt()));
             return chunks.size();
         });
     }

@@ -51,7 +51,8 @@ public class ContextualizeStage {
             }
             runner.emit(this.contextualized, new ChunksContextualized(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     document.documentId(), document.jobId(), document.collection(), document.source(), document.title(),
-                    document.contentHash(), contextualizer.name(), chunks, document.metadata(), document.api()));
+                    document.contentHash(), contextualizer.name(), chunks, document.metadata(), document.api(),
+                    document.arrivedAt()));
             List<String> warnings = new ArrayList<>(pick.warnings());
             warnings.addAll(contextualized.warnings());
             return new StageRunner.Outcome(chunks.size(), warnings, contextualized.usage(), contextualized.model());

@@ -74,7 +74,7 @@ public class EmbedStage {
             runner.emit(embedded, new ChunksEmbedded(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     document.documentId(), document.jobId(), document.collection(), document.source(), document.title(),
                     document.contentHash(), embedder.modelName(), embedder.dimension(), chunks, document.metadata(),
-                    summaries.isEmpty() ? null : summaries));
+                    summaries.isEmpty() ? null : summaries, document.arrivedAt()));
             return new StageRunner.Outcome(chunks.size(), summarizer.warnings(), summarized.usage(), summarized.model());
         });
     }

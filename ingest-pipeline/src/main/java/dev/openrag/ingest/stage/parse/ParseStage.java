@@ -30,7 +30,8 @@ import io.smallrye.reactive.messaging.MutinyEmitter;
  * gets the source fields parsing finds ({@link SourceFields#afterParse}); a version that changes only
  * the metadata is written in place and goes no further ({@link MetadataUpdates}). A document whose
  * metadata would take its collection past {@link dev.openrag.schemas.Metadata#MAX_COLLECTION_FIELDS}
- * fields is refused here, with the reason, before any store has any of it.
+ * fields is refused here, with the reason, before any store has any of it; one that passes has its new
+ * fields reserved in the collection's index, so a document parsed after it sees them.
  */
 @ApplicationScoped
 public class ParseStage {
@@ -56,13 +57,13 @@ public class ParseStage {
     @Blocking
     public void onArrived(ConsumerRecord<String, String> record) {
         runner.runReporting(Stages.PARSE, record, DocumentArrived.class, arrived -> {
-            Parsed result = parse(arrived);
+            Parsed result = parse(arrived, StageRunner.versionTime(record));
             try {
-                lexical.checkMetadataRoom(arrived.collection(), storedMetadata(result.event()));
+                lexical.reserveMetadataFields(arrived.collection(), storedMetadata(result.event()));
             } catch (IllegalArgumentException e) {
                 throw new RejectedDocument(e.getMessage());
             }
-            if (metadataUpdates.updateIfOnlyMetadataChanged(result.event())) {
+            if (metadataUpdates.updateIfOnlyMetadataChanged(record, result.event())) {
                 List<String> warnings = new java.util.ArrayList<>(result.warnings());
                 warnings.add(MetadataUpdates.UPDATED);
                 return new StageRunner.Outcome(0, warnings);
@@ -88,6 +89,11 @@ public class ParseStage {
 
     /** What this stage makes of a document (estimates use it too); a document it cannot parse throws. */
     public Parsed parse(DocumentArrived arrived) {
+        return parse(arrived, null);
+    }
+
+    /** {@link #parse(DocumentArrived)}, the version named by the time it arrived ({@link dev.openrag.schemas.VersionedEvent}). */
+    private Parsed parse(DocumentArrived arrived, Long arrivedAt) {
         if (arrived.chunks() != null && !arrived.chunks().isEmpty()) {
             // pre-chunked input: keep the producer's text and chunks exactly
             String text = DocumentArrived.TEXT.equals(arrived.contentEncoding()) ? arrived.content()
@@ -96,7 +102,7 @@ public class ParseStage {
                     arrived.mediaType(), List.of(), List.of(), Map.of()));
             return new Parsed(new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                     arrived.jobId(), arrived.collection(), arrived.source(), arrived.title(), arrived.mediaType(), text,
-                    Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), metadata, null, null), List.of());
+                    Ids.contentHash(text + arrived.chunks()), null, arrived.chunks(), metadata, null, null, arrivedAt), List.of());
         }
         DocumentParser.Parsed result = parser.parse(arrived);
         List<String> warnings = List.of();
@@ -116,11 +122,11 @@ public class ParseStage {
                 ? new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                         arrived.jobId(), arrived.collection(), arrived.source(), result.title(), result.mediaType(),
                         result.text(), Ids.contentHash(result.text()), result.headings(), null, metadata, null,
-                        result.pages().isEmpty() ? null : result.pages())
+                        result.pages().isEmpty() ? null : result.pages(), arrivedAt)
                 // a spec: one chunk per operation and schema, the API graph travels to the graph sink
                 : new DocumentParsed(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), arrived.documentId(),
                         arrived.jobId(), arrived.collection(), arrived.source(), spec.title(), OpenApiSpecs.MEDIA_TYPE,
-                        result.text(), Ids.contentHash(result.text()), null, spec.chunks(), metadata, spec.graph(), null);
+                        result.text(), Ids.contentHash(result.text()), null, spec.chunks(), metadata, spec.graph(), null, arrivedAt);
         return new Parsed(event, warnings);
     }
 }

@@ -1,0 +1,86 @@
+package dev.openrag.knowledge.neo4j;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.neo4j.driver.AuthTokens;
+import org.neo4j.driver.Driver;
+import org.neo4j.driver.GraphDatabase;
+
+import dev.openrag.localstack.Engine;
+import dev.openrag.localstack.StackConfig;
+import dev.openrag.localstack.test.LocalStackExtension.WithEngines;
+
+/**
+ * The per-store records of a document's versions and deletes, against real Neo4j: the order the calls
+ * were made in decides, by time, whatever order they reach a store in; a delete wins a tie; a write of a
+ * document no version of which entered records nothing.
+ */
+@WithEngines({Engine.NEO4J})
+class DocumentVersionRecordsTest {
+
+    private static final String STORE = "sink-opensearch";
+    private static final String OTHER = "sink-neo4j";
+    private static Driver driver;
+    private static Neo4jDocumentMetadata versions;
+
+    @BeforeAll
+    static void connect(StackConfig config) {
+        driver = GraphDatabase.driver(config.neo4jUri(), AuthTokens.none());
+        Neo4jSchema.bootstrap(driver, 4);
+        versions = new Neo4jDocumentMetadata(driver);
+    }
+
+    @AfterAll
+    static void close() {
+        driver.close();
+    }
+
+    @Test
+    void aDeleteRemovesOnlyWhatArrivedBeforeItAndKeepsOutLateWritesOfOlderVersions() {
+        String doc = "ordered";
+        versions.versionEntered("c", doc, "j1@1000");
+        assertThat(versions.mayWrite("c", doc, STORE, 1000)).isTrue();
+        assertThat(versions.versionStored("c", doc, STORE, "j1@1000", 1000)).isTrue();
+
+        assertThat(versions.deleteVersion("c", doc, STORE, 2000)).as("made after the stored version: removes it").isTrue();
+        assertThat(versions.mayWrite("c", doc, STORE, 1500)).as("a version older than the delete, late").isFalse();
+        assertThat(versions.mayWrite("c", doc, STORE, 2000)).as("a tie: the delete wins").isFalse();
+        assertThat(versions.mayWrite("c", doc, OTHER, 1500)).as("another store's own record").isTrue();
+        assertThat(versions.versionStored("c", doc, STORE, "j1@1000", 1000)).as("a delete came while it was written").isFalse();
+        assertThat(versions.mayWrite("c", doc, STORE, 2500)).as("a re-upload after the delete").isTrue();
+        assertThat(versions.versionStored("c", doc, STORE, "j2@2500", 2500)).isTrue();
+
+        assertThat(versions.deleteVersion("c", doc, STORE, 2200)).as("a delete made before the stored re-upload keeps it").isFalse();
+        assertThat(versions.deleteVersion("c", doc, STORE, 3000)).as("the control: one made after it removes it").isTrue();
+    }
+
+    @Test
+    void anUpdateInPlaceIsClaimedOnlyWhenEveryStoreHoldsTheLastVersionAndThenOutranksAnOlderDelete() {
+        String doc = "in-place";
+        List<String> stores = List.of(STORE, OTHER);
+        versions.versionEntered("c", doc, "j1@1000");
+        versions.versionStored("c", doc, STORE, "j1@1000", 1000);
+        assertThat(versions.claimInPlace("c", doc, stores, "j2@2000+in-place", 2000)).as("one store still waits for j1").isFalse();
+        versions.versionStored("c", doc, OTHER, "j1@1000", 1000);
+        assertThat(versions.claimInPlace("c", doc, stores, "j2@2000+in-place", 2000)).isTrue();
+
+        assertThat(versions.deleteVersion("c", doc, STORE, 1500)).as("a delete made before the update in place, delivered after it")
+                .isFalse();
+        assertThat(versions.deleteVersion("c", doc, OTHER, 2500)).as("one made after it").isTrue();
+        assertThat(versions.claimInPlace("c", doc, stores, "j3@3000+in-place", 3000)).as("a store deleted it: the whole way").isFalse();
+    }
+
+    @Test
+    void aSinkWriteOfADocumentNoVersionOfWhichEnteredMakesNoRecord() {
+        assertThat(versions.mayWrite("c", "never-entered", STORE, 1000)).isTrue();
+        assertThat(versions.versionStored("c", "never-entered", STORE, "j1@1000", 1000)).isTrue();
+        long nodes = driver.executableQuery("MATCH (v:DocumentVersion {uid: 'c/never-entered'}) RETURN count(v) AS n").execute()
+                .records().get(0).get("n").asLong();
+        assertThat(nodes).isZero();
+    }
+}
