@@ -14,10 +14,10 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * The init arg {@value #UNREACHABLE} (a comma-separated list of "kafka", "neo4j", "opensearch")
  * points those engines at a closed port instead, to test how an app behaves when one is down.
  *
- * <p>Every test class of a module's JVM gets the same engines, whatever its profile or other resources
- * ({@link TestStack}); classes with {@code @WithTestResource(LocalStackTestResource.class)} and nothing else
- * that would restart Quarkus also share one app boot. So a class leaves the engines as it found them and counts
- * only what it wrote itself.
+ * <p>Every test class of a module runs in one JVM and gets the same engines, whatever its resources
+ * ({@link TestStack}); the classes with the same resources (most have {@code @WithTestResource(LocalStackTestResource.class)}
+ * alone) also share one app boot. So a class leaves the engines as it found them and counts only what it wrote itself.
+ * Settings of a class's own go through {@link AppSettings}, not a test profile.
  */
 public class LocalStackTestResource implements QuarkusTestResourceLifecycleManager {
 
