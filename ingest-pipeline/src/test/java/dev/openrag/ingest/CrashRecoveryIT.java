@@ -10,8 +10,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -25,15 +28,27 @@ import dev.openrag.localstack.test.TestStack;
  * The packaged ingest app is killed with SIGKILL in the middle of the shared corpus's first
  * documents, then restarted: the job (rebuilt from the status topic) completes and every store
  * holds each of their chunks exactly once, and the documents' timelines come through it (a second instance answers the
- * same). A scheduled crawl and its job survive a restart too.
+ * same). A scheduled crawl and its job survive a restart too. The scenarios share one app (each restarts it).
  */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CrashRecoveryIT {
 
     private static final SharedCorpus CORPUS = SharedCorpus.firstDocuments(40);
 
     private PackagedIngestApp app;
 
-    @AfterEach
+    @BeforeAll
+    void app() {
+        app = new PackagedIngestApp("ingest-it", TestStack.ensureAll());
+    }
+
+    /** Starts the app, unless it already runs (a scenario before left it running after its restart). */
+    @BeforeEach
+    void startApp() {
+        app.start();
+    }
+
+    @AfterAll
     void stopApp() {
         if (app != null) {
             app.close();
@@ -42,9 +57,6 @@ class CrashRecoveryIT {
 
     @Test
     void killNineMidCorpusThenRestartLosesAndDuplicatesNothing() throws Exception {
-        app = new PackagedIngestApp("ingest-it", TestStack.ensureAll());
-        app.start();
-
         String jobId = app.postCorpus("crash", CORPUS.json()).path("jobId").asText();
         app.awaitChunksInFlight(jobId, "sink-neo4j", 60, CORPUS.chunks(), Duration.ofMinutes(3));
 
@@ -112,8 +124,6 @@ class CrashRecoveryIT {
     @Test
     void aScheduledCrawlAndItsJobSurviveARestart() throws Exception {
         try (CrawlTestSite site = new CrawlTestSite(100)) {
-            app = new PackagedIngestApp("ingest-restart-it", TestStack.ensureAll());
-            app.start();
             JsonNode started = app.postJson("/api/crawls", """
                     {"seedUrls": ["%s"], "collection": "crawl-restart", "maxDepth": 0, "schedule": "3s"}""".formatted(site.url("/a")));
             String crawlId = started.path("crawlId").asText();

@@ -17,11 +17,12 @@ import dev.openrag.knowledge.access.ApiKey;
 import dev.openrag.knowledge.access.KeySecrets;
 import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.port.KeyStore;
+import dev.openrag.localstack.test.AppSettings;
 import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 
 /**
@@ -30,20 +31,9 @@ import io.restassured.RestAssured;
  * key stops working at the next request. The other MCP tests run with auth off.
  */
 @QuarkusTest
-@TestProfile(ApiKeyAuthTest.AuthOn.class)
+@WithTestResource(LocalStackTestResource.class)
+@WithTestResource(value = AppSettings.class, initArgs = @ResourceArg(name = "openrag.auth.admin-key", value = "mcp-test-admin-key"))
 class ApiKeyAuthTest {
-
-    public static class AuthOn implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("openrag.auth.admin-key", "mcp-test-admin-key");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(LocalStackTestResource.class));
-        }
-    }
 
     @TestHTTPResource("/")
     URL root;

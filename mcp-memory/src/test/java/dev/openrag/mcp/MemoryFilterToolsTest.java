@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.UUID;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -29,7 +28,6 @@ import io.quarkus.test.junit.QuarkusTest;
  */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MemoryFilterToolsTest {
 

@@ -8,7 +8,6 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Tag;
 
 import dev.openrag.cli.MemoryScenarios;
 import dev.openrag.localstack.test.LocalStackTestResource;
@@ -26,7 +25,6 @@ import io.quarkus.test.junit.QuarkusTest;
  */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 class MemoryScenariosTest {
 
     /** Checks that pass with the defaults; raise it when more pass. */

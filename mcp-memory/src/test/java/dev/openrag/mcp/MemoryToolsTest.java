@@ -18,7 +18,6 @@ import java.util.regex.Pattern;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -46,7 +45,6 @@ import io.quarkus.test.junit.QuarkusTest;
 /** The memory, correction and conversation tools through a real MCP client, on real Neo4j and Kafka. */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class MemoryToolsTest {
 

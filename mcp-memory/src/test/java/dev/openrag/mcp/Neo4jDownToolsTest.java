@@ -9,23 +9,16 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 
 /** With Neo4j unreachable, memory tools fail as tool errors naming the engine, never as internal errors. */
 @QuarkusTest
-@TestProfile(Neo4jDownToolsTest.Neo4jDown.class)
+@WithTestResource(value = LocalStackTestResource.class,
+        initArgs = @ResourceArg(name = LocalStackTestResource.UNREACHABLE, value = "neo4j"))
 class Neo4jDownToolsTest {
-
-    public static class Neo4jDown implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(LocalStackTestResource.class,
-                    Map.of(LocalStackTestResource.UNREACHABLE, "neo4j")));
-        }
-    }
 
     @TestHTTPResource("/")
     URL root;

@@ -1,7 +1,6 @@
 package dev.openrag.mcp;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Tag;
 
 import dev.openrag.localstack.test.AppOperationsAssertions;
 import dev.openrag.localstack.test.LocalStackTestResource;
@@ -11,7 +10,6 @@ import io.quarkus.test.junit.QuarkusTest;
 /** Health (a readiness check per engine), Prometheus metrics and OpenAPI, against real engines. */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 class OperationsEndpointsTest {
 
     @Test

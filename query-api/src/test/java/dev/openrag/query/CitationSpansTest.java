@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -36,7 +35,6 @@ import io.restassured.path.json.JsonPath;
  */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class CitationSpansTest extends FixtureTest {
 

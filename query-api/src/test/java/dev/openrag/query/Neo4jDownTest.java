@@ -5,15 +5,14 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.ValidatableResponse;
 
 /**
@@ -21,16 +20,9 @@ import io.restassured.response.ValidatableResponse;
  * 500 with the driver's message before), while bad requests are still 400s: validation comes first.
  */
 @QuarkusTest
-@TestProfile(Neo4jDownTest.Neo4jDown.class)
+@WithTestResource(value = LocalStackTestResource.class,
+        initArgs = @ResourceArg(name = LocalStackTestResource.UNREACHABLE, value = "neo4j"))
 class Neo4jDownTest {
-
-    public static class Neo4jDown implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(LocalStackTestResource.class,
-                    Map.of(LocalStackTestResource.UNREACHABLE, "neo4j")));
-        }
-    }
 
     @Test
     void browseMemoriesFeedbackAndGraphAnswer503NamingNeo4j() {

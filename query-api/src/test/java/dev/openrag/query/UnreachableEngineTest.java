@@ -10,22 +10,15 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 
 /** With OpenSearch unreachable the app still starts, and readiness says which engine is down. */
 @QuarkusTest
-@TestProfile(UnreachableEngineTest.OpenSearchDown.class)
+@WithTestResource(value = LocalStackTestResource.class,
+        initArgs = @ResourceArg(name = LocalStackTestResource.UNREACHABLE, value = "opensearch"))
 class UnreachableEngineTest {
-
-    public static class OpenSearchDown implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(LocalStackTestResource.class,
-                    Map.of(LocalStackTestResource.UNREACHABLE, "opensearch")));
-        }
-    }
 
     @jakarta.inject.Inject
     org.neo4j.driver.Driver driver;

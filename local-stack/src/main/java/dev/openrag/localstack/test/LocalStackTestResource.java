@@ -13,20 +13,15 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
  * configuration. Use with {@code @QuarkusTestResource(LocalStackTestResource.class)}.
  * The init arg {@value #UNREACHABLE} (a comma-separated list of "kafka", "neo4j", "opensearch")
  * points those engines at a closed port instead, to test how an app behaves when one is down.
+ *
+ * <p>Every test class of a module runs in one JVM and gets the same engines, whatever its resources
+ * ({@link TestStack}); the classes with the same resources (most have {@code @WithTestResource(LocalStackTestResource.class)}
+ * alone) also share one app boot. So a class leaves the engines as it found them and counts only what it wrote itself.
+ * Settings of a class's own go through {@link AppSettings}, not a test profile.
  */
 public class LocalStackTestResource implements QuarkusTestResourceLifecycleManager {
 
     public static final String UNREACHABLE = "unreachable";
-
-    /**
-     * The JUnit tag of the test classes that share one app boot and one set of engines in one JVM: each is
-     * {@code @WithTestResource(LocalStackTestResource.class)} (Quarkus starts the app once for every class with
-     * matching resources) and nothing else that would restart Quarkus (a test profile, another resource). The
-     * modules that load ONNX in the app (query-api, mcp-memory) run their other classes one JVM each, as a
-     * restarted Quarkus cannot load the JNI libraries again; this tag's classes run together in one more.
-     * Such a class leaves the engines as it found them and counts only what it wrote itself.
-     */
-    public static final String SHARED_APP = "shared-app";
 
     private List<String> unreachable = List.of();
 

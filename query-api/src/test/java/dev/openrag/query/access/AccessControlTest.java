@@ -20,13 +20,14 @@ import org.junit.jupiter.api.Test;
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.localstack.test.AppSettings;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.query.FixtureTest;
 import dev.openrag.query.SearchFixture;
 import dev.openrag.schemas.GraphExtracted;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
@@ -38,21 +39,12 @@ import io.restassured.specification.RequestSpecification;
  * search mode, ask, browse or graph. The admin key's answers do carry the canary: the check can fail.
  */
 @QuarkusTest
-@TestProfile(AccessControlTest.AuthOn.class)
+@WithTestResource(LocalStackTestResource.class)
+// what is judged is what a key reaches, not speed: a busy machine must not turn a slow store into a missing one
+@WithTestResource(value = AppSettings.class, initArgs = {
+        @ResourceArg(name = "openrag.auth.admin-key", value = AccessControlTest.ADMIN),
+        @ResourceArg(name = "openrag.search.read-timeout", value = "PT30S")})
 class AccessControlTest extends FixtureTest {
-
-    public static class AuthOn implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // what is judged is what a key reaches, not speed: a busy machine must not turn a slow store into a missing one
-            return Map.of("openrag.auth.admin-key", ADMIN, "openrag.search.read-timeout", "PT30S");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(LocalStackTestResource.class));
-        }
-    }
 
     static final String ADMIN = "query-test-admin-key";
     static final String VAULT = "canary-vault";

@@ -15,7 +15,6 @@ import java.util.stream.Collectors;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Tag;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.knowledge.port.Correction;
@@ -33,7 +32,6 @@ import io.restassured.http.ContentType;
 /** Ask without an LLM (the default install): extractive answers with numbered sources, JSON and SSE, on real stores. */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 class AskApiTest extends FixtureTest {
 
     @Test

@@ -10,7 +10,6 @@ import static org.hamcrest.Matchers.not;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Tag;
 
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.query.FixtureTest;
@@ -21,7 +20,6 @@ import io.quarkus.test.junit.QuarkusTest;
 /** Collections, documents, chunks and graph neighbourhoods over the fixture in real Neo4j. */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 class BrowseApiTest extends FixtureTest {
 
     private static final String C = SearchFixture.COLLECTION;

@@ -30,10 +30,11 @@ import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.localstack.test.AppSettings;
 import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 
@@ -43,21 +44,10 @@ import io.restassured.path.json.JsonPath;
  * and facets, on real Neo4j and OpenSearch; hostile inputs beside their controls.
  */
 @QuarkusTest
-@TestProfile(FilterAcrossCollectionsTest.Patient.class)
+@WithTestResource(LocalStackTestResource.class)
+// what is judged is which hits come back, not how fast: a busy machine must not turn a slow retriever into a missing one
+@WithTestResource(value = AppSettings.class, initArgs = @ResourceArg(name = "openrag.search.read-timeout", value = "PT30S"))
 public class FilterAcrossCollectionsTest {
-
-    /** What is judged is which hits come back, not how fast: a busy machine must not turn a slow retriever into a missing one. */
-    public static class Patient implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("openrag.search.read-timeout", "PT30S");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(LocalStackTestResource.class));
-        }
-    }
 
     private static final String HAYSTACK = "mq-haystack";
     private static final String ALPHA = "mq-alpha";

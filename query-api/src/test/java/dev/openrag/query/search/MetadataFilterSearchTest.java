@@ -13,7 +13,6 @@ import java.util.Set;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -39,7 +38,6 @@ import io.restassured.http.ContentType;
  */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 class MetadataFilterSearchTest {
 
     private static final String OPS = "meta-ops";

@@ -19,7 +19,6 @@ import java.util.Map;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Tag;
 
 import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
@@ -41,7 +40,6 @@ import io.restassured.path.json.JsonPath;
 /** Search over a small fixture written into real Neo4j and OpenSearch. */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 class SearchApiTest extends FixtureTest {
 
     static final String COLLECTION = SearchFixture.COLLECTION;

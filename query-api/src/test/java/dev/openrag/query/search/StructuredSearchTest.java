@@ -11,7 +11,6 @@ import java.util.Map;
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.neo4j.driver.Driver;
 import org.opensearch.client.opensearch.OpenSearchClient;
@@ -35,7 +34,6 @@ import io.restassured.path.json.JsonPath;
 /** The summary-aware modes, automatic routing and graph search over an OpenAPI operation, on real Neo4j and OpenSearch. */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
-@Tag(LocalStackTestResource.SHARED_APP)
 class StructuredSearchTest {
 
     private static final String COLLECTION = "structured";

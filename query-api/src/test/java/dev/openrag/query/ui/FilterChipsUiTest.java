@@ -28,10 +28,12 @@ import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.IndexedChunk;
-import dev.openrag.query.search.FilterAcrossCollectionsTest;
+import dev.openrag.localstack.test.AppSettings;
+import dev.openrag.localstack.test.LocalStackTestResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 
 /**
@@ -42,7 +44,9 @@ import io.restassured.RestAssured;
  * the same way. Any browser console error fails.
  */
 @QuarkusTest
-@TestProfile(FilterAcrossCollectionsTest.Patient.class)
+@WithTestResource(LocalStackTestResource.class)
+// the settings of FilterAcrossCollectionsTest, whose app boot it shares
+@WithTestResource(value = AppSettings.class, initArgs = @ResourceArg(name = "openrag.search.read-timeout", value = "PT30S"))
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FilterChipsUiTest {
 
