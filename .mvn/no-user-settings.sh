@@ -10,8 +10,10 @@
 # (OPENRAG_JAVA_HOME, OPENRAG_SKIP_*, OPENRAG_CRAWLER_CHROMIUM). UserSettingsTest checks that none arrives.
 openrag_drop_user_settings() {
   # a line of a multi-line value may look like a setting too: unsetting a name that is not set does nothing
-  for openrag_setting in $(env | sed -n 's/^\([A-Za-z0-9_]*\)=.*/\1/p' \
-      | grep -E '^(OPENRAG|QUARKUS|KAFKA|MP)_|^(OPENAI|ANTHROPIC|GEMINI)_API_KEY$'); do
+  # SmallRye Config matches variable names without regard to case (openrag_auth_admin_key sets openrag.auth.admin-key),
+  # and OTEL_* / SMALLRYE_* configure the apps too (their tracing exporter, extra config files)
+  for openrag_setting in $(env | LC_ALL=C sed -n 's/^\([A-Za-z0-9_]*\)=.*/\1/p' \
+      | LC_ALL=C grep -iE '^(OPENRAG|QUARKUS|KAFKA|MP|OTEL|SMALLRYE)_|^(OPENAI|ANTHROPIC|GEMINI)_API_KEY$'); do
     unset "$openrag_setting"
   done
   unset openrag_setting

@@ -217,10 +217,11 @@ public enum Engine {
                         "-Dlog4j2.configurationFile=" + dir.resolve("log4j2.properties")),
                 "kafka.tools.StorageTool", "format", "-t", clusterId(config), "-c", properties.toString()));
         long logBefore = Files.size(log);
-        Process process = new ProcessBuilder(format)
+        ProcessBuilder formatting = new ProcessBuilder(format)
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .start();
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        JavaRuntime.keepNeutralSettingsLast(formatting.environment());
+        Process process = formatting.start();
         boolean exited = process.waitFor(120, TimeUnit.SECONDS);
         if (!exited || process.exitValue() != 0) {
             process.destroyForcibly();

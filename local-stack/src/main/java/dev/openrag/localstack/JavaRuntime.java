@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /** The java binary for child JVMs: Neo4j 2026.x and OpenSearch 3.x need Java 21 or newer. */
 public final class JavaRuntime {
@@ -50,6 +51,19 @@ public final class JavaRuntime {
     static final List<String> NEUTRAL_SETTINGS = List.of(
             "-Duser.language=en", "-Duser.country=US", "-Duser.timezone=UTC",
             "-Dfile.encoding=UTF-8", "-Dstdout.encoding=UTF-8", "-Dstderr.encoding=UTF-8");
+
+    /**
+     * Makes a child's environment leave {@link #NEUTRAL_SETTINGS} the last word: the JVM reads {@code _JAVA_OPTIONS} after
+     * its command line, so a user's {@code -Duser.language=tr} there would still break Kafka's storage format. Its
+     * options move to {@code JAVA_TOOL_OPTIONS}, which the JVM reads before the command line; nothing else changes.
+     */
+    public static void keepNeutralSettingsLast(Map<String, String> environment) {
+        String late = environment.remove("_JAVA_OPTIONS");
+        if (late != null && !late.isBlank()) {
+            String early = environment.get("JAVA_TOOL_OPTIONS");
+            environment.put("JAVA_TOOL_OPTIONS", early == null || early.isBlank() ? late : early + " " + late);
+        }
+    }
 
     /**
      * JVM options for OpenRAG's own apps, after {@link #commonOptions()}: the JDK's Vector API, which Lucene's

@@ -102,6 +102,7 @@ public final class ProcessSupervisor {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
         builder.environment().putAll(spec.env());
+        JavaRuntime.keepNeutralSettingsLast(builder.environment());
         if (watchPid != null) {
             builder.environment().put(EngineMain.WATCH_PID_ENV, Long.toString(watchPid));
         }

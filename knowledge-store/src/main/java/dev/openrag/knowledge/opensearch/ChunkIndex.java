@@ -149,13 +149,8 @@ public final class ChunkIndex {
                 if (response.getStatus() == 400 && bodyOf(response).contains("resource_already_exists_exception")) {
                     return false; // created concurrently by another sink instance
                 }
-                if (response.getStatus() == 429 || response.getStatus() >= 500) {
-                    throw new EngineUnavailableException(EngineUnavailableException.OPENSEARCH, "creating index " + index
-                            + " failed: OpenSearch answered HTTP " + response.getStatus(), null);
-                }
                 if (response.getStatus() >= 300) {
-                    throw new IllegalStateException("creating index " + index + " failed: HTTP "
-                            + response.getStatus() + " " + bodyOf(response));
+                    throw refused(response.getStatus(), bodyOf(response), "creating index " + index);
                 }
                 return true;
             }
@@ -206,16 +201,12 @@ public final class ChunkIndex {
 
     private static void execute(OpenSearchClient client, String method, String endpoint, String json, String doing) {
         try (Response response = client.generic().execute(Requests.builder().method(method).endpoint(endpoint).json(json).build())) {
-            if (response.getStatus() == 429 || response.getStatus() >= 500) {
-                throw new EngineUnavailableException(EngineUnavailableException.OPENSEARCH, doing + " failed: OpenSearch answered HTTP "
-                        + response.getStatus(), null);
-            }
             if (response.getStatus() >= 300) {
                 String body = bodyOf(response);
                 if (body.contains("Limit of total fields")) {
                     throw new FieldLimitReached(body);
                 }
-                throw new IllegalStateException(doing + " failed: HTTP " + response.getStatus() + " " + body);
+                throw refused(response.getStatus(), body, doing);
             }
         } catch (IOException e) {
             throw unreachable(doing, e);
@@ -227,11 +218,59 @@ public final class ChunkIndex {
      * answered with an error status the client reports as I/O (a 429 from a circuit breaker).
      */
     static EngineUnavailableException unreachable(String doing, IOException e) {
+        if (e instanceof org.opensearch.client.transport.httpclient5.ResponseException answer) {
+            // the transport throws for a 429; when its body names the engine's state (a read-only block, a full queue),
+            // say so, as for a refused bulk item: the stage waits and names the reason instead of "unreachable"
+            String type = errorType(bodyOf(answer));
+            if (EngineUnavailableException.isEngineState(type) && EngineUnavailableException.isOpenSearchOutage(answer.status(), type)) {
+                return EngineUnavailableException.openSearch(answer.status(), type, "OpenSearch answered " + answer.status()
+                        + " (" + type + ") while " + doing, e);
+            }
+        }
         String what = e instanceof org.opensearch.client.transport.httpclient5.ResponseException answer
                 ? "OpenSearch answered " + answer.status() + " while "
                 : "OpenSearch unreachable while ";
         return new EngineUnavailableException(EngineUnavailableException.OPENSEARCH,
                 what + doing + ": " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()), e);
+    }
+
+    /**
+     * A refused index or mapping request, judged as the sinks judge a refused write: OpenSearch's state (429, 5xx, a
+     * read-only block) is an outage to wait out, naming the reason; anything else is this request's own failure.
+     */
+    private static RuntimeException refused(int status, String body, String doing) {
+        String type = errorType(body);
+        String message = doing + " failed: OpenSearch answered HTTP " + status + " " + body;
+        return EngineUnavailableException.isOpenSearchOutage(status, type)
+                ? EngineUnavailableException.openSearch(status, type, message, null)
+                : new IllegalStateException(message);
+    }
+
+    /** {@code error.type} of OpenSearch's error answer, or null. */
+    private static String errorType(String body) {
+        try {
+            String type = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).path("error").path("type").asText(null);
+            return type == null || type.isBlank() ? null : type;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The body of an answer the transport threw for: its {@code Response} type is not public, so it is read
+     * reflectively; anything unexpected gives "".
+     */
+    private static String bodyOf(org.opensearch.client.transport.httpclient5.ResponseException answer) {
+        try {
+            Object response = answer.getClass().getMethod("getResponse").invoke(answer);
+            java.lang.reflect.Method entityOf = response.getClass().getMethod("getEntity");
+            entityOf.setAccessible(true);
+            Object entity = entityOf.invoke(response);
+            return entity instanceof org.apache.hc.core5.http.HttpEntity http
+                    ? org.apache.hc.core5.http.io.entity.EntityUtils.toString(http, java.nio.charset.StandardCharsets.UTF_8) : "";
+        } catch (ReflectiveOperationException | RuntimeException | IOException | org.apache.hc.core5.http.ParseException e) {
+            return "";
+        }
     }
 
     private static String bodyOf(Response response) {

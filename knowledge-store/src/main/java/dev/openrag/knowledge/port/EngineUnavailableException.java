@@ -81,6 +81,11 @@ public class EngineUnavailableException extends RuntimeException {
                 ENGINE_STATES.contains(type), message, cause);
     }
 
+    /** Whether an error of this type is the engine's state (a block, a full write queue, a read-only database). */
+    public static boolean isEngineState(String type) {
+        return type != null && ENGINE_STATES.contains(type);
+    }
+
     /**
      * Whether the refusal's type is the engine's state rather than anything a document can cause (a
      * block, a full write queue, a read-only or unavailable database): a stage then waits however many

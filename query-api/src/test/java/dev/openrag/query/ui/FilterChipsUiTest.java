@@ -52,7 +52,7 @@ class FilterChipsUiTest {
 
     private static final String COLLECTION = "ui-chips";
     private static final String OTHER = "ui-chips-other";
-    private static final Path CHROMIUM = Path.of(System.getProperty("openrag.chromium", "/usr/bin/chromium"));
+    private static final Path CHROMIUM = Path.of(System.getProperty("openrag.crawler.chromium", System.getProperty("openrag.chromium", "/usr/bin/chromium")));
 
     @TestHTTPResource("/")
     URL root;

@@ -39,7 +39,7 @@ import dev.openrag.localstack.test.TestStack;
 class WebUiAuthIT {
 
     private static final String ADMIN = "ui-it-admin-key";
-    private static final Path CHROMIUM = Path.of(System.getProperty("openrag.chromium", "/usr/bin/chromium"));
+    private static final Path CHROMIUM = Path.of(System.getProperty("openrag.crawler.chromium", System.getProperty("openrag.chromium", "/usr/bin/chromium")));
 
     private static ProcessSupervisor supervisor;
     private static Playwright playwright;

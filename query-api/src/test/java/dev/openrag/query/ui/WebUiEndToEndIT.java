@@ -49,7 +49,7 @@ class WebUiEndToEndIT {
 
     private static final String COLLECTION = "ui-e2e";
     private static final Path SCREENSHOTS = Path.of("target/ui-screenshots");
-    private static final Path CHROMIUM = Path.of(System.getProperty("openrag.chromium", "/usr/bin/chromium"));
+    private static final Path CHROMIUM = Path.of(System.getProperty("openrag.crawler.chromium", System.getProperty("openrag.chromium", "/usr/bin/chromium")));
     private static final LocatorAssertions.IsVisibleOptions LONG = new LocatorAssertions.IsVisibleOptions().setTimeout(120_000);
     private static final LocatorAssertions.ContainsTextOptions LAG_WAIT = new LocatorAssertions.ContainsTextOptions().setTimeout(20_000);
 
