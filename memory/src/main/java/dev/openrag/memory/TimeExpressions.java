@@ -542,12 +542,18 @@ public final class TimeExpressions {
                 if (year < 1000 || year > 9999) {
                     continue;
                 }
-                Month month = Month.of((int) parsed.getLong(ChronoField.MONTH_OF_YEAR));
-                if (parsed.isSupported(ChronoField.DAY_OF_MONTH)) {
-                    return Optional.of(day((int) year, month, (int) parsed.getLong(ChronoField.DAY_OF_MONTH)));
+                // parsed unresolved: a numeric month or day ("2023年13月", "31 févr. 2023") is not checked yet, and no
+                // date a text names may fail a search
+                try {
+                    Month month = Month.of((int) parsed.getLong(ChronoField.MONTH_OF_YEAR));
+                    if (parsed.isSupported(ChronoField.DAY_OF_MONTH)) {
+                        return Optional.of(day((int) year, month, (int) parsed.getLong(ChronoField.DAY_OF_MONTH)));
+                    }
+                    LocalDate first = LocalDate.of((int) year, month, 1);
+                    return Optional.of(window(first, first.plusMonths(1)));
+                } catch (java.time.DateTimeException notADate) {
+                    continue;
                 }
-                LocalDate first = LocalDate.of((int) year, month, 1);
-                return Optional.of(window(first, first.plusMonths(1)));
             }
         }
         return Optional.empty();

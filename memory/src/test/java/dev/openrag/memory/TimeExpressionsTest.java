@@ -1,9 +1,12 @@
 package dev.openrag.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.time.Duration;
 import java.time.Instant;
+
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +61,16 @@ class TimeExpressionsTest {
         assertThat(window("what did we plan on 31 February, 2023")).isEqualTo("2023-02-01T00:00:00Z..2023-03-01T00:00:00Z");
         assertThat(window("ticket 2023-13-45")).isEqualTo("none");
         assertThat(window("ticket 2023-02-30")).isEqualTo("2023-02-01T00:00:00Z..2023-03-01T00:00:00Z");
+    }
+
+    @Test
+    void aNumericMonthOrDayOutOfRangeInAnyLanguageIsNoDateAndNoFailure() {
+        for (String text : List.of("2023年13月的会议", "2023年0月", "2023年5月40日的会议", "am 40. Mai 2023", "le 45 mai 2023")) {
+            assertThat(window(text)).as(text).isIn("none", "2023-05-01T00:00:00Z..2023-06-01T00:00:00Z");
+        }
+        assertThatCode(() -> window("2023年-5月")).doesNotThrowAnyException();
+        // the control: the same shapes in range are dates
+        assertThat(window("2023年12月的会议")).isEqualTo("2023-12-01T00:00:00Z..2024-01-01T00:00:00Z");
     }
 
     @Test
