@@ -201,7 +201,8 @@ public class MemoryTools {
             + "(vectors) and by its words (BM25: names, places, exact phrases), fused; optionally only one speaker's or "
             + "those that happened in a time window. With a conversationId that conversation's memories and messages rank higher. "
             + "Returns what is true now (memories the caller superseded, corrected or forgot left out), or with asOf what was "
-            + "true then; of a memory and a newer one suggested to replace it, the newer ranks first for questions about that fact. "
+            + "true then; of two memories close in meaning that the query does not tell apart, the newer ranks first (decided from "
+            + "the memories' vectors and times, never from suggested links). "
             + "A time the query names ('in May 2023', 'the week before 3 August, 2023', 'after the wedding') ranks what "
             + "happened then higher; 'period' says how it was read. 'filter' keeps only the memories whose tags and metadata match.")
     public SearchResult searchMemory(
@@ -339,7 +340,7 @@ public class MemoryTools {
     }
 
     @Tool(name = "unlink_memories", description = "Remove a typed link between two memories, e.g. dismiss a suggested "
-            + "supersession (type suggested_supersedes): the older memory then ranks on its own again. A supersedes link, "
+            + "supersession (type suggested_supersedes); suggestions never change a search's order. A supersedes link, "
             + "which the caller set, is not removed.")
     public Memory unlinkMemories(
             @ToolArg(description = "Memory the link starts at") String fromId,
