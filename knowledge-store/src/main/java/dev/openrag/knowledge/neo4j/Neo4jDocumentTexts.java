@@ -230,11 +230,13 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                         "version", text.version());
                 List<Map<String, Object>> places = text.places().stream().map(Neo4jDocumentTexts::placeRow).toList();
                 try (Session session = driver.session()) {
-                    // only the version read: a text written meanwhile came with its own places
+                    // only the version read, and only while it has no places of that version: a text written meanwhile
+                    // came with its own places, and may be another text of the same version (one rebuilt from chunks)
                     if (session.executeWrite(tx -> placed(tx, tx.run("""
                             MATCH (t:DocumentText {uid: $uid})
                             SET t._lock = true
                             WITH t WHERE t.version = $version AND t.deleted IS NULL
+                                AND (t.placesVersion IS NULL OR t.placesVersion <> $version)
                             SET t.placesVersion = $version
                             RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, places))) {
                         placed.add(text.documentId());
