@@ -79,13 +79,14 @@ public class MetadataUpdates {
 
     /**
      * Writes the version of {@code record} into the sink {@code store} and records it, unless a delete made at or
-     * after its arrival is recorded there; a delete recorded while it was being written is honoured by removing it
+     * after its arrival, or a newer version, is recorded there; a delete recorded while it was being written is honoured by removing it
      * again. Returns whether the version stands.
      */
     public boolean write(ConsumerRecord<?, ?> record, EventEnvelope event, String store, Runnable write, Runnable remove) {
         long arrivedAt = StageRunner.versionTime(record, event);
         if (!documents.mayWrite(event.collection(), event.documentId(), store, arrivedAt)) {
-            LOG.infof("%s: document %s not written: deleted after this version arrived", store, event.documentId());
+            LOG.infof("%s: document %s not written: deleted after this version arrived, or a newer version is stored", store,
+                    event.documentId());
             return false;
         }
         write.run();

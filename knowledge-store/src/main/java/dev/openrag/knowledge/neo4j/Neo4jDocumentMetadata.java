@@ -90,12 +90,15 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
     @Override
     public boolean mayWrite(String collection, String documentId, String store, long arrivedAt) {
         try (Session session = driver.session()) {
-            List<Boolean> deletedLater = session.run("""
+            // refused: a delete made at or after this version arrived, or a newer version already stored there (a
+            // redriven or replayed older event); the same version again (a redelivery) may write
+            List<Boolean> refused = session.run("""
                     MATCH (v:DocumentVersion {uid: $uid})
-                    RETURN coalesce(v['deleted_' + $store] >= $arrivedAt, false) AS deletedLater""",
+                    RETURN coalesce(v['deleted_' + $store] >= $arrivedAt, false)
+                        OR coalesce(v['storedAt_' + $store] > $arrivedAt, false) AS refused""",
                     Map.of("uid", uid(collection, documentId), "store", store, "arrivedAt", arrivedAt))
-                    .list(r -> r.get("deletedLater").asBoolean());
-            return deletedLater.isEmpty() || !deletedLater.get(0);
+                    .list(r -> r.get("refused").asBoolean());
+            return refused.isEmpty() || !refused.get(0);
         }
     }
 

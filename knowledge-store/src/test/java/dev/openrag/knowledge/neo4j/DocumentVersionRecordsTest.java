@@ -60,6 +60,18 @@ class DocumentVersionRecordsTest {
     }
 
     @Test
+    void anOlderVersionReplayedAfterANewerOneWasStoredIsNotWrittenOverIt() {
+        String doc = "replayed";
+        versions.versionEntered("c", doc, "j2@2000");
+        assertThat(versions.versionStored("c", doc, STORE, "j2@2000", 2000)).isTrue();
+        assertThat(versions.mayWrite("c", doc, STORE, 1000)).as("v1's event redriven after v2 was stored").isFalse();
+        // controls: the same version delivered again, a newer one, and another store that holds nothing yet
+        assertThat(versions.mayWrite("c", doc, STORE, 2000)).isTrue();
+        assertThat(versions.mayWrite("c", doc, STORE, 3000)).isTrue();
+        assertThat(versions.mayWrite("c", doc, OTHER, 1000)).isTrue();
+    }
+
+    @Test
     void anUpdateInPlaceIsClaimedOnlyWhenEveryStoreHoldsTheLastVersionAndThenOutranksAnOlderDelete() {
         String doc = "in-place";
         List<String> stores = List.of(STORE, OTHER);
