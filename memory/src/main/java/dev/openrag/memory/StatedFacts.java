@@ -20,10 +20,8 @@ import java.util.regex.Pattern;
  * Porto" and "I live in Lisbon" said by Marguerite state two values of her residence, so the newer
  * replaces the older; "Marguerite no longer works at Acme" ends "Marguerite works at Acme".
  *
- * <p>The rules read English wording and only make suggestions ({@link FactChanges}): nothing they find ranks,
- * hides or links a memory beyond a {@value Memory#SUGGESTED_SUPERSEDES} link for the agent to confirm; which of
- * two memories answers a question first is decided by meaning and time ({@link NewerWins}), in any language.
- * Still they are narrow on purpose, as a wrong suggestion misleads the agent. So these are facts about
+ * <p>The rules are narrow on purpose: what they find is only suggested ({@link FactChanges}), yet a
+ * wrong suggestion still ranks a newer memory above a true older one. So these are facts about
  * people, and the subject must be a person, right before the verb (adverbs and auxiliaries between:
  * "I've just moved to"): the speaker ("I", "my" of a known speaker, or of the only author of a
  * scope), "the user", or a name the scope knows as a person ({@link People}). "Nginx works as a
@@ -135,6 +133,12 @@ public final class StatedFacts {
     private static final Pattern TEMPORARY = Pattern.compile("(?i)\\b(?:(?:this|next|that) (?:week|weekend|month|summer|semester)|"
             + "for (?:now|a while|a few (?:days|weeks|months)|the (?:summer|week|weekend|month|holidays|semester))|temporarily|"
             + "until|till|on (?:vacation|holiday)|visiting)\\b");
+    /** Capitalised words that are no one's name when they come first ("Now Alice lives …", "She lives …"). */
+    private static final Set<String> NOT_NAMES = Set.of("he", "she", "they", "we", "you", "it", "this", "that", "there", "here",
+            "who", "what", "which", "everyone", "someone", "nobody", "people", "now", "then", "so", "but", "and", "also", "today",
+            "yesterday", "recently", "finally", "actually", "well", "oh", "yes", "yeah", "no", "still", "since", "after", "before",
+            "when", "while", "our", "your", "his", "her", "their", "its", "my", "the", "a", "an", "both", "all", "many", "most");
+    private static final Set<String> NOT_VALUES = Set.of("i", "it", "this", "that", "there", "here", "the", "my", "our", "your");
 
     private StatedFacts() {
     }
@@ -225,7 +229,7 @@ public final class StatedFacts {
             return Optional.empty();
         }
         value = value.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replaceAll("[.’']+$", "").strip();
-        if (value.isEmpty() || MemoryWords.isStopWordOf(value, sentence)) { // "it", "there": a function word of the text's language
+        if (value.isEmpty() || NOT_VALUES.contains(value)) {
             return Optional.empty();
         }
         String attribute = rule.attribute() != null ? rule.attribute() : attribute(m.group("attribute"));
@@ -267,17 +271,17 @@ public final class StatedFacts {
         if (lower.equals("the user")) {
             return "user";
         }
-        // a product, service or tool is no one: only names the scope knows as people (a first name of a known full name too);
-        // the capitalised words before such a name are not part of it ("Now Alice", "Yesterday Ann"), and a subject without
-        // one ("She", "Everyone") is no one the scope knows: no list of words that are no names
         String[] words = lower.split(" ");
-        for (int first = 0; first < words.length; first++) {
-            String name = MemoryText.key(String.join(" ", Arrays.copyOfRange(words, first, words.length)));
-            if (!name.isEmpty() && (people.known().contains(name) || people.known().stream().anyMatch(known -> known.startsWith(name + " ")))) {
-                return name;
-            }
+        int first = 0;
+        while (first < words.length && NOT_NAMES.contains(words[first])) {
+            first++;
         }
-        return null;
+        if (first == words.length) {
+            return null;
+        }
+        String name = MemoryText.key(String.join(" ", Arrays.copyOfRange(words, first, words.length)));
+        // a product, service or tool is no one: only names the scope knows as people (a first name of a known full name too)
+        return people.known().contains(name) || people.known().stream().anyMatch(known -> known.startsWith(name + " ")) ? name : null;
     }
 
     private static String attribute(String written) {
