@@ -47,12 +47,8 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         params.put("documentId", text.documentId());
         params.put("version", text.version());
         params.put("text", text.text());
-        params.put("pageNumbers", text.pages().stream().map(Page::page).toList());
-        params.put("pageStarts", text.pages().stream().map(Page::start).toList());
-        params.put("pageEnds", text.pages().stream().map(Page::end).toList());
-        params.put("headingLevels", text.headings().stream().map(Heading::level).toList());
-        params.put("headingTexts", text.headings().stream().map(Heading::text).toList());
-        params.put("headingOffsets", text.headings().stream().map(Heading::offset).toList());
+        putPages(params, text.pages());
+        putHeadings(params, text.headings());
         params.put("chunkIndexes", text.chunks().stream().map(DocumentText.ChunkSpan::index).toList());
         params.put("chunkStarts", text.chunks().stream().map(DocumentText.ChunkSpan::start).toList());
         params.put("chunkEnds", text.chunks().stream().map(DocumentText.ChunkSpan::end).toList());
@@ -89,6 +85,20 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         return written(tx, written, params);
     }
 
+    /** Pages as the parallel lists a text and a place store them in. */
+    private static void putPages(Map<String, Object> params, List<Page> pages) {
+        params.put("pageNumbers", pages.stream().map(Page::page).toList());
+        params.put("pageStarts", pages.stream().map(Page::start).toList());
+        params.put("pageEnds", pages.stream().map(Page::end).toList());
+    }
+
+    /** Headings as the parallel lists a text and a place store them in. */
+    private static void putHeadings(Map<String, Object> params, List<Heading> headings) {
+        params.put("headingLevels", headings.stream().map(Heading::level).toList());
+        params.put("headingTexts", headings.stream().map(Heading::text).toList());
+        params.put("headingOffsets", headings.stream().map(Heading::offset).toList());
+    }
+
     private static Map<String, Object> placeRow(ChunkPlace place) {
         String uid = Neo4jGraphStore.documentUid(place.collection(), place.documentId());
         Map<String, Object> row = new LinkedHashMap<>();
@@ -99,13 +109,9 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         row.put("start", place.start());
         row.put("end", place.end());
         row.put("textHash", place.textHash());
-        row.put("pageNumbers", place.pages().stream().map(Page::page).toList());
-        row.put("pageStarts", place.pages().stream().map(Page::start).toList());
-        row.put("pageEnds", place.pages().stream().map(Page::end).toList());
+        putPages(row, place.pages());
         row.put("lastPage", place.lastPage());
-        row.put("headingLevels", place.headings().stream().map(Heading::level).toList());
-        row.put("headingTexts", place.headings().stream().map(Heading::text).toList());
-        row.put("headingOffsets", place.headings().stream().map(Heading::offset).toList());
+        putHeadings(row, place.headings());
         return row;
     }
 
