@@ -72,9 +72,9 @@ public final class DeadlineMemoryStore implements MemoryStore {
     }
 
     @Override
-    public List<MemoryHit> related(Collection<String> scopes, float[] query, double minSimilarity, Collection<String> chunkIds,
-                                    int limit, long now) {
-        return deadline.call(ENGINE, () -> store.related(scopes, query, minSimilarity, chunkIds, limit, now));
+    public List<MemoryHit> relatedPinned(Collection<String> scopes, float[] query, double minSimilarity, Collection<String> subjects,
+                                         int limit, long now) {
+        return deadline.call(ENGINE, () -> store.relatedPinned(scopes, query, minSimilarity, subjects, limit, now));
     }
 
     // writes: as they are

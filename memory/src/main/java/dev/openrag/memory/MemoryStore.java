@@ -130,8 +130,10 @@ public interface MemoryStore {
 
     /**
      * Pinned memories related to a search: similar to the query (at least {@code minSimilarity}), or about one of
-     * the result chunks' documents or entities. {@code scopes} null means every scope.
+     * {@code subjects}, the {@code uid}s of documents and entities (what the results are about, as knowledge-store's
+     * {@link dev.openrag.knowledge.port.ChunkSubjects} tells them: memory never reads chunks). {@code scopes} null
+     * means every scope.
      */
-    List<MemoryHit> related(Collection<String> scopes, float[] query, double minSimilarity,
-                            Collection<String> chunkIds, int limit, long now);
+    List<MemoryHit> relatedPinned(Collection<String> scopes, float[] query, double minSimilarity,
+                                  Collection<String> subjects, int limit, long now);
 }

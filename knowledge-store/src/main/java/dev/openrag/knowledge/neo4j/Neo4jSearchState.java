@@ -33,7 +33,7 @@ public final class Neo4jSearchState implements SearchState {
         params.put("scopes", scopes == null ? null : List.copyOf(scopes));
         params.put("now", System.currentTimeMillis());
         try (Session session = driver.session()) {
-            // the same conditions as the memory store's related(): skipped only where it could return nothing
+            // the same conditions as the memory store's relatedPinned(): skipped only where it could return nothing
             Record row = session.run(Neo4jVectorIndex.COLLECTION_VERSION + """
 
                     RETURN documents, chunks, updated,

@@ -831,13 +831,13 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
-    public List<MemoryHit> related(Collection<String> scopes, float[] query, double minSimilarity,
-                                   Collection<String> chunkIds, int limit, long now) {
+    public List<MemoryHit> relatedPinned(Collection<String> scopes, float[] query, double minSimilarity,
+                                         Collection<String> subjects, int limit, long now) {
         Map<String, Object> params = new HashMap<>();
         params.put("scopes", scopes == null ? null : List.copyOf(scopes));
         params.put("vector", Neo4jGraphStore.toList(query));
         params.put("min", minSimilarity);
-        params.put("chunkIds", List.copyOf(chunkIds));
+        params.put("subjects", List.copyOf(subjects));
         params.put("limit", limit);
         params.put("now", now);
         List<MemoryHit> memories = read("""
@@ -845,9 +845,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
                 WHERE ($scopes IS NULL OR m.scope IN $scopes) AND m.forgottenAt IS NULL
                   AND (m.expiresAt IS NULL OR m.expiresAt > $now) AND (m.validTo IS NULL OR m.validTo > $now)
                 WITH m, vector.similarity.cosine(m.embedding, $vector) AS similarity,
-                     EXISTS { MATCH (m)-[:ABOUT]->(d:Document) MATCH (ch:Chunk) WHERE ch.chunkId IN $chunkIds
-                                 AND d.collection = ch.collection AND d.documentId = ch.documentId }
-                     OR EXISTS { MATCH (m)-[:ABOUT]->(:Entity)<-[:MENTIONS]-(ch:Chunk) WHERE ch.chunkId IN $chunkIds } AS attached
+                     EXISTS { MATCH (m)-[:ABOUT]->(subject) WHERE subject.uid IN $subjects } AS attached
                 WHERE similarity >= $min OR attached
                 RETURN similarity AS score, %s ORDER BY score DESC LIMIT $limit""".formatted(MEMORY_FIELDS), params)
                 .stream().map(row -> new MemoryHit("memory", row.get("score").asDouble(), memory(row.get("memory")), null))

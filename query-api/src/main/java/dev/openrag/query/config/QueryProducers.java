@@ -27,6 +27,9 @@ import dev.openrag.knowledge.port.SearchState;
 import dev.openrag.knowledge.rerank.IdentifierReranker;
 import dev.openrag.knowledge.runtime.DeadlineKnowledgeBrowser;
 import dev.openrag.knowledge.runtime.ReadDeadline;
+import dev.openrag.knowledge.port.ChunkSubjects;
+import dev.openrag.knowledge.neo4j.Neo4jChunkSubjects;
+import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.port.SummaryIndex;
 
 /** The retrieval adapters of this app (embedder and vector backend: knowledge-store's shared producers). */
@@ -77,6 +80,13 @@ public class QueryProducers {
     @Singleton
     SearchState searchState(Driver driver) {
         return new Neo4jSearchState(driver);
+    }
+
+    @Produces
+    @Singleton
+    ChunkSubjects chunkSubjects(Driver driver, ReadDeadline deadline) {
+        ChunkSubjects store = new Neo4jChunkSubjects(driver);
+        return chunkIds -> deadline.call(EngineUnavailableException.NEO4J, () -> store.of(chunkIds));
     }
 
     @Produces

@@ -119,6 +119,9 @@ public class SearchService {
     /** Injected into the field: the metadata keys a collection's documents have, to name a filter's unknown ones. */
     @Inject
     MetadataFacets facets;
+    /** What the results are about, for the pinned memories attached to those documents and entities. */
+    @Inject
+    dev.openrag.knowledge.port.ChunkSubjects chunkSubjects;
     private static final long LATE_WAIT_NANOS = 100_000_000L;
 
     public SearchService(Embedder embedder, VectorIndex vectors, LexicalIndex lexical, MemoryStore memories, SearchState state,
@@ -592,7 +595,7 @@ public class SearchService {
                         : "no pinned memory or correction in the searched scopes");
             }
             float[] vector = queryVector.get();
-            return new RelatedKnowledge(memories.related(scopes, vector, memoryMinSimilarity, chunkIds, MEMORY_LIMIT,
+            return new RelatedKnowledge(memories.relatedPinned(scopes, vector, memoryMinSimilarity, chunkSubjects.of(chunkIds), MEMORY_LIMIT,
                     System.currentTimeMillis()), corrections.related(scopes, vector, memoryMinSimilarity, chunkIds, MEMORY_LIMIT));
         } catch (RuntimeException e) {
             LOG.warnf("memories and corrections unavailable, answering without them: %s", rootMessage(e));
