@@ -76,4 +76,33 @@ class NewerWinsTest {
         assertThat(NewerWins.order(List.of("a", "b"), same, asked, NewerWins.Rule.DEFAULT)).as("control: one speaker")
                 .extracting(NewerWins.Placed::id).containsExactly("b", "a");
     }
+
+    /** A unit vector at {@code degrees} from the first axis, in the plane of the first two (cosines set by the angles). */
+    private static float[] at(double degrees) {
+        float[] vector = new float[8];
+        vector[0] = (float) Math.cos(Math.toRadians(degrees));
+        vector[1] = (float) Math.sin(Math.toRadians(degrees));
+        return vector;
+    }
+
+    @Test
+    void aMemoryMakesOnePairEachWayTheClosestSoLaterTurnsOfAThreadAreNotAllPulledAboveTheOneAsked() {
+        // o and two later turns of one thread on either side of it, close to it and to each other: every pair passes the
+        // rule, but only o's closest newer (n1) goes above it; n2's closest older is o, which took n1, so n2 keeps its place
+        NewerWins.Question asked = new NewerWins.Question("zz", at(0));
+        NewerWins.Rule rule = new NewerWins.Rule(0.9, 0.05);
+        List<NewerWins.Candidate> star = List.of(new NewerWins.Candidate("o", 1, null, "aa", at(0)),
+                new NewerWins.Candidate("x", 2, null, "bb", at(80)),
+                new NewerWins.Candidate("n1", 3, null, "cc", at(1)),
+                new NewerWins.Candidate("n2", 4, null, "dd", at(-1.5)));
+        assertThat(NewerWins.order(List.of("o", "x", "n1", "n2"), star, asked, rule)).extracting(NewerWins.Placed::id)
+                .containsExactly("n1", "o", "x", "n2");
+        // control: a chain of updates, each the closest of the one before and after it, moves each above the one it replaced
+        List<NewerWins.Candidate> chain = List.of(new NewerWins.Candidate("a", 1, null, "aa", at(0)),
+                new NewerWins.Candidate("x", 2, null, "bb", at(80)),
+                new NewerWins.Candidate("b", 3, null, "cc", at(1)),
+                new NewerWins.Candidate("c", 4, null, "dd", at(2)));
+        assertThat(NewerWins.order(List.of("a", "x", "b", "c"), chain, asked, rule)).extracting(NewerWins.Placed::id)
+                .containsExactly("c", "b", "a", "x");
+    }
 }
