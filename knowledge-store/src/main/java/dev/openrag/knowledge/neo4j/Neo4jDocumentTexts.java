@@ -238,8 +238,8 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
             USING INDEX t:DocumentText(collection, documentId)
             WHERE t.collection = $collection AND t.documentId > $after AND t.deleted IS NULL
               AND (t.placesVersion IS NULL OR t.placesVersion <> t.version OR t.placesComplete IS NULL)
-            WITH t ORDER BY t.documentId LIMIT $batch
-            RETURN t""";
+            WITH t ORDER BY t.collection, t.documentId LIMIT $batch
+            RETURN t"""; // the collection is one: the order is the index's own, so no sort
 
     @Override
     public List<String> placeMissing(String collection) {
