@@ -340,58 +340,76 @@ class CitationSpansTest extends FixtureTest {
 
     /**
      * Issue 72: a hit on a chunk its document's text does not hold (a pre-made chunk, here an OpenAPI
-     * operation rendered from a spec of several megabytes) is cited from its place elsewhere: the span
-     * read whole from the text said so, and still does, without the text being read. A hit from another
-     * version, on that chunk's index or on one the version does not have, is stale, also without a read.
+     * operation rendered from a spec of several megabytes) is cited from its place elsewhere, without the
+     * text being read, as the whole text said (the control: the same chunk of a spec stored before places
+     * were, read whole). A hit from another version, on that chunk's index or on one the version does not
+     * have, is stale, also without a read.
      */
     @Test
     void aHitOnAChunkTheHugeTextDoesNotHoldReadsNoText() {
-        StringBuilder spec = new StringBuilder("openapi: 3.0.3\ninfo:\n  title: Zoo\npaths:\n");
-        for (int path = 0; spec.length() < 6_000_000; path++) {
-            spec.append("  /animals/").append(path).append(":\n    get:\n      summary: Reads animal ").append(path)
-                    .append("\n      responses:\n        '200':\n          description: the animal\n");
-        }
         String rendered = "GET /capybaras: lists the capybaras of the zoo, the largest rodents alive.";
         String otherVersion = "GET /capybaras: lists the capybaras of the old zoo, the largest rodents alive.";
-        assertThat(spec.indexOf(rendered)).isNegative();
+        DocumentText.Elsewhere capybaras = new DocumentText.Elsewhere(3, dev.openrag.knowledge.browse.ChunkPlace.hash(rendered));
+        String huge = spec(6_000_000);
+        assertThat(huge.indexOf(rendered)).isNegative();
+        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, "zoo-api", "v1", huge, List.of(), List.of(),
+                List.of(new DocumentText.ChunkSpan(0, 0, 14)), List.of(capybaras)));
+        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, "zoo-api-stale", "v2", spec(2_000), List.of(), List.of(),
+                List.of(), List.of(capybaras)));
+        new Neo4jDocumentTexts(driver).put(new DocumentText(OLD_COLLECTION, "zoo-api", "v1", spec(2_000), List.of(), List.of(),
+                List.of(new DocumentText.ChunkSpan(0, 0, 14)), List.of(capybaras)));
+        withoutPlaces(OLD_COLLECTION);
         for (String collection : List.of(COLLECTION, OLD_COLLECTION)) {
-            new Neo4jDocumentTexts(driver).put(new DocumentText(collection, "zoo-api", "v1", spec.toString(), List.of(), List.of(),
-                    List.of(new DocumentText.ChunkSpan(0, 0, 14)), List.of(new DocumentText.Elsewhere(3,
-                            dev.openrag.knowledge.browse.ChunkPlace.hash(rendered)))));
             new OpenSearchLexicalIndex(openSearch, true).upsert(List.of(
                     new IndexedChunk(collection, "zoo-api", collection + "/zoo-api#3", 3, "Zoo", "file:///zoo-api", List.of(), rendered,
                             null, null),
                     new IndexedChunk(collection, "zoo-api-stale", collection + "/zoo-api-stale#3", 3, "Zoo", "file:///zoo-api", List.of(),
                             otherVersion, null, null)));
         }
-        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, "zoo-api-stale", "v2", spec.toString(), List.of(), List.of(),
-                List.of(), List.of(new DocumentText.Elsewhere(3, dev.openrag.knowledge.browse.ChunkPlace.hash(rendered)))));
-        withoutPlaces(OLD_COLLECTION);
 
         int readsBefore = CountedDocumentTexts.READS.get();
         long charsBefore = CountedDocumentTexts.CHARS.get();
-        JsonPath capybaras = search("capybaras largest rodents zoo");
+        JsonPath found = searchUndegraded(COLLECTION, "capybaras largest rodents zoo");
         assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("whole texts read").isZero();
         assertThat(CountedDocumentTexts.CHARS.get() - charsBefore).as("characters of text read").isZero();
-        Map<String, Object> premade = spanOf(capybaras, COLLECTION + "/zoo-api#3");
+        Map<String, Object> premade = spanOf(found, COLLECTION + "/zoo-api#3");
         assertThat(premade).doesNotContainKey("start").doesNotContainKey("stale").containsEntry("version", "v1");
         assertThat((String) premade.get("reason")).contains("pre-made chunk");
-        Map<String, Object> stale = spanOf(capybaras, COLLECTION + "/zoo-api-stale#3");
+        Map<String, Object> stale = spanOf(found, COLLECTION + "/zoo-api-stale#3");
         assertThat(stale).doesNotContainKey("start").containsEntry("stale", true).containsEntry("version", "v2");
 
-        // the control: the same document stored before places were gives the same span, read whole
-        JsonPath old = search(OLD_COLLECTION, "capybaras largest rodents zoo");
-        assertThat(CountedDocumentTexts.CHARS.get() - charsBefore).as("the old collection's text is read whole")
-                .isGreaterThanOrEqualTo(spec.length());
+        // the control: the same chunk of a spec stored before places were gives the same span, read whole
+        JsonPath old = searchUndegraded(OLD_COLLECTION, "capybaras largest rodents zoo");
+        assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("the old collection's text is read whole").isPositive();
         assertThat(spanOf(old, OLD_COLLECTION + "/zoo-api#3")).isEqualTo(premade);
 
         // a hit on a chunk index the version does not have: of another version, no text read
         new OpenSearchLexicalIndex(openSearch, true).upsert(List.of(new IndexedChunk(COLLECTION, "zoo-api", COLLECTION + "/zoo-api#9", 9,
                 "Zoo", "file:///zoo-api", List.of(), "GET /tapirs: lists the tapirs of the zoo.", null, null)));
         readsBefore = CountedDocumentTexts.READS.get();
-        Map<String, Object> gone = spanOf(search("tapirs zoo"), COLLECTION + "/zoo-api#9");
+        Map<String, Object> gone = spanOf(searchUndegraded(COLLECTION, "tapirs zoo"), COLLECTION + "/zoo-api#9");
         assertThat(gone).doesNotContainKey("start").containsEntry("stale", true).containsEntry("version", "v1");
         assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("whole texts read").isZero();
+    }
+
+    /** An OpenAPI spec of about {@code length} characters. */
+    private static String spec(int length) {
+        StringBuilder spec = new StringBuilder("openapi: 3.0.3\ninfo:\n  title: Zoo\npaths:\n");
+        for (int path = 0; spec.length() < length; path++) {
+            spec.append("  /animals/").append(path).append(":\n    get:\n      summary: Reads animal ").append(path)
+                    .append("\n      responses:\n        '200':\n          description: the animal\n");
+        }
+        return spec.toString();
+    }
+
+    /** A search, asked again while a loaded machine makes its texts miss the deadline ({@code degraded}). */
+    private static JsonPath searchUndegraded(String collection, String query) {
+        JsonPath found = search(collection, query);
+        for (int attempt = 0; attempt < 5 && found.getList("degraded") != null; attempt++) {
+            found = search(collection, query);
+        }
+        assertThat(found.getList("degraded")).isNull();
+        return found;
     }
 
     /** The span of the search's hit on chunk {@code chunkId}. */
