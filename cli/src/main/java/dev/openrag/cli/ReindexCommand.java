@@ -11,7 +11,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code openrag reindex [-c C]}: texts and chunk spans for the collection's documents stored without
- * them ({@code POST /api/collections/{name}/reindex}); the last line sums it up.
+ * them, and chunks' places for texts stored without them ({@code POST /api/collections/{name}/reindex});
+ * the last line sums it up ({@code placed}: the texts given their chunks' places).
  */
 @Command(name = "reindex", description = "Rebuild the texts and chunk spans of documents stored without them, from their stored chunks.")
 class ReindexCommand implements Callable<Integer> {
@@ -30,7 +31,8 @@ class ReindexCommand implements Callable<Integer> {
         for (JsonNode documentId : answer.path("documentIds")) {
             System.out.println("rebuilt " + documentId.asText());
         }
-        System.out.printf(java.util.Locale.ROOT, "reindex collection=%s rebuilt=%d%n", answer.path("collection").asText(collection), answer.path("rebuilt").asInt());
+        System.out.printf(java.util.Locale.ROOT, "reindex collection=%s rebuilt=%d placed=%d%n", answer.path("collection").asText(collection),
+                answer.path("rebuilt").asInt(), answer.path("placed").asInt());
         return 0;
     }
 }

@@ -92,6 +92,28 @@ class StructuredKnowledgeTest {
             assertThat(seeds.get("operationDimension").asInt()).isEqualTo(384);
             assertThat(seeds.get("entity").asString()).isEqualTo("Pets");
             assertThat(seeds.get("entityDimension").asInt()).isEqualTo(384);
+
+            // issue 72: every chunk has a place; the operations, rendered from the spec and so not in its text, lie elsewhere,
+            // known by their own text, so that a hit on one is cited without reading the spec
+            String uid = dev.openrag.knowledge.neo4j.Neo4jGraphStore.documentUid("api-petstore", documentId);
+            long chunks = session.run("MATCH (ch:Chunk {collection: 'api-petstore', documentId: $id}) RETURN count(ch) AS n",
+                    Map.of("id", documentId)).single().get("n").asLong();
+            Map<String, Object> text = Map.of();
+            for (long until = System.currentTimeMillis() + 60_000; System.currentTimeMillis() < until && !Boolean.TRUE.equals(text.get("complete"));
+                 IngestTestSupport.sleep(300)) {
+                text = session.run("""
+                        OPTIONAL MATCH (t:DocumentText {uid: $uid})
+                        RETURN t.placesComplete AS complete, size(t.elsewhereIndexes) AS elsewhere, COUNT { (p:ChunkPlace {uid: $uid}) } AS places""",
+                        Map.of("uid", uid)).single().asMap();
+            }
+            assertThat(text).containsEntry("complete", true).containsEntry("places", chunks);
+            assertThat((Long) text.get("elsewhere")).isPositive().isLessThanOrEqualTo(chunks);
+            Record place = session.run("""
+                    MATCH (o:Operation {operationId: 'showPetById'})-[:HAS_CHUNK]->(ch:Chunk)
+                    MATCH (p:ChunkPlace {key: $uid + '#' + ch.chunkIndex})
+                    RETURN p.start AS start, p.textHash AS hash, ch.text AS text""", Map.of("uid", uid)).single();
+            assertThat(place.get("start").asInt()).isEqualTo(dev.openrag.knowledge.browse.ChunkPlace.NOWHERE);
+            assertThat(place.get("hash").asString()).isEqualTo(dev.openrag.knowledge.browse.ChunkPlace.hash(place.get("text").asString()));
         }
 
         given().delete("/api/documents/" + documentId + "?collection=api-petstore").then().statusCode(202);

@@ -221,7 +221,8 @@ class TextVersionsTest {
             assertThat(session.run("MATCH (p:ChunkPlace {uid: $uid}) RETURN count(p) AS n",
                     Map.of("uid", Neo4jGraphStore.documentUid(collection, kept))).single().get("n").asLong())
                     .isEqualTo(keptBefore.chunks().size()).isPositive();
-            session.executeWrite(tx -> tx.run("MATCH (t:DocumentText {uid: $uid}) REMOVE t.placesVersion"
+            session.executeWrite(tx -> tx.run("MATCH (t:DocumentText {uid: $uid})"
+                    + " REMOVE t.placesVersion, t.placesComplete, t.elsewhereIndexes, t.elsewhereHashes"
                     + " WITH t MATCH (p:ChunkPlace {uid: t.uid}) DELETE p", Map.of("uid", Neo4jGraphStore.documentUid(collection, kept))).consume());
         }
         assertThat(texts.get(collection, textless)).isEmpty();

@@ -54,6 +54,9 @@ class CitationSpansTest extends FixtureTest {
     private static final String REPORT_PAGE_1 = "Quarterly report. Revenue grew in every region.\n\n";
     private static final String REPORT_PAGE_2 = "The invoice backlog was cleared in March.";
 
+    private static final List<Heading> HANDBOOK_HEADINGS = List.of(new Heading(1, "Handbook", 0),
+            new Heading(2, "Refunds", HANDBOOK.indexOf("## Refunds")), new Heading(2, "Support", HANDBOOK.indexOf("## Support")));
+
     /** The same fixtures as they lie in a collection stored before chunks' places were (texts without places). */
     private static final String OLD_COLLECTION = "citations-before-places";
 
@@ -69,8 +72,7 @@ class CitationSpansTest extends FixtureTest {
                 HANDBOOK.substring(0, HANDBOOK.indexOf("## Refunds")).strip(),
                 HANDBOOK.substring(HANDBOOK.indexOf("## Refunds"), HANDBOOK.indexOf("## Support")).strip(),
                 HANDBOOK.substring(HANDBOOK.indexOf("## Support")).strip());
-        store(collection, "handbook", "Handbook", HANDBOOK, sections, List.of(), List.of(new Heading(1, "Handbook", 0),
-                new Heading(2, "Refunds", HANDBOOK.indexOf("## Refunds")), new Heading(2, "Support", HANDBOOK.indexOf("## Support"))));
+        store(collection, "handbook", "Handbook", HANDBOOK, sections, List.of(), HANDBOOK_HEADINGS);
         String report = REPORT_PAGE_1 + REPORT_PAGE_2;
         store(collection, "report", "Quarterly report", report, List.of(REPORT_PAGE_1.strip(), REPORT_PAGE_2),
                 List.of(new Page(1, 0, REPORT_PAGE_1.length()), new Page(2, REPORT_PAGE_1.length(), report.length())), List.of());
@@ -96,9 +98,48 @@ class CitationSpansTest extends FixtureTest {
     /** The collection's texts as a version before chunks' places were left them: the texts, no places. */
     private void withoutPlaces(String collection) {
         try (var session = driver.session()) {
-            session.run("MATCH (t:DocumentText {collection: $collection}) REMOVE t.placesVersion WITH t MATCH (p:ChunkPlace {uid: t.uid}) DELETE p",
-                    Map.of("collection", collection)).consume();
+            session.run("MATCH (t:DocumentText {collection: $collection})"
+                    + " REMOVE t.placesVersion, t.placesComplete, t.elsewhereIndexes, t.elsewhereHashes"
+                    + " WITH t MATCH (p:ChunkPlace {uid: t.uid}) DELETE p", Map.of("collection", collection)).consume();
         }
+    }
+
+    /**
+     * The span a hit on {@code chunkText} of a seeded document has, worked out from the whole text, its
+     * pages and headings as they were seeded, apart from the code under test: where the text holds the
+     * chunk, the first page holding its start (else the last page), the headings open there.
+     */
+    private static Map<String, Object> expectedSpan(String documentId, String chunkText) {
+        String text = documentId.equals("handbook") ? HANDBOOK : REPORT_PAGE_1 + REPORT_PAGE_2;
+        List<Page> pages = documentId.equals("handbook") ? List.of()
+                : List.of(new Page(1, 0, REPORT_PAGE_1.length()), new Page(2, REPORT_PAGE_1.length(), text.length()));
+        List<Heading> headings = documentId.equals("handbook") ? HANDBOOK_HEADINGS : List.of();
+        int start = text.indexOf(chunkText);
+        assertThat(start).as("the fixture holds " + chunkText).isNotNegative();
+        Map<String, Object> span = new java.util.HashMap<>(Map.of("start", start, "end", start + chunkText.length(),
+                "text", text.substring(start, start + chunkText.length()), "version", "v1"));
+        pages.stream().filter(page -> start >= page.start() && start < page.end()).findFirst()
+                .or(() -> pages.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(pages.get(pages.size() - 1)))
+                .ifPresent(page -> span.put("page", page.page()));
+        List<Heading> open = new ArrayList<>();
+        for (Heading heading : headings) {
+            if (heading.offset() <= start) {
+                open.removeIf(above -> above.level() >= heading.level());
+                open.add(heading);
+            }
+        }
+        if (!open.isEmpty()) {
+            span.put("headingPath", open.stream().map(Heading::text).toList());
+        }
+        return span;
+    }
+
+    private static List<List<Map<String, Object>>> expectedSpans(JsonPath found) {
+        List<List<Map<String, Object>>> spans = new ArrayList<>();
+        for (int i = 0; i < found.getList("results").size(); i++) {
+            spans.add(List.of(expectedSpan(found.getString("results[" + i + "].documentId"), found.getString("results[" + i + "].text"))));
+        }
+        return spans;
     }
 
     private static JsonPath ask(String question) {
@@ -215,8 +256,9 @@ class CitationSpansTest extends FixtureTest {
     }
 
     /**
-     * Issue 72: spans cut from the chunks' stored places are those cut from the whole texts, which a
-     * collection stored before places were still gets (read whole); once placed (reindex), it reads none.
+     * Issue 72: spans cut from the chunks' stored places are those worked out from the whole fixture texts
+     * ({@link #expectedSpan}), as are those a collection stored before places were still gets (read
+     * whole); once placed (reindex), it reads none.
      */
     @Test
     void spansFromPlacesAreThoseOfTheWholeTextsWhichOldDocumentsStillGet() {
@@ -227,15 +269,18 @@ class CitationSpansTest extends FixtureTest {
             assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("whole texts read for " + query).isZero();
             JsonPath old = search(OLD_COLLECTION, query);
             assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("the old collection's texts are read whole").isPositive();
-            assertThat(placed.getList("results.spans")).as(query).isNotEmpty().isEqualTo(old.getList("results.spans"));
-            assertThat(placed.getList("results.spans.flatten().start")).isNotEmpty().doesNotContainNull();
+            assertThat(placed.getList("results.spans")).as(query).isNotEmpty().isEqualTo(expectedSpans(placed));
+            assertThat(old.getList("results.spans")).as(query + ", read whole").isNotEmpty().isEqualTo(expectedSpans(old));
         }
+        assertThat(search("invoice backlog").getMap("results[0].spans[0]")).as("the oracle's page on a PDF's second page")
+                .containsEntry("page", 2);
         JsonPath before = search(OLD_COLLECTION, "invoice backlog");
 
         assertThat(new Neo4jDocumentTexts(driver).placeMissing(OLD_COLLECTION)).contains("handbook", "report");
         assertThat(new Neo4jDocumentTexts(driver).placeMissing(OLD_COLLECTION)).as("placed once").isEmpty();
         int readsBefore = CountedDocumentTexts.READS.get();
-        assertThat(search(OLD_COLLECTION, "invoice backlog").getList("results.spans")).isEqualTo(before.getList("results.spans"));
+        assertThat(search(OLD_COLLECTION, "invoice backlog").getList("results.spans")).isEqualTo(before.getList("results.spans"))
+                .isEqualTo(expectedSpans(before));
         assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("placed: no whole text read").isZero();
     }
 
@@ -291,5 +336,86 @@ class CitationSpansTest extends FixtureTest {
             assertThat(why).as(collection).doesNotContainKey("start").containsEntry("reason", dev.openrag.query.cite.Spans.OUT_OF_RANGE)
                     .containsEntry("version", "v1");
         }
+    }
+
+    /**
+     * Issue 72: a hit on a chunk its document's text does not hold (a pre-made chunk, here an OpenAPI
+     * operation rendered from a spec of several megabytes) is cited from its place elsewhere, without the
+     * text being read, as the whole text said (the control: the same chunk of a spec stored before places
+     * were, read whole). A hit from another version, on that chunk's index or on one the version does not
+     * have, is stale, also without a read.
+     */
+    @Test
+    void aHitOnAChunkTheHugeTextDoesNotHoldReadsNoText() {
+        String rendered = "GET /capybaras: lists the capybaras of the zoo, the largest rodents alive.";
+        String otherVersion = "GET /capybaras: lists the capybaras of the old zoo, the largest rodents alive.";
+        DocumentText.Elsewhere capybaras = new DocumentText.Elsewhere(3, dev.openrag.knowledge.browse.ChunkPlace.hash(rendered));
+        String huge = spec(6_000_000);
+        assertThat(huge.indexOf(rendered)).isNegative();
+        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, "zoo-api", "v1", huge, List.of(), List.of(),
+                List.of(new DocumentText.ChunkSpan(0, 0, 14)), List.of(capybaras)));
+        new Neo4jDocumentTexts(driver).put(new DocumentText(COLLECTION, "zoo-api-stale", "v2", spec(2_000), List.of(), List.of(),
+                List.of(), List.of(capybaras)));
+        new Neo4jDocumentTexts(driver).put(new DocumentText(OLD_COLLECTION, "zoo-api", "v1", spec(2_000), List.of(), List.of(),
+                List.of(new DocumentText.ChunkSpan(0, 0, 14)), List.of(capybaras)));
+        withoutPlaces(OLD_COLLECTION);
+        for (String collection : List.of(COLLECTION, OLD_COLLECTION)) {
+            new OpenSearchLexicalIndex(openSearch, true).upsert(List.of(
+                    new IndexedChunk(collection, "zoo-api", collection + "/zoo-api#3", 3, "Zoo", "file:///zoo-api", List.of(), rendered,
+                            null, null),
+                    new IndexedChunk(collection, "zoo-api-stale", collection + "/zoo-api-stale#3", 3, "Zoo", "file:///zoo-api", List.of(),
+                            otherVersion, null, null)));
+        }
+
+        int readsBefore = CountedDocumentTexts.READS.get();
+        long charsBefore = CountedDocumentTexts.CHARS.get();
+        JsonPath found = searchUndegraded(COLLECTION, "capybaras largest rodents zoo");
+        assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("whole texts read").isZero();
+        assertThat(CountedDocumentTexts.CHARS.get() - charsBefore).as("characters of text read").isZero();
+        Map<String, Object> premade = spanOf(found, COLLECTION + "/zoo-api#3");
+        assertThat(premade).doesNotContainKey("start").doesNotContainKey("stale").containsEntry("version", "v1");
+        assertThat((String) premade.get("reason")).contains("pre-made chunk");
+        Map<String, Object> stale = spanOf(found, COLLECTION + "/zoo-api-stale#3");
+        assertThat(stale).doesNotContainKey("start").containsEntry("stale", true).containsEntry("version", "v2");
+
+        // the control: the same chunk of a spec stored before places were gives the same span, read whole
+        JsonPath old = searchUndegraded(OLD_COLLECTION, "capybaras largest rodents zoo");
+        assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("the old collection's text is read whole").isPositive();
+        assertThat(spanOf(old, OLD_COLLECTION + "/zoo-api#3")).isEqualTo(premade);
+
+        // a hit on a chunk index the version does not have: of another version, no text read
+        new OpenSearchLexicalIndex(openSearch, true).upsert(List.of(new IndexedChunk(COLLECTION, "zoo-api", COLLECTION + "/zoo-api#9", 9,
+                "Zoo", "file:///zoo-api", List.of(), "GET /tapirs: lists the tapirs of the zoo.", null, null)));
+        readsBefore = CountedDocumentTexts.READS.get();
+        Map<String, Object> gone = spanOf(searchUndegraded(COLLECTION, "tapirs zoo"), COLLECTION + "/zoo-api#9");
+        assertThat(gone).doesNotContainKey("start").containsEntry("stale", true).containsEntry("version", "v1");
+        assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("whole texts read").isZero();
+    }
+
+    /** An OpenAPI spec of about {@code length} characters. */
+    private static String spec(int length) {
+        StringBuilder spec = new StringBuilder("openapi: 3.0.3\ninfo:\n  title: Zoo\npaths:\n");
+        for (int path = 0; spec.length() < length; path++) {
+            spec.append("  /animals/").append(path).append(":\n    get:\n      summary: Reads animal ").append(path)
+                    .append("\n      responses:\n        '200':\n          description: the animal\n");
+        }
+        return spec.toString();
+    }
+
+    /** A search, asked again while a loaded machine makes its texts miss the deadline ({@code degraded}). */
+    private static JsonPath searchUndegraded(String collection, String query) {
+        JsonPath found = search(collection, query);
+        for (int attempt = 0; attempt < 5 && found.getList("degraded") != null; attempt++) {
+            found = search(collection, query);
+        }
+        assertThat(found.getList("degraded")).isNull();
+        return found;
+    }
+
+    /** The span of the search's hit on chunk {@code chunkId}. */
+    private static Map<String, Object> spanOf(JsonPath found, String chunkId) {
+        List<String> chunks = found.getList("results.chunkId");
+        assertThat(chunks).contains(chunkId);
+        return found.getMap("results[" + chunks.indexOf(chunkId) + "].spans[0]");
     }
 }

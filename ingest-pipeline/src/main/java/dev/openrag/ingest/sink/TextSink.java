@@ -1,6 +1,8 @@
 package dev.openrag.ingest.sink;
 
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -10,8 +12,10 @@ import org.jboss.logging.Logger;
 
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.ingest.stage.Stages;
+import dev.openrag.knowledge.browse.ChunkPlace;
 import dev.openrag.knowledge.browse.DocumentText;
 import dev.openrag.knowledge.port.DocumentTexts;
+import dev.openrag.schemas.Chunk;
 import dev.openrag.schemas.DocumentChunked;
 import io.smallrye.common.annotation.Blocking;
 
@@ -19,7 +23,8 @@ import io.smallrye.common.annotation.Blocking;
  * openrag.chunks.chunked → each document's extracted text in Neo4j (its own consumer group), with
  * its version (content hash), pages, headings and every chunk's span, for exact-span citations. A
  * chunk whose offsets do not slice the text to its own text exactly (a pre-made chunk not found in
- * it) gets no span.
+ * it, such as an OpenAPI operation rendered from its spec) gets no span: it is kept as lying
+ * elsewhere, by its own text's hash, so that a hit on it is cited without reading the text.
  *
  * <p>Each write carries the time the document's version arrived, fixed at parsing and carried on by
  * every stage ({@link StageRunner#versionTime(ConsumerRecord, dev.openrag.schemas.EventEnvelope)}). A redelivered or replayed
@@ -52,13 +57,15 @@ public class TextSink {
 
     static DocumentText of(DocumentChunked document) {
         String text = document.text();
-        List<DocumentText.ChunkSpan> spans = document.chunks().stream()
-                .filter(chunk -> chunk.startOffset() >= 0 && chunk.endOffset() <= text.length() && chunk.startOffset() <= chunk.endOffset()
-                        && text.substring(chunk.startOffset(), chunk.endOffset()).equals(chunk.text()))
-                .map(chunk -> new DocumentText.ChunkSpan(chunk.index(), chunk.startOffset(), chunk.endOffset()))
-                .toList();
+        Map<Boolean, List<Chunk>> located = document.chunks().stream().collect(Collectors.partitioningBy(chunk ->
+                chunk.startOffset() >= 0 && chunk.endOffset() <= text.length() && chunk.startOffset() <= chunk.endOffset()
+                        && text.regionMatches(chunk.startOffset(), chunk.text(), 0, chunk.text().length())
+                        && chunk.endOffset() - chunk.startOffset() == chunk.text().length()));
         return new DocumentText(document.collection(), document.documentId(), document.contentHash(), text,
                 document.pages() == null ? List.of() : document.pages(),
-                document.headings() == null ? List.of() : document.headings(), spans);
+                document.headings() == null ? List.of() : document.headings(),
+                located.get(true).stream().map(chunk -> new DocumentText.ChunkSpan(chunk.index(), chunk.startOffset(), chunk.endOffset()))
+                        .toList(),
+                located.get(false).stream().map(chunk -> new DocumentText.Elsewhere(chunk.index(), ChunkPlace.hash(chunk.text()))).toList());
     }
 }

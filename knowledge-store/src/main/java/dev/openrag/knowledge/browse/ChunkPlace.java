@@ -12,16 +12,37 @@ import dev.openrag.schemas.Page;
  * character with it and the document's last page (pages are looked up as {@link DocumentText#pageAt}
  * does), and the headings that decide a heading path inside it: those open at {@code start}, then those
  * inside it. Small whatever the document's size.
+ *
+ * <p>A chunk of the version whose text the document's text does not hold at its offsets (a pre-made
+ * chunk, such as an OpenAPI operation rendered from its spec) is placed {@linkplain #elsewhere elsewhere}:
+ * no offsets, pages or headings, only its own text's hash, so that a hit on it is known as this
+ * version's chunk from the hit's text alone, whatever the document's size.
  */
 public record ChunkPlace(String collection, String documentId, String version, int index, int start, int end, String textHash,
                          List<Page> pages, Integer lastPage, List<Heading> headings) {
 
-    /** Whether {@code chunkText} is exactly the document's text at this place (the hit's chunk is of this version). */
-    public boolean holds(String chunkText) {
-        return textHash != null && end - start == chunkText.length() && textHash.equals(hash(chunkText));
+    /** The offsets of a place {@linkplain #elsewhere elsewhere}. */
+    public static final int NOWHERE = -1;
+
+    /** Chunk {@code index} of a version, whose text (hashed: {@code textHash}) the document's text does not hold at its offsets. */
+    public static ChunkPlace elsewhere(String collection, String documentId, String version, int index, String textHash) {
+        return new ChunkPlace(collection, documentId, version, index, NOWHERE, NOWHERE, textHash, List.of(), null, List.of());
     }
 
-    /** Whether the offsets lie inside the text they were stored with. */
+    /** Whether this version's chunk lies elsewhere than in the document's text (it has no offsets: {@link #elsewhere}). */
+    public boolean isElsewhere() {
+        return start == NOWHERE && end == NOWHERE && textHash != null;
+    }
+
+    /**
+     * Whether {@code chunkText} is this version's chunk (the hit's chunk is of this version): exactly the
+     * document's text at this place, or, for a chunk {@linkplain #isElsewhere elsewhere}, the text it was chunked with.
+     */
+    public boolean holds(String chunkText) {
+        return textHash != null && (isElsewhere() || end - start == chunkText.length()) && textHash.equals(hash(chunkText));
+    }
+
+    /** Whether the offsets lie inside the text they were stored with (a place elsewhere has none to lie outside it). */
     public boolean inRange() {
         return textHash != null;
     }

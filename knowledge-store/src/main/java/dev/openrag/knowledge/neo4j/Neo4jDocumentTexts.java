@@ -28,7 +28,10 @@ import dev.openrag.schemas.Page;
  *
  * <p>Each chunk's place ({@link ChunkPlace}) is a {@code (:ChunkPlace {key: uid#index})} node written
  * and removed in the same transaction as its text; {@code t.placesVersion} names the version they
- * belong to (absent on a text written before places were, which {@link #placeMissing} fills in).
+ * belong to (absent on a text written before places were, which {@link #placeMissing} fills in), and
+ * {@code t.placesComplete} is true where they are every chunk's of that version, those elsewhere
+ * ({@link DocumentText#elsewhere}, kept on the text too) included; false where {@link #placeMissing}
+ * could not tell, absent on a text written before chunks elsewhere were placed.
  */
 public final class Neo4jDocumentTexts implements DocumentTexts {
 
@@ -52,6 +55,8 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         params.put("chunkIndexes", text.chunks().stream().map(DocumentText.ChunkSpan::index).toList());
         params.put("chunkStarts", text.chunks().stream().map(DocumentText.ChunkSpan::start).toList());
         params.put("chunkEnds", text.chunks().stream().map(DocumentText.ChunkSpan::end).toList());
+        putElsewhere(params, text.elsewhere());
+        params.put("placesComplete", text.knowsEveryChunk() ? true : null); // not known: left to a reindex to find out
         List<Map<String, Object>> places = text.places().stream().map(Neo4jDocumentTexts::placeRow).toList();
         try (Session session = driver.session()) {
             // a text stored before versions were (no arrivedAt) is replaced; a tombstone of the same instant wins
@@ -64,7 +69,8 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                         t.pageNumbers = $pageNumbers, t.pageStarts = $pageStarts, t.pageEnds = $pageEnds,
                         t.headingLevels = $headingLevels, t.headingTexts = $headingTexts, t.headingOffsets = $headingOffsets,
                         t.chunkIndexes = $chunkIndexes, t.chunkStarts = $chunkStarts, t.chunkEnds = $chunkEnds,
-                        t.placesVersion = $version
+                        t.elsewhereIndexes = $elsewhereIndexes, t.elsewhereHashes = $elsewhereHashes,
+                        t.placesVersion = $version, t.placesComplete = $placesComplete
                     RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, places));
         }
     }
@@ -99,6 +105,13 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         params.put("headingOffsets", headings.stream().map(Heading::offset).toList());
     }
 
+    /** The chunks elsewhere as the parallel lists a text stores them in, and whether its places are every chunk's (null lists: not known). */
+    private static void putElsewhere(Map<String, Object> params, List<DocumentText.Elsewhere> elsewhere) {
+        params.put("elsewhereIndexes", elsewhere == null ? null : elsewhere.stream().map(DocumentText.Elsewhere::index).toList());
+        params.put("elsewhereHashes", elsewhere == null ? null : elsewhere.stream().map(DocumentText.Elsewhere::textHash).toList());
+        params.put("placesComplete", elsewhere != null);
+    }
+
     private static Map<String, Object> placeRow(ChunkPlace place) {
         String uid = Neo4jGraphStore.documentUid(place.collection(), place.documentId());
         Map<String, Object> row = new LinkedHashMap<>();
@@ -127,7 +140,8 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                     SET t.collection = $collection, t.documentId = $documentId, t.arrivedAt = $deletedAt, t.deleted = true,
                         t.version = null, t.text = null, t.pageNumbers = null, t.pageStarts = null, t.pageEnds = null,
                         t.headingLevels = null, t.headingTexts = null, t.headingOffsets = null,
-                        t.chunkIndexes = null, t.chunkStarts = null, t.chunkEnds = null, t.placesVersion = null
+                        t.chunkIndexes = null, t.chunkStarts = null, t.chunkEnds = null,
+                        t.elsewhereIndexes = null, t.elsewhereHashes = null, t.placesVersion = null, t.placesComplete = null
                     RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, List.of()));
         }
     }
@@ -214,6 +228,19 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
     /** Texts read per batch by {@link #placeMissing}: each may be long. */
     static final int PLACE_BATCH = 10;
 
+    /**
+     * The next texts to place, in document id order after {@code $after}: read through the index on
+     * (collection, documentId) from {@code $after} on, in its order, so that each batch reads only the
+     * texts up to its last one, never the whole collection's.
+     */
+    static final String UNPLACED = """
+            MATCH (t:DocumentText)
+            USING INDEX t:DocumentText(collection, documentId)
+            WHERE t.collection = $collection AND t.documentId > $after AND t.deleted IS NULL
+              AND (t.placesVersion IS NULL OR t.placesVersion <> t.version OR t.placesComplete IS NULL)
+            WITH t ORDER BY t.collection, t.documentId LIMIT $batch
+            RETURN t"""; // the collection is one: the order is the index's own, so no sort
+
     @Override
     public List<String> placeMissing(String collection) {
         List<String> placed = new ArrayList<>();
@@ -222,28 +249,32 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
             String from = after;
             List<DocumentText> batch;
             try (Session session = driver.session()) {
-                batch = session.executeRead(tx -> tx.run("""
-                        MATCH (t:DocumentText {collection: $collection})
-                        WHERE t.deleted IS NULL AND t.documentId > $after AND (t.placesVersion IS NULL OR t.placesVersion <> t.version)
-                        RETURN t ORDER BY t.documentId LIMIT $batch""",
-                        Map.of("collection", collection, "after", from, "batch", PLACE_BATCH)).list(row -> text(row.get("t"))));
+                batch = session.executeRead(tx -> tx.run(UNPLACED, Map.of("collection", collection, "after", from, "batch", PLACE_BATCH))
+                        .list(row -> text(row.get("t"))));
             }
             if (batch.isEmpty()) {
                 return placed;
             }
-            for (DocumentText text : batch) {
-                Map<String, Object> params = Map.of("uid", Neo4jGraphStore.documentUid(collection, text.documentId()),
-                        "version", text.version());
+            Map<String, List<DocumentText.Elsewhere>> elsewhere = storedElsewhere(collection,
+                    batch.stream().filter(text -> !text.knowsEveryChunk()).toList());
+            for (DocumentText read : batch) {
+                DocumentText text = read.knowsEveryChunk() ? read : new DocumentText(collection, read.documentId(), read.version(),
+                        read.text(), read.pages(), read.headings(), read.chunks(), elsewhere.get(read.documentId()));
+                Map<String, Object> params = new LinkedHashMap<>();
+                params.put("uid", Neo4jGraphStore.documentUid(collection, text.documentId()));
+                params.put("version", text.version());
+                putElsewhere(params, text.elsewhere());
                 List<Map<String, Object>> places = text.places().stream().map(Neo4jDocumentTexts::placeRow).toList();
                 try (Session session = driver.session()) {
-                    // only the version read, and only while it has no places of that version: a text written meanwhile
+                    // only the version read, and only while its places are not all there: a text written meanwhile
                     // came with its own places, and may be another text of the same version (one rebuilt from chunks)
                     if (session.executeWrite(tx -> placed(tx, tx.run("""
                             MATCH (t:DocumentText {uid: $uid})
                             SET t._lock = true
                             WITH t WHERE t.version = $version AND t.deleted IS NULL
-                                AND (t.placesVersion IS NULL OR t.placesVersion <> $version)
-                            SET t.placesVersion = $version
+                                AND (t.placesVersion IS NULL OR t.placesVersion <> $version OR t.placesComplete IS NULL)
+                            SET t.placesVersion = $version, t.placesComplete = $placesComplete,
+                                t.elsewhereIndexes = $elsewhereIndexes, t.elsewhereHashes = $elsewhereHashes
                             RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, places))) {
                         placed.add(text.documentId());
                     }
@@ -251,6 +282,34 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
             }
             after = batch.get(batch.size() - 1).documentId();
         }
+    }
+
+    /**
+     * The chunks elsewhere of texts stored before they were kept, by document id: the stored chunks of a
+     * document whose stored version is the text's, less those the text has a span for. A text whose
+     * document holds another version (or none) is left out: which of its chunks lie elsewhere is not known.
+     */
+    private Map<String, List<DocumentText.Elsewhere>> storedElsewhere(String collection, List<DocumentText> texts) {
+        Map<String, List<DocumentText.Elsewhere>> found = new LinkedHashMap<>();
+        if (texts.isEmpty()) {
+            return found;
+        }
+        List<Map<String, Object>> asked = texts.stream().map(text -> Map.<String, Object>of(
+                "uid", Neo4jGraphStore.documentUid(collection, text.documentId()), "version", text.version(),
+                "located", text.chunks().stream().map(DocumentText.ChunkSpan::index).toList())).toList();
+        try (Session session = driver.session()) {
+            List<Record> rows = session.executeRead(tx -> tx.run("""
+                    UNWIND $asked AS asked
+                    MATCH (d:Document {uid: asked.uid}) WHERE d.contentHash = asked.version
+                    OPTIONAL MATCH (ch:Chunk {collection: $collection, documentId: d.documentId}) WHERE NOT ch.chunkIndex IN asked.located
+                    RETURN d.documentId AS documentId, [c IN collect(ch) | {index: c.chunkIndex, text: coalesce(c.text, '')}] AS chunks""",
+                    Map.of("collection", collection, "asked", asked)).list());
+            for (Record row : rows) {
+                found.put(row.get("documentId").asString(), row.get("chunks").asList(chunk -> new DocumentText.Elsewhere(
+                        chunk.get("index").asInt(), ChunkPlace.hash(chunk.get("text").asString()))));
+            }
+        }
+        return found;
     }
 
     /**
@@ -276,12 +335,14 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                     UNWIND $asked AS asked
                     MATCH (t:DocumentText {uid: asked.uid}) WHERE t.deleted IS NULL
                     OPTIONAL MATCH (p:ChunkPlace) WHERE p.key IN asked.keys AND p.version = t.version
-                    RETURN t.documentId AS documentId, t.version AS version, t.placesVersion AS placesVersion, collect(p) AS places""",
+                    RETURN t.documentId AS documentId, t.version AS version, t.placesVersion AS placesVersion,
+                           t.placesComplete AS placesComplete, collect(p) AS places""",
                     Map.of("asked", asked)).list());
             for (Record row : rows) {
                 String documentId = row.get("documentId").asString();
                 String version = row.get("version").asString();
-                documents.put(documentId, new Kept(version, version.equals(row.get("placesVersion").asString(null))));
+                boolean placed = version.equals(row.get("placesVersion").asString(null));
+                documents.put(documentId, new Kept(version, placed, placed && row.get("placesComplete").asBoolean(false)));
                 for (Value p : row.get("places").values()) {
                     ChunkPlace place = place(collection, documentId, p);
                     places.put(new ChunkLookup.ChunkKey(documentId, place.index()), place);
@@ -329,7 +390,21 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
 
     private static DocumentText text(Value t) {
         return new DocumentText(t.get("collection").asString(), t.get("documentId").asString(),
-                t.get("version").asString(), t.get("text").asString(), pages(t), headings(t), chunks(t));
+                t.get("version").asString(), t.get("text").asString(), pages(t), headings(t), chunks(t), elsewhere(t));
+    }
+
+    /** The chunks elsewhere a text keeps, where its places are known to be every chunk's; null otherwise. */
+    private static List<DocumentText.Elsewhere> elsewhere(Value t) {
+        if (!t.get("placesComplete").asBoolean(false)) {
+            return null;
+        }
+        List<Integer> indexes = ints(t, "elsewhereIndexes");
+        List<String> hashes = t.get("elsewhereHashes").isNull() ? List.of() : t.get("elsewhereHashes").asList(Value::asString);
+        List<DocumentText.Elsewhere> elsewhere = new ArrayList<>();
+        for (int i = 0; i < indexes.size(); i++) {
+            elsewhere.add(new DocumentText.Elsewhere(indexes.get(i), hashes.get(i)));
+        }
+        return elsewhere;
     }
 
     private static List<Page> pages(Value t) {

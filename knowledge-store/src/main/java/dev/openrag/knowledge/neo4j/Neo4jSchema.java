@@ -52,6 +52,8 @@ public final class Neo4jSchema {
             "CREATE INDEX document_collection IF NOT EXISTS FOR (n:Document) ON (n.collection)",
             "CREATE INDEX chunk_document IF NOT EXISTS FOR (n:Chunk) ON (n.collection, n.documentId)",
             "CREATE INDEX chunk_place_document IF NOT EXISTS FOR (n:ChunkPlace) ON (n.uid)",
+            // a reindex pages through a collection's texts in document id order (Neo4jDocumentTexts.UNPLACED)
+            "CREATE INDEX document_text_collection IF NOT EXISTS FOR (n:DocumentText) ON (n.collection, n.documentId)",
             // BM25 over entity and operation words, limited to a collection the way memory_words is to a scope
             "CREATE FULLTEXT INDEX graph_words IF NOT EXISTS FOR (n:Entity|Operation) ON EACH [n.words, n.collection]",
             "CREATE INDEX correction_scope IF NOT EXISTS FOR (n:Correction) ON (n.scope)",

@@ -39,8 +39,10 @@ public interface DocumentTexts {
     List<String> rebuildMissing(String collection);
 
     /**
-     * Gives each text of the collection stored without its chunks' places (written before places were)
-     * its places, unless a newer version is written meanwhile. Returns the ids of the documents placed.
+     * Gives each text of the collection stored without its chunks' places (written before places were),
+     * or without those of its chunks that lie elsewhere than in it ({@link DocumentText#elsewhere}, found
+     * among the stored chunks where they are of the text's version), its places, unless a newer version
+     * is written meanwhile. Returns the ids of the documents placed.
      */
     default List<String> placeMissing(String collection) {
         return List.of();
@@ -51,13 +53,14 @@ public interface DocumentTexts {
     /**
      * Where the given chunks lie in their documents' current texts, without reading the texts: which of
      * the documents have a text, whether that version's places are stored (a text written before places
-     * were has none: its chunks' spans need the text, {@link #getAll}), and the places found.
+     * were has none: its chunks' spans need the text, {@link #getAll}) and are every chunk's of the version
+     * (then a chunk without one is of another version), and the places found.
      */
     default Places places(String collection, Collection<ChunkLookup.ChunkKey> chunks) {
         Map<String, DocumentText> texts = getAll(collection, chunks.stream().map(ChunkLookup.ChunkKey::documentId).toList());
         Map<String, Kept> documents = new java.util.HashMap<>();
         Map<ChunkLookup.ChunkKey, ChunkPlace> places = new java.util.HashMap<>();
-        texts.values().forEach(text -> documents.put(text.documentId(), new Kept(text.version(), true)));
+        texts.values().forEach(text -> documents.put(text.documentId(), new Kept(text.version(), true, text.knowsEveryChunk())));
         for (ChunkLookup.ChunkKey chunk : chunks) {
             DocumentText text = texts.get(chunk.documentId());
             if (text != null) {
@@ -67,8 +70,11 @@ public interface DocumentTexts {
         return new Places(documents, places);
     }
 
-    /** A document's current text as {@link #places} sees it: its version, and whether that version's places are stored. */
-    record Kept(String version, boolean placed) {
+    /**
+     * A document's current text as {@link #places} sees it: its version, whether that version's places are
+     * stored, and whether they are every chunk's of the version ({@code complete}: a chunk without one is not of it).
+     */
+    record Kept(String version, boolean placed, boolean complete) {
     }
 
     /** {@link #places}'s answer: the documents that have a text, by id, and the places found, by chunk. */

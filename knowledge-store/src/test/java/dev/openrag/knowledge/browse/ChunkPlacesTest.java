@@ -35,6 +35,14 @@ class ChunkPlacesTest {
                 pages.add(new Page(page, at, end));
                 at = end + (random.nextBoolean() ? 0 : random.nextInt(20));
             }
+            if (round % 4 == 3) {
+                // some rounds: pages out of order and overlapping (the first in the list holding an offset is its page)
+                for (int extra = 0; extra < 3; extra++) {
+                    int start = random.nextInt(length);
+                    pages.add(random.nextInt(pages.size() + 1), new Page(100 + extra, start, Math.min(length, start + random.nextInt(600))));
+                }
+                java.util.Collections.shuffle(pages, random);
+            }
             List<Heading> headings = new ArrayList<>();
             for (int at = random.nextInt(40); at < length; at += 1 + random.nextInt(120)) {
                 headings.add(new Heading(1 + random.nextInt(4), "h" + at, at));
@@ -59,6 +67,57 @@ class ChunkPlacesTest {
                         .isLessThanOrEqualTo(4 + (int) headings.stream().filter(h -> h.offset() > chunk.start() && h.offset() < chunk.end()).count());
             }
         }
+    }
+
+    /** Many pages and many chunks: each chunk's pages are found by binary search, and are those the whole text gives. */
+    @Test
+    void manyChunksOverManyPagesGetTheirOwnPagesEach() {
+        StringBuilder text = new StringBuilder();
+        List<Page> pages = new ArrayList<>();
+        for (int page = 1; page <= 5_000; page++) {
+            int start = text.length();
+            text.append("Page ").append(page).append(" words. ".repeat(10));
+            pages.add(new Page(page, start, text.length()));
+        }
+        List<DocumentText.ChunkSpan> chunks = new ArrayList<>();
+        for (int index = 0; index < 5_000; index++) {
+            int start = pages.get(index).start() + 3;
+            chunks.add(new DocumentText.ChunkSpan(index, start, Math.min(text.length(), start + 150)));
+        }
+        DocumentText whole = new DocumentText("c", "d", "v", text.toString(), pages, List.of(), chunks);
+        List<ChunkPlace> places = whole.places();
+        assertThat(places).hasSize(chunks.size());
+        for (ChunkPlace place : places) {
+            List<Integer> expected = pages.stream().filter(page -> page.start() < place.end() && page.end() > place.start())
+                    .map(Page::page).toList();
+            assertThat(place.pages()).extracting(Page::page).as("chunk " + place.index()).isEqualTo(expected);
+        }
+    }
+
+    /**
+     * A chunk that is not in the text (a pre-made chunk, an OpenAPI operation rendered from its spec) is
+     * placed elsewhere: known by its own text, without offsets, whatever the text's size.
+     */
+    @Test
+    void aChunkElsewhereIsPlacedByItsOwnText() {
+        String rendered = "GET /pets: lists the pets of the store.";
+        String text = "openapi: 3.0.0\npaths:\n  /pets:\n    get:\n      summary: lists the pets".repeat(1_000);
+        DocumentText whole = new DocumentText("c", "d", "v1", text, List.of(new Page(1, 0, text.length())), List.of(new Heading(1, "Pets", 0)),
+                List.of(new DocumentText.ChunkSpan(0, 0, 14)), List.of(new DocumentText.Elsewhere(1, ChunkPlace.hash(rendered))));
+        assertThat(whole.knowsEveryChunk()).isTrue();
+        ChunkPlace elsewhere = whole.place(1).orElseThrow();
+        assertThat(whole.places()).contains(elsewhere).hasSize(2);
+        assertThat(elsewhere.isElsewhere()).isTrue();
+        assertThat(elsewhere.holds(rendered)).isTrue();
+        assertThat(elsewhere.holds("GET /pets: lists the pets of the zoo.")).as("another version's chunk").isFalse();
+        assertThat(elsewhere.pages()).isEmpty();
+        assertThat(elsewhere.headings()).isEmpty();
+        // the control: the chunk at its offsets is placed there, not elsewhere
+        assertThat(whole.place(0).orElseThrow().isElsewhere()).isFalse();
+        assertThat(whole.place(0).orElseThrow().holds("openapi: 3.0.0")).isTrue();
+        assertThat(whole.place(2)).as("no chunk 2 in this version").isEmpty();
+        assertThat(new DocumentText("c", "d", "v1", text, List.of(), List.of(), List.of(), null).knowsEveryChunk())
+                .as("a text stored before chunks elsewhere were kept").isFalse();
     }
 
     @Test

@@ -144,16 +144,19 @@ public class AskService {
             fallbackReason = "no chat model configured (openrag.chat.provider=none)";
         }
         String mode = answer != null ? GENERATIVE : EXTRACTIVE;
-        if (answer == null) {
-            List<String> sentences = Tracing.inSpan(tracer, "ask.extractive",
-                    () -> ExtractiveAnswer.sentences(question, results, found.corrections()));
-            sentences.forEach(sentence -> tokens.accept(sentence + "\n"));
-            answer = String.join("\n", sentences);
-        }
         // the citations the search made: the sources are among its hits, so no document's text is read again
         Map<String, Citation> citations = searched.citations();
-        List<List<Span>> cited = mode.equals(GENERATIVE) ? SourceSpans.generative(answer, results, citations)
-                : SourceSpans.extractive(ExtractiveAnswer.quotes(question, results), results, citations);
+        List<List<Span>> cited;
+        if (answer == null) {
+            // the quotes are chosen once: the answer's sentences and their spans are both cut from them
+            List<ExtractiveAnswer.Quote> quotes = Tracing.inSpan(tracer, "ask.extractive", () -> ExtractiveAnswer.quotes(question, results));
+            List<String> sentences = ExtractiveAnswer.sentences(quotes, found.corrections());
+            sentences.forEach(sentence -> tokens.accept(sentence + "\n"));
+            answer = String.join("\n", sentences);
+            cited = SourceSpans.extractive(quotes, results, citations);
+        } else {
+            cited = SourceSpans.generative(answer, results, citations);
+        }
         List<AskResponse.Source> sources = IntStream.range(0, results.size()).mapToObj(i -> {
             SearchResponse.Result result = results.get(i);
             return new AskResponse.Source(i + 1, result.chunkId(), result.documentId(), result.chunkIndex(), result.title(),

@@ -45,11 +45,11 @@ final class ExtractiveAnswer {
     private static final Pattern LINK = Pattern.compile("!?\\[([^\\]\\n]*)\\]\\([^)\\s]*\\)");
     private static final Pattern EMPHASIS = Pattern.compile("\\*\\*|__|`+|(?<![\\p{L}\\p{N}])[*_](?=\\S)|(?<=\\S)[*_](?![\\p{L}\\p{N}])");
 
-    /** The answer as sentences, each ending with its citation. */
-    static List<String> sentences(String question, List<SearchResponse.Result> sources, List<Correction> corrections) {
+    /** The answer as sentences, each ending with its citation: the corrections, then the {@link #quotes}. */
+    static List<String> sentences(List<Quote> quotes, List<Correction> corrections) {
         List<String> answer = new ArrayList<>();
         corrections.forEach(correction -> answer.add("Correction: " + correction.text().strip()));
-        quotes(question, sources).forEach(quote -> answer.add(quote.shown() + " [" + (quote.source() + 1) + "]"));
+        quotes.forEach(quote -> answer.add(quote.shown() + " [" + (quote.source() + 1) + "]"));
         if (answer.isEmpty()) {
             answer.add("No passage in this collection matches the question.");
         }

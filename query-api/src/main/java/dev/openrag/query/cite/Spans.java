@@ -50,9 +50,12 @@ public final class Spans {
 
     /**
      * The citations of a collection's hits, by chunk id. Each is cut from its chunk's stored place,
-     * without reading the document's text, so that its cost does not grow with the document; only a
-     * hit whose document's text has no places of its version (written before places were) or no place
-     * for the hit's chunk is cut from the whole text, as {@link #ofChunk(DocumentText, int, String)} does.
+     * without reading the document's text, so that its cost does not grow with the document: a chunk
+     * that lies in the text by its offsets, and one that lies elsewhere (a pre-made chunk the text does
+     * not hold) alike. Where the places are every chunk's of the version, a hit without one is of
+     * another version. Only a hit whose document's text has no places of its version (written before
+     * places were), or not every chunk's and none for the hit's chunk, is cut from the whole text, as
+     * {@link #ofChunk(DocumentText, int, String)} does.
      */
     public static Map<String, Citation> cite(DocumentTexts texts, String collection, List<Hit> hits) {
         DocumentTexts.Places found = texts.places(collection, hits.stream()
@@ -68,6 +71,8 @@ public final class Spans {
             } else if (place != null) {
                 Span span = ofChunk(place, hit.text());
                 citations.put(hit.chunkId(), new Citation(span, span.start() == null ? null : place, true));
+            } else if (kept.complete()) {
+                citations.put(hit.chunkId(), new Citation(Span.without(kept.version(), true, STALE), null, true));
             } else {
                 fromText.add(hit);
             }
@@ -86,6 +91,9 @@ public final class Spans {
 
     /** The span of a chunk whose text is {@code chunkText} at its stored place (the text itself is not needed). */
     public static Span ofChunk(ChunkPlace place, String chunkText) {
+        if (place.isElsewhere()) {
+            return place.holds(chunkText) ? Span.without(place.version(), false, PREMADE) : Span.without(place.version(), true, STALE);
+        }
         if (!place.inRange()) {
             return Span.without(place.version(), false, OUT_OF_RANGE);
         }

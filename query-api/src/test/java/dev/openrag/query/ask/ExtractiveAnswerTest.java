@@ -62,11 +62,11 @@ class ExtractiveAnswerTest {
                 hit("benchmarks.md", 3, "| run | tests |\n|---|---|\n| 1 | 47 min |"),
                 hit("code.md", 0, "```\n./mvnw verify\n```"),
                 hit("README.md", 0, README));
-        List<String> answer = ExtractiveAnswer.sentences("how do I run the tests?", sources, List.of());
+        List<String> answer = ExtractiveAnswer.sentences(ExtractiveAnswer.quotes("how do I run the tests?", sources), List.of());
 
         assertThat(answer).hasSize(1);
         assertThat(answer.get(0)).startsWith("Run the tests with ./mvnw verify").endsWith("[3]").doesNotContain("|").doesNotContain("`");
-        assertThat(ExtractiveAnswer.sentences("how do I run the tests?", sources.subList(0, 2), List.of()))
+        assertThat(ExtractiveAnswer.sentences(ExtractiveAnswer.quotes("how do I run the tests?", sources.subList(0, 2)), List.of()))
                 .containsExactly("No passage in this collection matches the question.");
     }
 

@@ -108,7 +108,7 @@ class ChunkersTest {
         assertThat(chunks.get(1).startOffset()).isEqualTo(11);
     }
 
-    /** Issue 61: a pre-made chunk the text does not hold carries no span (-1, -1), and the text sink keeps none for it. */
+    /** Issue 61: a pre-made chunk the text does not hold carries no span (-1, -1), and the text sink keeps none for it, only its text's hash. */
     @Test
     void aPremadeChunkNotInTheTextHasNoSpan() {
         DocumentParsed parsed = new DocumentParsed(1, "e", "doc-1", "j", "corpus", new Source("corpus", "corpus://doc_1"),
@@ -122,5 +122,9 @@ class ChunkersTest {
                 new Source("corpus", "corpus://doc_1"), "doc_1", "text/plain", parsed.text(), "h", chunks, Map.of(), null, null, null));
         assertThat(text.chunks()).extracting(span -> span.index()).containsExactly(0);
         assertThat(text.chunk(0).orElseThrow().end()).isEqualTo(10);
+        // issue 72: kept as lying elsewhere, by its own text, so that a hit on it needs no read of the text
+        assertThat(text.elsewhere()).containsExactly(new dev.openrag.knowledge.browse.DocumentText.Elsewhere(1,
+                dev.openrag.knowledge.browse.ChunkPlace.hash("delta")));
+        assertThat(text.place(1).orElseThrow().holds("delta")).isTrue();
     }
 }
