@@ -51,8 +51,9 @@ import org.tartarus.snowball.ext.SwedishStemmer;
  * script is in the language whose Snowball stop set (Lucene's) holds most of its function words, read so that a name
  * or an apostrophe's piece does not decide it ({@link #languagesOf(String, List)}). Each language drops its own stop
  * words and stems with its own Snowball stemmer. Where languages tie (no stop word at all, or as many of two), a
- * question is read in each of them and its terms or-ed, and a memory holds the terms of each: they meet on the stems
- * of the language both are in.
+ * question is read in each of them and its terms or-ed, and a memory is read in the first of them; a question is read
+ * in each language before its own too, so that a memory in its language that tied with an earlier one meets it on the
+ * same stems.
  * <p>
  * Apostrophes split the words read ("Caroline's" holds "caroline", "l'hôtel" holds "hôtel"), unless the language lists
  * the whole word as a stop word ("don't", "it's" in English). Thread-safe.
@@ -137,9 +138,9 @@ public final class MemoryWords {
 
     /**
      * The terms of a memory's text, in order, each as often as it occurs. A text whose stop words tie between languages
-     * holds each word's terms in each of them (the word once where they stem it alike): a question reads itself in each
-     * language it may be in, so a memory and a question in one language meet on that language's stems whichever other
-     * languages each of them ties with.
+     * is read in the first of them (English, then German, Spanish, French, ...): one reading keeps its length and its
+     * feedback words those of one language, and a question reads itself in each language such a memory may have been
+     * read in ({@link #ofQuery}).
      */
     public List<String> ofText(String text) {
         if (text == null || text.isBlank()) {
@@ -149,23 +150,15 @@ public final class MemoryWords {
             return analyze(cjk, text, " ");
         }
         List<String> words = analyze(plain, text, "'");
-        List<Language> languages = languagesOf(text, words);
-        if (languages.size() == 1) {
-            return read(languages.get(0), words);
-        }
-        List<String> terms = new ArrayList<>(words.size());
-        Set<String> ofWord = new LinkedHashSet<>();
-        for (String word : words) {
-            ofWord.clear();
-            for (Language language : languages) {
-                terms(language, word, ofWord::add);
-            }
-            terms.addAll(ofWord);
-        }
-        return terms;
+        return read(languagesOf(text, words).get(0), words);
     }
 
-    /** The terms of a question: each reading's (one, or each tied language's), each term once, at most {@link #MAX_QUERY_TERMS}. */
+    /**
+     * The terms of a question, each once, at most {@link #MAX_QUERY_TERMS}: its reading in each language it may be in
+     * (one, or the tied ones), and its content words in each language read before those: a memory in the question's
+     * language whose stop words tied it with an earlier one was read in that one, and so meets the question on the same
+     * stems.
+     */
     public List<String> ofQuery(String text) {
         if (text == null || text.isBlank()) {
             return List.of();
@@ -175,8 +168,16 @@ public final class MemoryWords {
             terms.addAll(analyze(cjkQuestions, text, " "));
         } else {
             List<String> words = analyze(plain, text, "'");
-            for (Language language : languagesOf(text, words)) {
+            List<Language> languages = languagesOf(text, words);
+            for (Language language : languages) { // its own first: the terms past the limit are those of other readings
                 terms.addAll(read(language, words));
+            }
+            int last = languages.stream().mapToInt(Language.LATIN::indexOf).max().orElse(-1);
+            if (last > 0) { // the question's content words only: its own function words are no content in another reading
+                List<String> content = words.stream().filter(word -> languages.stream().noneMatch(l -> l.stopWords.contains(word))).toList();
+                for (Language earlier : Language.LATIN.subList(0, last)) {
+                    terms.addAll(read(earlier, content));
+                }
             }
         }
         return terms.stream().limit(MAX_QUERY_TERMS).toList();
