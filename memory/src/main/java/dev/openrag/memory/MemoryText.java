@@ -17,14 +17,22 @@ public final class MemoryText {
     private MemoryText() {
     }
 
+    private static final String CJK_CLASS = "\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}\\p{IsHangul}";
+    /** Where a CJK character meets a letter or digit of another script. */
+    private static final Pattern SCRIPT_CHANGE = Pattern.compile("(?<=[" + CJK_CLASS + "])(?=[\\p{L}\\p{N}&&[^" + CJK_CLASS
+            + "]])|(?<=[\\p{L}\\p{N}&&[^" + CJK_CLASS + "]])(?=[" + CJK_CLASS + "])");
+
     /** A name as it is matched: its words, lower-cased, single spaces ("Jolene  Smith" → "jolene smith"); null for null. */
     public static String key(String name) {
         return name == null ? null : String.join(" ", FulltextQuery.words(name));
     }
 
-    /** The keys of every one- and two-word name {@code text} could mention ("Caroline's" mentions "caroline"). */
+    /**
+     * The keys of every one- and two-word name {@code text} could mention ("Caroline's" mentions "caroline"; "Jon和Gina"
+     * mentions "jon" and "gina": a CJK character ends a word of another script).
+     */
     public static List<String> nameCandidates(String text) {
-        String[] words = FulltextQuery.words(text);
+        String[] words = FulltextQuery.words(SCRIPT_CHANGE.matcher(text).replaceAll(" "));
         List<String> candidates = new ArrayList<>();
         for (int i = 0; i < words.length && candidates.size() < 2 * FulltextQuery.MAX_TERMS; i++) {
             if (!words[i].isEmpty()) {
@@ -70,7 +78,7 @@ public final class MemoryText {
     static final int MAX_JOINING_WORDS = 2;
 
     /** A letter or digit of a script that spaces its words (a Latin name goes on into no CJK character: "Jon和Gina"). */
-    private static final String NOT_CJK_LETTER = "[\\p{L}\\p{N}&&[^\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}\\p{IsHangul}]]";
+    private static final String NOT_CJK_LETTER = "[\\p{L}\\p{N}&&[^" + CJK_CLASS + "]]";
     private static final Pattern NOT_A_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
 
     /** Whether what stands between two names joins them ({@link #namedTogether}). */

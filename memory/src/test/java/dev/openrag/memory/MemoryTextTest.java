@@ -28,6 +28,8 @@ class MemoryTextTest {
         assertThat(MemoryText.nameCandidates("When did Jolene Smith travel?")).contains(MemoryText.key("Jolene  Smith"));
         assertThat(MemoryText.key("Jolene  Smith")).isEqualTo("jolene smith");
         assertThat(MemoryText.nameCandidates("?!")).isEmpty();
+        assertThat(MemoryText.nameCandidates("Jon和Gina都喜欢什么？")).as("a Latin name inside characters").contains("jon", "gina");
+        assertThat(MemoryText.nameCandidates("Jonas和Gina都喜欢什么？")).doesNotContain("jon");
     }
 
     @Test
