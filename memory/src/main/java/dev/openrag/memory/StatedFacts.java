@@ -16,27 +16,26 @@ import java.util.regex.Pattern;
 /**
  * Facts that hold one value at a time, read offline by rule from what a memory says: where someone
  * lives, whom they work for, what they work as, their favourite thing of a kind, their age,
- * relationship status, email, phone, address, birthday, time zone or name. "Marguerite moved to
- * Porto" and "I live in Lisbon" said by Marguerite state two values of her residence, so the newer
- * replaces the older; "Marguerite no longer works at Acme" ends "Marguerite works at Acme".
+ * relationship status, email, phone, address, birthday, time zone or name. A move to one place
+ * said of a person and a residence in another said by that person state two values of one fact, so
+ * the newer may replace the older; a statement that a person no longer holds a value ends it.
  *
- * <p>The rules are narrow on purpose: what they find is only suggested ({@link FactChanges}), yet a
- * wrong suggestion still ranks a newer memory above a true older one. So these are facts about
- * people, and the subject must be a person, right before the verb (adverbs and auxiliaries between:
- * "I've just moved to"): the speaker ("I", "my" of a known speaker, or of the only author of a
- * scope), "the user", or a name the scope knows as a person ({@link People}). "Nginx works as a
- * reverse proxy" states no job: Nginx speaks in no memory. A speakerless "I" in a scope written by
- * several authors is nobody in particular. A wish or a plan ("I want to live in Paris"), a stay
- * ("based in Berlin this week"), a question, a past state ("lived in"), a pronoun subject and a
- * place or company written without a capital state nothing. The language model role
+ * <p>The rules are narrow on purpose: what they find is only suggested ({@link FactChanges}), and a
+ * wrong suggestion costs the agent a look. So these are facts about people, and the subject must be
+ * a person, right before the verb (adverbs and auxiliaries between): the speaker (the first person
+ * of a known speaker, or of the only author of a scope), the user, or a name the scope knows as a
+ * person ({@link People}); a product or a service that speaks in no memory states no job. A
+ * speakerless first person in a scope written by several authors is nobody in particular. A wish
+ * or a plan, a stay for a while, a question, a past state, a pronoun subject and a place or company
+ * written without a capital state nothing. The language model role
  * ({@link LlmContradictions}) reads everything else where one runs.
  */
 public final class StatedFacts {
 
     /**
      * One stated value: {@code subject} is a key (the speaker's or a name's, lower case),
-     * {@code value} lower case without articles. {@code ended}: the statement ends that value ("no
-     * longer works at Acme") rather than giving a new one.
+     * {@code value} lower case without articles. {@code ended}: the statement ends that value (the person no
+     * longer holds it) rather than giving a new one.
      */
     public record Fact(String subject, String attribute, String value, boolean ended) {
     }
@@ -126,7 +125,7 @@ public final class StatedFacts {
     private static final int NEAR = 48;
     private static final Pattern NEGATION = Pattern.compile("\\b(?:not|never|don't|doesn't|don’t|doesn’t)\\b");
     private static final Pattern NO_LONGER = Pattern.compile("\\bno longer\\b|\\bany ?more\\b");
-    /** A wish, plan or condition before the subject ("If I moved to Porto", "I'd love to"): the sentence states nothing. */
+    /** A wish, plan or condition before the subject (a condition, a wish): the sentence states nothing. */
     private static final Pattern HYPOTHETICAL = Pattern.compile("(?i)\\b(?:if|would|could|might|maybe|perhaps|wish|hope|hoping|"
             + "want|wants|plan|plans|planning|thinking|dream|dreaming|imagine|unless|whether|someday|one day)\\b");
     /** A stay, not a change ("based in Berlin this week", "working at Acme for the summer"): the old fact still holds. */

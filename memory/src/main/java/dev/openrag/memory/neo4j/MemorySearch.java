@@ -238,7 +238,7 @@ final class MemorySearch {
         Set<String> silent = wordsVote ? Set.of() : Set.of("bm25");
         lists.put("bm25", join(byText));
         if (copy != null && !wordsOnly) {
-            // a reply's words with the turn it answers: "I've had them for 3 years" holds no "turtles", the question before it does
+            // a reply's words with the turn it answers: a reply may not repeat what it is about, the question before it names it
             List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(words.ofQuery(query.text()),
                     MemoryScopeCopies.Filter.of(params, allowed), depth);
             if (inContext != null) {
