@@ -43,8 +43,9 @@ import dev.openrag.memory.NewerWins;
  * memories that happened at different times, close in meaning).</li>
  * </ul>
  * Reads where the scope stands, its in-memory copy ({@link MemoryScopeCopies}) and Neo4j; writes nothing. The lists
- * are ranked over the scope's copy, kept or read for the search alone (a scope Neo4j would scan exactly), so that a
- * search answers the same order either way; only a bigger scope without a current copy is ranked by Neo4j's indexes.
+ * are ranked over the scope's copy, kept or read for the search alone (a scope Neo4j would scan exactly, within the
+ * copies' budget), so that a search answers the same order either way; only a bigger scope without a current copy, or
+ * any with copies off, is ranked by Neo4j's indexes.
  */
 final class MemorySearch {
 
@@ -157,9 +158,9 @@ final class MemorySearch {
         // the next one will (LoCoMo's scopes of 369-680 memories took 60-380 ms to read, one of 10,000 370-630 ms)
         MemoryScopeCopies.Copy copy = copies.current(question.scope(), true);
         if (copy == null && scopeSize <= exactScanLimit) {
-            // no current copy (copies off, the read throttled or too slow): a scope Neo4j would scan exactly is read for this
-            // search alone, so it ranks through the same lists as over a copy, in the same order
-            copy = copies.readOnce(question.scope());
+            // no current copy (the read throttled or too slow): a scope Neo4j would scan exactly is read for this search
+            // alone, within the copies' budget, so it ranks through the same lists as over a copy, in the same order
+            copy = copies.readOnce(question.scope(), exactScanLimit);
         }
         // with a copy, the memories passing the caller's filter are read from Neo4j by the same predicate: the copy holds
         // no tags or metadata, so an update of them never makes it stale, and both paths keep exactly the same memories
