@@ -132,12 +132,6 @@ public final class StatedFacts {
     private static final Pattern TEMPORARY = Pattern.compile("(?i)\\b(?:(?:this|next|that) (?:week|weekend|month|summer|semester)|"
             + "for (?:now|a while|a few (?:days|weeks|months)|the (?:summer|week|weekend|month|holidays|semester))|temporarily|"
             + "until|till|on (?:vacation|holiday)|visiting)\\b");
-    /** Capitalised words that are no one's name when they come first ("Now Alice lives …", "She lives …"). */
-    private static final Set<String> NOT_NAMES = Set.of("he", "she", "they", "we", "you", "it", "this", "that", "there", "here",
-            "who", "what", "which", "everyone", "someone", "nobody", "people", "now", "then", "so", "but", "and", "also", "today",
-            "yesterday", "recently", "finally", "actually", "well", "oh", "yes", "yeah", "no", "still", "since", "after", "before",
-            "when", "while", "our", "your", "his", "her", "their", "its", "my", "the", "a", "an", "both", "all", "many", "most");
-    private static final Set<String> NOT_VALUES = Set.of("i", "it", "this", "that", "there", "here", "the", "my", "our", "your");
 
     private StatedFacts() {
     }
@@ -222,13 +216,19 @@ public final class StatedFacts {
         if (wish.find() || HYPOTHETICAL.matcher(between).find() || stay.find()) {
             return Optional.empty();
         }
-        String subject = subject(m.group("subject"), speaker, people);
+        Subject who = subject(m.group("subject"), speaker, people);
+        // a word before the name may frame the sentence too (a condition, a wish opening it)
+        if (who == null || HYPOTHETICAL.matcher(who.before()).find()) {
+            return Optional.empty();
+        }
+        String subject = who.key();
         String value = m.group("value") != null ? m.group("value") : AGE.equals(rule.attribute()) ? m.group("turned") : null;
         if (subject == null || value == null) {
             return Optional.empty();
         }
         value = value.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replaceAll("[.’']+$", "").strip();
-        if (value.isEmpty() || NOT_VALUES.contains(value)) {
+        // a value of function words only (a pronoun, "here", an article) names nothing: the text's own language's stop words
+        if (value.isEmpty() || Arrays.stream(value.split(" ")).allMatch(MemoryWords.stopWordsOf(sentence))) {
             return Optional.empty();
         }
         String attribute = rule.attribute() != null ? rule.attribute() : attribute(m.group("attribute"));
@@ -257,30 +257,35 @@ public final class StatedFacts {
         return sentences.stream().filter(sentence -> !sentence.isEmpty()).toList();
     }
 
-    /** Whose fact it is: a person's key, or null when the subject is no one the scope knows as a person. */
-    private static String subject(String written, String speaker, People people) {
+    /** Whose fact it is ({@code key}), and the capitalised words before that person's name ({@code before}). */
+    private record Subject(String key, String before) {
+    }
+
+    /**
+     * Whose fact it is: a person's key, or null when the subject is no one the scope knows as a person. Capitalised words
+     * before a known name are not part of it ("Now", "Yesterday" opening a sentence); a pronoun, a product, a service or a
+     * tool is no one: only names the scope knows as people (a first name of a known full name too).
+     */
+    private static Subject subject(String written, String speaker, People people) {
         String plain = written.replaceAll("(?:'s|’s)$", "").strip();
         String lower = plain.toLowerCase(Locale.ROOT);
         if (lower.equals("i") || lower.equals("my")) {
             if (speaker != null && !speaker.isBlank()) {
-                return MemoryText.key(speaker);
+                return new Subject(MemoryText.key(speaker), "");
             }
-            return people.severalAuthors() ? null : "i";
+            return people.severalAuthors() ? null : new Subject("i", "");
         }
         if (lower.equals("the user")) {
-            return "user";
+            return new Subject("user", "");
         }
         String[] words = lower.split(" ");
-        int first = 0;
-        while (first < words.length && NOT_NAMES.contains(words[first])) {
-            first++;
+        for (int first = 0; first < words.length; first++) {
+            String name = MemoryText.key(String.join(" ", Arrays.copyOfRange(words, first, words.length)));
+            if (!name.isEmpty() && (people.known().contains(name) || people.known().stream().anyMatch(known -> known.startsWith(name + " ")))) {
+                return new Subject(name, String.join(" ", Arrays.copyOfRange(words, 0, first)));
+            }
         }
-        if (first == words.length) {
-            return null;
-        }
-        String name = MemoryText.key(String.join(" ", Arrays.copyOfRange(words, first, words.length)));
-        // a product, service or tool is no one: only names the scope knows as people (a first name of a known full name too)
-        return people.known().contains(name) || people.known().stream().anyMatch(known -> known.startsWith(name + " ")) ? name : null;
+        return null;
     }
 
     private static String attribute(String written) {
