@@ -1,8 +1,10 @@
 package dev.openrag.memory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -60,7 +62,7 @@ public final class MemoryText {
             return false;
         }
         String lower = text.toLowerCase(Locale.ROOT);
-        java.util.function.Predicate<String> functionWord = MemoryWords.stopWordsOf(text);
+        Predicate<String> functionWord = MemoryWords.stopWordsOf(text);
         List<int[]> others = places(lower, b);
         for (int[] one : places(lower, a)) {
             for (int[] other : others) {
@@ -82,7 +84,7 @@ public final class MemoryText {
     private static final Pattern NOT_A_WORD = Pattern.compile("[^\\p{L}\\p{N}]+");
 
     /** Whether what stands between two names joins them ({@link #namedTogether}). */
-    private static boolean joins(String between, java.util.function.Predicate<String> functionWord) {
+    private static boolean joins(String between, Predicate<String> functionWord) {
         if (between.isEmpty()) {
             return true; // two CJK names side by side: a list
         }
@@ -93,7 +95,7 @@ public final class MemoryText {
         if (words.length == 1 && words[0].codePointCount(0, words[0].length()) == 1 && cjk(words[0].codePointAt(0))) {
             return true;
         }
-        return words.length <= MAX_JOINING_WORDS && java.util.Arrays.stream(words).allMatch(functionWord);
+        return words.length <= MAX_JOINING_WORDS && Arrays.stream(words).allMatch(functionWord);
     }
 
     /**

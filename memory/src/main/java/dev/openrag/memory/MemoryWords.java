@@ -5,11 +5,14 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -26,6 +29,7 @@ import org.apache.lucene.analysis.cjk.CJKWidthFilter;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.util.IOUtils;
 import org.tartarus.snowball.SnowballStemmer;
 import org.tartarus.snowball.ext.DanishStemmer;
@@ -196,7 +200,7 @@ public final class MemoryWords {
      * {@code word}'s terms in {@code language}: none for a stop word, written whole too ("don't", "it's"); else each
      * piece between its apostrophes ("caroline's", "l'hôtel") that is no stop word, stemmed where stemming.
      */
-    private void terms(Language language, String word, java.util.function.Consumer<String> out) {
+    private void terms(Language language, String word, Consumer<String> out) {
         if (word.indexOf('\'') < 0) {
             String term = term(language, word);
             if (term != null) {
@@ -340,7 +344,7 @@ public final class MemoryWords {
             anyWeighted |= weighted[i] > 0;
         }
         // without a function word written as one, the stop words as written decide (a text all in capitals)
-        double[] said = anyWeighted ? weighted : java.util.Arrays.stream(dropped).asDoubleStream().toArray();
+        double[] said = anyWeighted ? weighted : Arrays.stream(dropped).asDoubleStream().toArray();
         List<Language> best = new ArrayList<>();
         int bestAt = -1;
         for (int i = 0; i < said.length; i++) {
@@ -376,12 +380,11 @@ public final class MemoryWords {
         List<Evidence> evidence = new ArrayList<>();
         try (TokenStream stream = asWritten.tokenStream("text", straight)) {
             CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-            org.apache.lucene.analysis.tokenattributes.OffsetAttribute offset =
-                    stream.addAttribute(org.apache.lucene.analysis.tokenattributes.OffsetAttribute.class);
+            OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
             stream.reset();
             while (stream.incrementToken()) {
                 String written = term.toString();
-                String word = written.toLowerCase(java.util.Locale.ROOT);
+                String word = written.toLowerCase(Locale.ROOT);
                 double weight = 1;
                 if (Character.isUpperCase(written.codePointAt(0))) {
                     weight = opensSentence(straight, offset.startOffset()) ? 0.5
