@@ -2,8 +2,12 @@ package dev.openrag.memory;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,6 +49,41 @@ public final class MemoryText {
             }
         }
         return candidates;
+    }
+
+    /**
+     * The values of {@code byKey} whose keys (names, {@link #key}) {@code text} names, each once, in the order it first
+     * names them: a name of one or two words ({@link #nameCandidates}), or a name of CJK characters inside a sentence of
+     * them (which has no spaces to find it by).
+     */
+    public static <T> List<T> named(String text, Map<String, T> byKey) {
+        if (text == null || byKey.isEmpty()) {
+            return List.of();
+        }
+        String lower = text.toLowerCase(Locale.ROOT);
+        Set<String> keys = new LinkedHashSet<>();
+        for (String candidate : nameCandidates(text)) {
+            if (byKey.containsKey(candidate)) {
+                keys.add(candidate);
+            }
+        }
+        for (String key : byKey.keySet()) {
+            if (!key.isEmpty() && cjk(key.codePointAt(0)) && lower.contains(key)) {
+                keys.add(key);
+            }
+        }
+        List<int[]> firstPlaces = new ArrayList<>(); // {place, index in keys}
+        List<String> ordered = List.copyOf(keys);
+        for (int i = 0; i < ordered.size(); i++) {
+            List<int[]> places = places(lower, ordered.get(i));
+            firstPlaces.add(new int[] {places.isEmpty() ? Integer.MAX_VALUE : places.get(0)[0], i});
+        }
+        firstPlaces.sort(Comparator.comparingInt((int[] place) -> place[0]).thenComparingInt(place -> place[1]));
+        Set<T> named = new LinkedHashSet<>();
+        for (int[] place : firstPlaces) {
+            named.add(byKey.get(ordered.get(place[1])));
+        }
+        return List.copyOf(named);
     }
 
     /**

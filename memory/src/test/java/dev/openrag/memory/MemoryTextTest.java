@@ -33,6 +33,20 @@ class MemoryTextTest {
     }
 
     @Test
+    void theKnownNamesATextNamesComeInTheOrderItNamesThemInAnyScript() {
+        java.util.Map<String, String> speakers = java.util.Map.of("jon", "Jon", "gina", "Gina", "jolene smith", "Jolene Smith",
+                "小明", "小明", "小红", "小红");
+        assertThat(MemoryText.named("What did Gina tell Jon?", speakers)).containsExactly("Gina", "Jon");
+        assertThat(MemoryText.named("Hat Jolene  Smith mit Jon gesprochen?", speakers)).containsExactly("Jolene Smith", "Jon");
+        assertThat(MemoryText.named("小红告诉小明什么了？", speakers)).as("CJK names inside a sentence of characters")
+                .containsExactly("小红", "小明");
+        assertThat(MemoryText.named("Gina和小明去了哪里？", speakers)).containsExactly("Gina", "小明");
+        // controls: a longer name holding a known one, and no known name
+        assertThat(MemoryText.named("What did Jonathan and Ginatra do?", speakers)).isEmpty();
+        assertThat(MemoryText.named("小刚去了哪里？", speakers)).isEmpty();
+    }
+
+    @Test
     void twoPeopleAreNamedTogetherOnlyWhenJoined() {
         assertThat(MemoryText.namedTogether("What do Jon and Gina both like?", "Gina", "Jon")).isTrue();
         assertThat(MemoryText.namedTogether("Did Gina or Jon win?", "Jon", "Gina")).isTrue();

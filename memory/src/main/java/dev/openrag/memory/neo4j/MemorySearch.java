@@ -406,16 +406,9 @@ final class MemorySearch {
         return named.isEmpty() ? null : named.get(0);
     }
 
-    /** The scope's speakers the query names (a word or two of each, any case), in the order it first names them. */
+    /** The scope's speakers the query names (a word or two of each, any case, or CJK characters), in the order it first names them. */
     private static List<String> namedSpeakers(ScopeFacts facts, String text) {
-        List<String> named = new ArrayList<>();
-        for (String name : MemoryText.nameCandidates(text)) {
-            String speaker = facts.speakersByKey().get(name);
-            if (speaker != null && !named.contains(speaker)) {
-                named.add(speaker);
-            }
-        }
-        return named;
+        return MemoryText.named(text, facts.speakersByKey());
     }
 
     /** The scope's size (counted up to the exact-scan limit) and speakers, read at most once every {@value #SCOPE_FACTS_TTL_MS} ms. */
