@@ -24,12 +24,11 @@ import dev.openrag.knowledge.text.FulltextQuery;
  * <ul>
  * <li>a fact about a person that holds one value at a time ({@link StatedFacts}: residence, employer,
  * job …) stated with another value than an older memory states;</li>
- * <li>a change cue ("now", "no longer", "instead", "moved", "migrated", "switched", "changed",
- * "update:") in a memory whose nearest older memory by the same author (when both have one) shares at
- * least {@value #SHARED_WORDS} of its words beside the cue (numbers, and a transcript line's date and
- * its own speaker's prefix, aside), or the old value it names ("switched from Neovim to Helix"): "Update: the staging database was migrated from MySQL to PostgreSQL 16"
- * after "The staging database is MySQL 8 on db-stage-1". Questions, wishes and plans ("If I moved to
- * Madrid …") change nothing and are not changed.</li>
+ * <li>a change cue ({@link #CUE}: English words that say a value changed) in a memory whose nearest older
+ * memory by the same author (when both have one) shares at least {@value #SHARED_WORDS} of its words beside
+ * the cue (numbers, and a transcript line's date and its own speaker's prefix, aside), or holds the old value
+ * the cue names ("switched from A to B"). Questions, wishes and conditions change nothing and are not
+ * changed.</li>
  * </ul>
  * The LLM role's answer ({@link LlmContradictions}) becomes suggestions the same way.
  */
@@ -193,7 +192,7 @@ public final class FactChanges {
             StatedFacts.AGE, "old age birthday born",
             StatedFacts.RELATIONSHIP, "partner relationship wife husband wedding");
 
-    /** A named subject's words ("marguerite"): "Where is Marguerite now?" asks about her residence. "i" and "user" say nothing. */
+    /** A named subject's words: a question naming the person asks about their fact. The speaker and the user are no words of a text. */
     private static String namedSubject(StatedFacts.Fact fact) {
         return fact.subject().equals("i") || fact.subject().equals("user") ? "" : fact.subject();
     }

@@ -15,8 +15,8 @@ import dev.openrag.schemas.TokenUsage;
 
 /**
  * Facts that changed, told by a language model: given a new memory and the scope's current
- * memories nearest to it, which of them does it replace ("moved to Porto" replaces "lives in
- * Lisbon"; "likes Porto's bridges" replaces nothing)? The model answers with the numbers of the
+ * memories nearest to it, which of them does it replace (a new value of the same fact does; something
+ * else said of the same subject does not)? The model answers with the numbers of the
  * earlier memories it lists, so it can only ever name memories it was shown; a memory's text that
  * asks for anything else (the text is a stranger's) can at worst end the validity of one of those,
  * which stays for {@code asOf} searches and audit. An answer that is still not the JSON asked for

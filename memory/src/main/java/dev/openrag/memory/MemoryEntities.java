@@ -148,8 +148,8 @@ public final class MemoryEntities {
     /**
      * Whether {@code word} is a stop word of every language the text may be in (its {@code languages}, one or the tied
      * ones), or a month's or weekday's name in any of them. A stop word of one tied language only is another's name
-     * ("Per and Eva came." ties English and Italian, where "per" is a stop word); a calendar name means the same time in
-     * whichever tied language it is written ("in June" ties English and Italian too, and is no Italian word).
+     * (where English and Italian tie, "Per" is an Italian stop word and an English name); a calendar name means the same
+     * time in whichever tied language it is written (an English month's name in a text that ties with Italian).
      */
     private static boolean stopOrCalendar(String word, List<MemoryWords.Language> languages) {
         String lower = word.toLowerCase(Locale.ROOT);

@@ -5,11 +5,14 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
@@ -26,6 +29,7 @@ import org.apache.lucene.analysis.cjk.CJKWidthFilter;
 import org.apache.lucene.analysis.snowball.SnowballFilter;
 import org.apache.lucene.analysis.standard.StandardTokenizer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.util.IOUtils;
 import org.tartarus.snowball.SnowballStemmer;
 import org.tartarus.snowball.ext.DanishStemmer;
@@ -47,12 +51,16 @@ import org.tartarus.snowball.ext.SwedishStemmer;
  * <p>
  * A text's language is read from its script first, by proportion (one foreign character does not decide it): mostly
  * Han, kana or Hangul make it Chinese, Japanese or Korean, cut into overlapping pairs of characters (Lucene's CJK
- * bigrams), so a word inside a sentence is found without a dictionary; mostly Cyrillic is Russian. A text in Latin script is in the language whose Snowball stop set (Lucene's)
- * holds most of its words. Each language drops its own stop words and stems with its own Snowball stemmer. Where
- * languages tie (no stop word at all, or as many of two), a question is read in each of them and its terms or-ed,
- * so that it finds a memory in whichever of those languages the memory is; a memory is read in the first of them.
+ * bigrams), so a word inside a sentence is found without a dictionary; mostly Cyrillic is Russian. A text in Latin
+ * script is in the language whose Snowball stop set (Lucene's) holds most of its function words, read so that a name
+ * or an apostrophe's piece does not decide it ({@link #languagesOf(String, List)}). Each language drops its own stop
+ * words and stems with its own Snowball stemmer. Where languages tie (no stop word at all, or as many of two), a
+ * question is read in each of them and its terms or-ed, and a memory is read in the first of them; a question is read
+ * in each language before its own too, so that a memory in its language that tied with an earlier one meets it on the
+ * same stems.
  * <p>
- * Apostrophes split words ("Caroline's" holds "caroline", "l'hôtel" holds "hôtel"). Thread-safe.
+ * Apostrophes split the words read ("Caroline's" holds "caroline", "l'hôtel" holds "hôtel"), unless the language lists
+ * the whole word as a stop word ("don't", "it's" in English). Thread-safe.
  */
 public final class MemoryWords {
 
@@ -83,7 +91,7 @@ public final class MemoryWords {
                 NORWEGIAN, FINNISH);
     }
 
-    /** Apostrophes (straight and typographic) are read as spaces. */
+    /** Apostrophes, straight and typographic: read as one, which a word keeps inside it (UAX #29). */
     private static final Pattern APOSTROPHE = Pattern.compile("['\u2019\u02bc`]");
 
     private final boolean stemming;
@@ -91,6 +99,8 @@ public final class MemoryWords {
     private static final ThreadLocal<Map<Language, SnowballStemmer>> STEMMERS = ThreadLocal.withInitial(() -> new EnumMap<>(Language.class));
 
     private final Analyzer plain;
+    /** Unicode words as written (case kept), for what they say about a text's language. */
+    private final Analyzer asWritten;
     private final Analyzer cjk;
     /** A question's CJK characters as bigrams alone (a memory's hold its characters too, so that one character finds it). */
     private final Analyzer cjkQuestions;
@@ -109,6 +119,12 @@ public final class MemoryWords {
         this.cjk = cjk(true);
         this.cjkQuestions = cjk(false);
         this.plain = plain();
+        this.asWritten = new Analyzer() {
+            @Override
+            protected TokenStreamComponents createComponents(String field) {
+                return new TokenStreamComponents(new StandardTokenizer());
+            }
+        };
     }
 
     /** Whether words are matched by their stems. */
@@ -121,37 +137,51 @@ public final class MemoryWords {
      * version, the other stemming setting) is read again when the store starts.
      */
     public String version() {
-        return "snowball-cjk-3" + (stemming ? "-stemmed" : "-plain");
+        return "snowball-cjk-4" + (stemming ? "-stemmed" : "-plain");
     }
 
     /**
      * The terms of a memory's text, in order, each as often as it occurs. A text whose stop words tie between languages
      * is read in the first of them (English, then German, Spanish, French, ...): one reading keeps its length and its
-     * feedback words those of one language, and a question reads itself in each language it may be in.
+     * feedback words those of one language, and a question reads itself in each language such a memory may have been
+     * read in ({@link #ofQuery}).
      */
     public List<String> ofText(String text) {
         if (text == null || text.isBlank()) {
             return List.of();
         }
         if (script(text) == Language.CJK) {
-            return analyze(cjk, text);
+            return analyze(cjk, text, " ");
         }
-        List<String> words = analyze(plain, text);
+        List<String> words = analyze(plain, text, "'");
         return read(languagesOf(text, words).get(0), words);
     }
 
-    /** The terms of a question: each reading's (one, or each tied language's), each term once, at most {@link #MAX_QUERY_TERMS}. */
+    /**
+     * The terms of a question, each once, at most {@link #MAX_QUERY_TERMS}: its reading in each language it may be in
+     * (one, or the tied ones), and its content words in each language read before those: a memory in the question's
+     * language whose stop words tied it with an earlier one was read in that one, and so meets the question on the same
+     * stems.
+     */
     public List<String> ofQuery(String text) {
         if (text == null || text.isBlank()) {
             return List.of();
         }
         Set<String> terms = new LinkedHashSet<>();
         if (script(text) == Language.CJK) {
-            terms.addAll(analyze(cjkQuestions, text));
+            terms.addAll(analyze(cjkQuestions, text, " "));
         } else {
-            List<String> words = analyze(plain, text);
-            for (Language language : languagesOf(text, words)) {
+            List<String> words = analyze(plain, text, "'");
+            List<Language> languages = languagesOf(text, words);
+            for (Language language : languages) { // its own first: the terms past the limit are those of other readings
                 terms.addAll(read(language, words));
+            }
+            int last = languages.stream().mapToInt(Language.LATIN::indexOf).max().orElse(-1);
+            if (last > 0) { // the question's content words only: its own function words are no content in another reading
+                List<String> content = words.stream().filter(word -> languages.stream().noneMatch(l -> l.stopWords.contains(word))).toList();
+                for (Language earlier : Language.LATIN.subList(0, last)) {
+                    terms.addAll(read(earlier, content));
+                }
             }
         }
         return terms.stream().limit(MAX_QUERY_TERMS).toList();
@@ -159,20 +189,48 @@ public final class MemoryWords {
 
     /** {@code words} (lower-cased Unicode words) less {@code language}'s stop words, stemmed by its stemmer where stemming. */
     private List<String> read(Language language, List<String> words) {
-        SnowballStemmer stemmer = stemming && language.stemmer != null ? STEMMERS.get().computeIfAbsent(language, l -> l.stemmer.get()) : null;
         List<String> terms = new ArrayList<>(words.size());
         for (String word : words) {
-            if (!language.stopWords.contains(word)) {
-                if (stemmer == null) {
-                    terms.add(word);
-                } else {
-                    stemmer.setCurrent(word);
-                    stemmer.stem();
-                    terms.add(stemmer.getCurrent());
-                }
-            }
+            terms(language, word, terms::add);
         }
         return terms;
+    }
+
+    /**
+     * {@code word}'s terms in {@code language}: none for a stop word, written whole too ("don't", "it's"); else each
+     * piece between its apostrophes ("caroline's", "l'hôtel") that is no stop word, stemmed where stemming.
+     */
+    private void terms(Language language, String word, Consumer<String> out) {
+        if (word.indexOf('\'') < 0) {
+            String term = term(language, word);
+            if (term != null) {
+                out.accept(term);
+            }
+            return;
+        }
+        if (language.stopWords.contains(word)) {
+            return;
+        }
+        for (String piece : word.split("'")) {
+            String term = piece.isEmpty() ? null : term(language, piece);
+            if (term != null) {
+                out.accept(term);
+            }
+        }
+    }
+
+    /** {@code word}'s term in {@code language}: its stem where stemming, as written else; null for a stop word. */
+    private String term(Language language, String word) {
+        if (language.stopWords.contains(word)) {
+            return null;
+        }
+        if (!stemming || language.stemmer == null) {
+            return word;
+        }
+        SnowballStemmer stemmer = STEMMERS.get().computeIfAbsent(language, l -> l.stemmer.get());
+        stemmer.setCurrent(word);
+        stemmer.stem();
+        return stemmer.getCurrent();
     }
 
     /** The terms of a memory's text as stored for Neo4j's {@code memory_words} index (whitespace-separated). */
@@ -207,7 +265,7 @@ public final class MemoryWords {
 
     /** The language(s) {@code text} is read in: one, or the tied ones. */
     List<Language> languagesOf(String text) {
-        return script(text) == Language.CJK ? List.of(Language.CJK) : languagesOf(text, analyze(plain, text));
+        return script(text) == Language.CJK ? List.of(Language.CJK) : languagesOf(text, analyze(plain, text, "'"));
     }
 
     /**
@@ -250,8 +308,16 @@ public final class MemoryWords {
         return cyrillicWords > otherWords ? Language.RUSSIAN : null;
     }
 
-    /** The language(s) of a text without CJK characters, whose words are {@code words}. */
-    private static List<Language> languagesOf(String text, List<String> words) {
+    /**
+     * The language(s) of a text without CJK characters, whose words are {@code words}: the languages whose stop words
+     * say most, each word as much as it is likely a function word of the text rather than a name. A capitalised word
+     * inside a sentence says nothing (a name, or a German noun: "Will", "Per", "Alle"), one opening a sentence half
+     * ("Die", but also "Will Smith ..."); a word with an apostrophe counts whole in a language that lists it whole
+     * ("don't", "it's" are English) and else by what comes before the apostrophe (an elision: "l'", "qu'", "dell'"), never by
+     * its pieces ("m" of "I'm" is no French word). Of languages that say as much, those that drop fewest of {@code words}
+     * (keep most content) remain; a text with no such evidence at all is read by its stop words as written.
+     */
+    private List<Language> languagesOf(String text, List<String> words) {
         if (script(text) == Language.RUSSIAN) {
             return List.of(Language.RUSSIAN);
         }
@@ -259,28 +325,99 @@ public final class MemoryWords {
             return List.of(words.isEmpty() || words.stream().allMatch(word -> word.chars().allMatch(Character::isDigit))
                     ? Language.ENGLISH : Language.OTHER); // digits alone read the same in any Latin language
         }
-        int best = 0;
-        List<Language> tied = new ArrayList<>(Language.LATIN);
-        for (Language language : Language.LATIN) {
-            int count = 0;
-            for (String word : words) {
-                if (language.stopWords.contains(word)) {
-                    count++;
+        List<Evidence> evidence = evidence(text);
+        double[] weighted = new double[Language.LATIN.size()];
+        int[] dropped = new int[Language.LATIN.size()];
+        boolean anyWeighted = false;
+        for (int i = 0; i < weighted.length; i++) {
+            Language language = Language.LATIN.get(i);
+            for (Evidence word : evidence) {
+                if (word.of(language)) {
+                    weighted[i] += word.weight();
                 }
             }
-            if (count > best) {
-                best = count;
-                tied = new ArrayList<>(List.of(language));
-            } else if (count == best && count > 0) {
-                tied.add(language);
+            for (String word : words) {
+                if (language.stopWords.contains(word)) {
+                    dropped[i]++;
+                }
+            }
+            anyWeighted |= weighted[i] > 0;
+        }
+        // without a function word written as one, the stop words as written decide (a text all in capitals)
+        double[] said = anyWeighted ? weighted : Arrays.stream(dropped).asDoubleStream().toArray();
+        List<Language> best = new ArrayList<>();
+        int bestAt = -1;
+        for (int i = 0; i < said.length; i++) {
+            int order = bestAt < 0 ? 1 : Double.compare(said[i], said[bestAt]) != 0 ? Double.compare(said[i], said[bestAt])
+                    : Integer.compare(dropped[bestAt], dropped[i]); // as much said: the one keeping more words first
+            if (order > 0) {
+                best.clear();
+                bestAt = i;
+            }
+            if (order >= 0) {
+                best.add(Language.LATIN.get(i));
             }
         }
-        return tied;
+        return said[bestAt] > 0 ? best : Language.LATIN;
     }
 
-    private static List<String> analyze(Analyzer analyzer, String text) {
+    /** A word of a text as it says what language the text is in: lower-cased, apostrophes straight, and how much it says. */
+    private record Evidence(String word, double weight, boolean wholeSomewhere) {
+
+        /** Whether this word is a stop word of {@code language}: whole, or (an elision) by what precedes its apostrophe. */
+        boolean of(Language language) {
+            int apostrophe = word.indexOf('\'');
+            if (apostrophe < 0 || wholeSomewhere) {
+                return language.stopWords.contains(word);
+            }
+            return apostrophe > 0 && language.stopWords.contains(word.substring(0, apostrophe));
+        }
+    }
+
+    /** The words of {@code text} as written (Unicode words, apostrophes kept inside them), as evidence of its language. */
+    private List<Evidence> evidence(String text) {
+        String straight = APOSTROPHE.matcher(text).replaceAll("'");
+        List<Evidence> evidence = new ArrayList<>();
+        try (TokenStream stream = asWritten.tokenStream("text", straight)) {
+            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+            OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
+            stream.reset();
+            while (stream.incrementToken()) {
+                String written = term.toString();
+                String word = written.toLowerCase(Locale.ROOT);
+                double weight = 1;
+                if (Character.isUpperCase(written.codePointAt(0))) {
+                    weight = opensSentence(straight, offset.startOffset()) ? 0.5
+                            : written.codePointCount(0, written.length()) > 1 ? 0 : 1; // "I" is no name
+                }
+                boolean whole = word.indexOf('\'') >= 0 && Language.LATIN.stream().anyMatch(l -> l.stopWords.contains(word));
+                evidence.add(new Evidence(word, weight, whole));
+            }
+            stream.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a string reader does not fail
+        }
+        return evidence;
+    }
+
+    /** Whether the word at {@code start} opens a sentence: nothing but spaces, quotes or brackets since the text's start or an end mark. */
+    private static boolean opensSentence(String text, int start) {
+        for (int i = start - 1; i >= 0; i--) {
+            char c = text.charAt(i);
+            if (c == '.' || c == '!' || c == '?' || c == '\u2026' || c == ':' || c == ';' || c == '\n') {
+                return true;
+            }
+            if (Character.isLetterOrDigit(c)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The tokens of {@code text} with its apostrophes read as {@code apostrophe} (straight: kept inside words; a space: split). */
+    private static List<String> analyze(Analyzer analyzer, String text, String apostrophe) {
         List<String> terms = new ArrayList<>();
-        try (TokenStream stream = analyzer.tokenStream("text", APOSTROPHE.matcher(text).replaceAll(" "))) {
+        try (TokenStream stream = analyzer.tokenStream("text", APOSTROPHE.matcher(text).replaceAll(apostrophe))) {
             CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
             stream.reset();
             while (stream.incrementToken()) {

@@ -189,10 +189,9 @@ public final class ScopeWords {
 
     /**
      * Whether {@code terms} say nothing here: some of them are found, and either every one found is in every memory, or
-     * every memory scores the same. The first ("Priya" in a scope of facts about Priya) ranks the memories by length
-     * alone; the second ("Where does Sam live?" over "Sam works at Acme.", "Sam works at Globex.", "I live in Leeds." and
-     * "I live in Hull.": each holds one of two words as common as the other) ranks them by nothing at all, and the order
-     * of a tie would decide.
+     * every memory scores the same. The first (a name every memory of a scope about one person holds) ranks the memories
+     * by length alone; the second (two words found, each memory holding one of them, the two as common and the memories
+     * as long) ranks them by nothing at all, and the order of a tie would decide.
      */
     public boolean sayNothing(List<String> terms) {
         List<int[][]> found = terms.stream().distinct().map(postings::get).filter(java.util.Objects::nonNull).toList();

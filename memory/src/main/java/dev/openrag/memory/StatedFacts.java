@@ -16,27 +16,26 @@ import java.util.regex.Pattern;
 /**
  * Facts that hold one value at a time, read offline by rule from what a memory says: where someone
  * lives, whom they work for, what they work as, their favourite thing of a kind, their age,
- * relationship status, email, phone, address, birthday, time zone or name. "Marguerite moved to
- * Porto" and "I live in Lisbon" said by Marguerite state two values of her residence, so the newer
- * replaces the older; "Marguerite no longer works at Acme" ends "Marguerite works at Acme".
+ * relationship status, email, phone, address, birthday, time zone or name. A move to one place
+ * said of a person and a residence in another said by that person state two values of one fact, so
+ * the newer may replace the older; a statement that a person no longer holds a value ends it.
  *
- * <p>The rules are narrow on purpose: what they find is only suggested ({@link FactChanges}), yet a
- * wrong suggestion still ranks a newer memory above a true older one. So these are facts about
- * people, and the subject must be a person, right before the verb (adverbs and auxiliaries between:
- * "I've just moved to"): the speaker ("I", "my" of a known speaker, or of the only author of a
- * scope), "the user", or a name the scope knows as a person ({@link People}). "Nginx works as a
- * reverse proxy" states no job: Nginx speaks in no memory. A speakerless "I" in a scope written by
- * several authors is nobody in particular. A wish or a plan ("I want to live in Paris"), a stay
- * ("based in Berlin this week"), a question, a past state ("lived in"), a pronoun subject and a
- * place or company written without a capital state nothing. The language model role
+ * <p>The rules are narrow on purpose: what they find is only suggested ({@link FactChanges}), and a
+ * wrong suggestion costs the agent a look. So these are facts about people, and the subject must be
+ * a person, right before the verb (adverbs and auxiliaries between): the speaker (the first person
+ * of a known speaker, or of the only author of a scope), the user, or a name the scope knows as a
+ * person ({@link People}); a product or a service that speaks in no memory states no job. A
+ * speakerless first person in a scope written by several authors is nobody in particular. A wish
+ * or a plan, a stay for a while, a question, a past state, a pronoun subject and a place or company
+ * written without a capital state nothing. The language model role
  * ({@link LlmContradictions}) reads everything else where one runs.
  */
 public final class StatedFacts {
 
     /**
      * One stated value: {@code subject} is a key (the speaker's or a name's, lower case),
-     * {@code value} lower case without articles. {@code ended}: the statement ends that value ("no
-     * longer works at Acme") rather than giving a new one.
+     * {@code value} lower case without articles. {@code ended}: the statement ends that value (the person no
+     * longer holds it) rather than giving a new one.
      */
     public record Fact(String subject, String attribute, String value, boolean ended) {
     }
@@ -126,19 +125,13 @@ public final class StatedFacts {
     private static final int NEAR = 48;
     private static final Pattern NEGATION = Pattern.compile("\\b(?:not|never|don't|doesn't|don’t|doesn’t)\\b");
     private static final Pattern NO_LONGER = Pattern.compile("\\bno longer\\b|\\bany ?more\\b");
-    /** A wish, plan or condition before the subject ("If I moved to Porto", "I'd love to"): the sentence states nothing. */
+    /** A wish, plan or condition before the subject (a condition, a wish): the sentence states nothing. */
     private static final Pattern HYPOTHETICAL = Pattern.compile("(?i)\\b(?:if|would|could|might|maybe|perhaps|wish|hope|hoping|"
             + "want|wants|plan|plans|planning|thinking|dream|dreaming|imagine|unless|whether|someday|one day)\\b");
     /** A stay, not a change ("based in Berlin this week", "working at Acme for the summer"): the old fact still holds. */
     private static final Pattern TEMPORARY = Pattern.compile("(?i)\\b(?:(?:this|next|that) (?:week|weekend|month|summer|semester)|"
             + "for (?:now|a while|a few (?:days|weeks|months)|the (?:summer|week|weekend|month|holidays|semester))|temporarily|"
             + "until|till|on (?:vacation|holiday)|visiting)\\b");
-    /** Capitalised words that are no one's name when they come first ("Now Alice lives …", "She lives …"). */
-    private static final Set<String> NOT_NAMES = Set.of("he", "she", "they", "we", "you", "it", "this", "that", "there", "here",
-            "who", "what", "which", "everyone", "someone", "nobody", "people", "now", "then", "so", "but", "and", "also", "today",
-            "yesterday", "recently", "finally", "actually", "well", "oh", "yes", "yeah", "no", "still", "since", "after", "before",
-            "when", "while", "our", "your", "his", "her", "their", "its", "my", "the", "a", "an", "both", "all", "many", "most");
-    private static final Set<String> NOT_VALUES = Set.of("i", "it", "this", "that", "there", "here", "the", "my", "our", "your");
 
     private StatedFacts() {
     }
@@ -223,13 +216,19 @@ public final class StatedFacts {
         if (wish.find() || HYPOTHETICAL.matcher(between).find() || stay.find()) {
             return Optional.empty();
         }
-        String subject = subject(m.group("subject"), speaker, people);
+        Subject who = subject(m.group("subject"), speaker, people);
+        // a word before the name may frame the sentence too (a condition, a wish opening it)
+        if (who == null || HYPOTHETICAL.matcher(who.before()).find()) {
+            return Optional.empty();
+        }
+        String subject = who.key();
         String value = m.group("value") != null ? m.group("value") : AGE.equals(rule.attribute()) ? m.group("turned") : null;
         if (subject == null || value == null) {
             return Optional.empty();
         }
         value = value.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").replaceAll("[.’']+$", "").strip();
-        if (value.isEmpty() || NOT_VALUES.contains(value)) {
+        // a value of function words only (a pronoun, "here", an article) names nothing: the text's own language's stop words
+        if (value.isEmpty() || Arrays.stream(value.split(" ")).allMatch(MemoryWords.stopWordsOf(sentence))) {
             return Optional.empty();
         }
         String attribute = rule.attribute() != null ? rule.attribute() : attribute(m.group("attribute"));
@@ -258,30 +257,35 @@ public final class StatedFacts {
         return sentences.stream().filter(sentence -> !sentence.isEmpty()).toList();
     }
 
-    /** Whose fact it is: a person's key, or null when the subject is no one the scope knows as a person. */
-    private static String subject(String written, String speaker, People people) {
+    /** Whose fact it is ({@code key}), and the capitalised words before that person's name ({@code before}). */
+    private record Subject(String key, String before) {
+    }
+
+    /**
+     * Whose fact it is: a person's key, or null when the subject is no one the scope knows as a person. Capitalised words
+     * before a known name are not part of it ("Now", "Yesterday" opening a sentence); a pronoun, a product, a service or a
+     * tool is no one: only names the scope knows as people (a first name of a known full name too).
+     */
+    private static Subject subject(String written, String speaker, People people) {
         String plain = written.replaceAll("(?:'s|’s)$", "").strip();
         String lower = plain.toLowerCase(Locale.ROOT);
         if (lower.equals("i") || lower.equals("my")) {
             if (speaker != null && !speaker.isBlank()) {
-                return MemoryText.key(speaker);
+                return new Subject(MemoryText.key(speaker), "");
             }
-            return people.severalAuthors() ? null : "i";
+            return people.severalAuthors() ? null : new Subject("i", "");
         }
         if (lower.equals("the user")) {
-            return "user";
+            return new Subject("user", "");
         }
         String[] words = lower.split(" ");
-        int first = 0;
-        while (first < words.length && NOT_NAMES.contains(words[first])) {
-            first++;
+        for (int first = 0; first < words.length; first++) {
+            String name = MemoryText.key(String.join(" ", Arrays.copyOfRange(words, first, words.length)));
+            if (!name.isEmpty() && (people.known().contains(name) || people.known().stream().anyMatch(known -> known.startsWith(name + " ")))) {
+                return new Subject(name, String.join(" ", Arrays.copyOfRange(words, 0, first)));
+            }
         }
-        if (first == words.length) {
-            return null;
-        }
-        String name = MemoryText.key(String.join(" ", Arrays.copyOfRange(words, first, words.length)));
-        // a product, service or tool is no one: only names the scope knows as people (a first name of a known full name too)
-        return people.known().contains(name) || people.known().stream().anyMatch(known -> known.startsWith(name + " ")) ? name : null;
+        return null;
     }
 
     private static String attribute(String written) {

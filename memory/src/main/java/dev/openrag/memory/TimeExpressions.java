@@ -15,6 +15,7 @@ import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -46,6 +47,9 @@ import java.util.regex.Pattern;
  * A day or a month with its year written in German, Spanish, French or Chinese ("am 16. Mai 2023", "en mayo de
  * 2023", "le 3 mars 2022", "2023年5月16日") is read as its locale writes one ({@link #DATE_LANGUAGES}: java.time's CLDR
  * patterns, no names typed here); the relations, ranges, parts of months, seasons and relative words above are English.
+ * A month's name is read in the text's own language only ({@link MemoryWords}: "Mars 2020" is March in a French text,
+ * the planet in an English one; "Jan 2023" in a German text is a person's name); a text without function words ("Mai
+ * 2023") may be in any of them.
  * <p>
  * Dates are read in UTC; the first expression found wins; anything else is no window at all
  * (rules, offline: an LLM resolver can come with the model providers).
@@ -142,9 +146,13 @@ public final class TimeExpressions {
      * ("16. Mai 2023", "16 de mayo de 2023", "16 mai 2023", "2023年5月16日"): java.time's localized patterns (CLDR's
      * skeletons {@code yMMMMd}, {@code yMMMd}), so no month name or word between is typed here. Any case.
      */
-    private static final List<DateTimeFormatter> LOCALIZED_DAYS = localized("yMMMMd", "yMMMd");
+    private static final Map<Locale, List<DateTimeFormatter>> LOCALIZED_DAYS = localized("yMMMMd", "yMMMd");
     /** A month and its year in each of those languages ("Mai 2023", "mayo de 2023", "2023年5月"). */
-    private static final List<DateTimeFormatter> LOCALIZED_MONTHS = localized("yMMMM", "yMMM");
+    private static final Map<Locale, List<DateTimeFormatter>> LOCALIZED_MONTHS = localized("yMMMM", "yMMM");
+    /** The locale of each of {@link #DATE_LANGUAGES} as {@link MemoryWords} tells a text's language. */
+    private static final Map<MemoryWords.Language, Locale> LOCALES = Map.of(MemoryWords.Language.ENGLISH, Locale.ENGLISH,
+            MemoryWords.Language.GERMAN, Locale.GERMAN, MemoryWords.Language.SPANISH, Locale.forLanguageTag("es"),
+            MemoryWords.Language.FRENCH, Locale.FRENCH, MemoryWords.Language.CJK, Locale.CHINESE);
 
     private TimeExpressions() {
     }
@@ -445,12 +453,14 @@ public final class TimeExpressions {
      */
     private static Optional<Window> date(String text, int start) {
         boolean atStart = start >= 0;
+        List<Locale> locales = localesOf(text);
+        boolean english = locales.contains(Locale.ENGLISH); // English month names (the patterns above) in English only
         Matcher m = DAY_MONTH_YEAR.matcher(text);
-        if (found(m, start)) {
+        if (english && found(m, start)) {
             return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(2)), Integer.parseInt(m.group(1))));
         }
         m = MONTH_DAY_YEAR.matcher(text);
-        if (found(m, start)) {
+        if (english && found(m, start)) {
             return Optional.of(day(Integer.parseInt(m.group(3)), month(m.group(1)), Integer.parseInt(m.group(2))));
         }
         m = ISO_DATE.matcher(text);
@@ -467,11 +477,12 @@ public final class TimeExpressions {
             }
         }
         m = MONTH_YEAR.matcher(text);
-        if (found(m, start)) {
+        if (english && found(m, start)) {
             LocalDate first = LocalDate.of(Integer.parseInt(m.group(2)), month(m.group(1)), 1);
             return Optional.of(window(first, first.plusMonths(1)));
         }
-        Optional<Window> localized = localized(text, start, LOCALIZED_DAYS).or(() -> localized(text, start, LOCALIZED_MONTHS));
+        Optional<Window> localized = localized(text, start, of(LOCALIZED_DAYS, locales))
+                .or(() -> localized(text, start, of(LOCALIZED_MONTHS, locales)));
         if (localized.isPresent()) {
             return localized;
         }
@@ -483,14 +494,45 @@ public final class TimeExpressions {
         return Optional.empty();
     }
 
-    private static List<DateTimeFormatter> localized(String... skeletons) {
-        List<DateTimeFormatter> formats = new ArrayList<>();
+    private static Map<Locale, List<DateTimeFormatter>> localized(String... skeletons) {
+        Map<Locale, List<DateTimeFormatter>> formats = new java.util.LinkedHashMap<>();
         for (Locale locale : DATE_LANGUAGES) {
             for (String skeleton : skeletons) {
-                formats.add(new DateTimeFormatterBuilder().parseCaseInsensitive().appendLocalized(skeleton).toFormatter(locale));
+                formats.computeIfAbsent(locale, l -> new ArrayList<>())
+                        .add(new DateTimeFormatterBuilder().parseCaseInsensitive().appendLocalized(skeleton).toFormatter(locale));
             }
         }
         return formats;
+    }
+
+    /** The formats of {@code locales}, in that order. */
+    private static List<DateTimeFormatter> of(Map<Locale, List<DateTimeFormatter>> formats, List<Locale> locales) {
+        List<DateTimeFormatter> chosen = new ArrayList<>();
+        for (Locale locale : locales) {
+            chosen.addAll(formats.getOrDefault(locale, List.of()));
+        }
+        return chosen;
+    }
+
+    /** The last text each thread asked {@link #localesOf} for, and its locales: a long query asks at each of its relations. */
+    private static final ThreadLocal<Object[]> LAST_LOCALES = new ThreadLocal<>();
+
+    /** The locales of {@link #DATE_LANGUAGES} {@code text} may be in ({@link MemoryWords}: one, or the tied ones). */
+    @SuppressWarnings("unchecked")
+    private static List<Locale> localesOf(String text) {
+        Object[] last = LAST_LOCALES.get();
+        if (last != null && last[0] == text) {
+            return (List<Locale>) last[1];
+        }
+        List<Locale> locales = new ArrayList<>();
+        for (MemoryWords.Language language : MemoryWords.of(false).languagesOf(text)) {
+            Locale locale = LOCALES.get(language);
+            if (locale != null) {
+                locales.add(locale);
+            }
+        }
+        LAST_LOCALES.set(new Object[] {text, locales});
+        return locales;
     }
 
     /**

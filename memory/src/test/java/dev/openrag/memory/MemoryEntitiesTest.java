@@ -75,7 +75,7 @@ class MemoryEntitiesTest {
 
     @Test
     void whereLanguagesTieAWordIsDroppedOnlyAsAStopWordOfEachOfThem() {
-        // "Per and Eva came." ties English and Italian ("and", "per"): "per" is no English word, so "Per" is a name
+        // "Per" opening a sentence is no Italian stop word where "and" says English
         assertThat(certain("Yesterday Per and Eva came to Oslo.")).containsExactly("Per", "Eva", "Oslo");
         assertThat(uncertain("Per and Eva came.")).containsExactly("Per");
         // "alle" is a German, Danish and Norwegian stop word, not an English one; "and" ties them with English

@@ -28,6 +28,22 @@ class MemoryTextTest {
         assertThat(MemoryText.nameCandidates("When did Jolene Smith travel?")).contains(MemoryText.key("Jolene  Smith"));
         assertThat(MemoryText.key("Jolene  Smith")).isEqualTo("jolene smith");
         assertThat(MemoryText.nameCandidates("?!")).isEmpty();
+        assertThat(MemoryText.nameCandidates("Jon和Gina都喜欢什么？")).as("a Latin name inside characters").contains("jon", "gina");
+        assertThat(MemoryText.nameCandidates("Jonas和Gina都喜欢什么？")).doesNotContain("jon");
+    }
+
+    @Test
+    void theKnownNamesATextNamesComeInTheOrderItNamesThemInAnyScript() {
+        java.util.Map<String, String> speakers = java.util.Map.of("jon", "Jon", "gina", "Gina", "jolene smith", "Jolene Smith",
+                "小明", "小明", "小红", "小红");
+        assertThat(MemoryText.named("What did Gina tell Jon?", speakers)).containsExactly("Gina", "Jon");
+        assertThat(MemoryText.named("Hat Jolene  Smith mit Jon gesprochen?", speakers)).containsExactly("Jolene Smith", "Jon");
+        assertThat(MemoryText.named("小红告诉小明什么了？", speakers)).as("CJK names inside a sentence of characters")
+                .containsExactly("小红", "小明");
+        assertThat(MemoryText.named("Gina和小明去了哪里？", speakers)).containsExactly("Gina", "小明");
+        // controls: a longer name holding a known one, and no known name
+        assertThat(MemoryText.named("What did Jonathan and Ginatra do?", speakers)).isEmpty();
+        assertThat(MemoryText.named("小刚去了哪里？", speakers)).isEmpty();
     }
 
     @Test
@@ -39,5 +55,27 @@ class MemoryTextTest {
         assertThat(MemoryText.namedTogether("What did Jon tell Gina?", "Jon", "Gina")).as("apart").isFalse();
         assertThat(MemoryText.namedTogether("What did Jon and his friend give Gina?", "Jon", "Gina")).isFalse();
         assertThat(MemoryText.namedTogether("What did Jonathan and Gina do?", "Jon", "Gina")).as("whole names only").isFalse();
+    }
+
+    @Test
+    void twoPeopleAreNamedTogetherByTheirOwnLanguagesJoiningWordsOrSigns() {
+        // together: each language's own conjunction (a function word of that language), signs, a one-character CJK joint
+        assertThat(MemoryText.namedTogether("Was mögen Jon und Gina beide?", "Jon", "Gina")).isTrue();
+        assertThat(MemoryText.namedTogether("¿Qué les gusta a Jon y a Gina?", "Gina", "Jon")).isTrue();
+        assertThat(MemoryText.namedTogether("Qu'est-ce que Jon et Gina aiment tous les deux ?", "Jon", "Gina")).isTrue();
+        assertThat(MemoryText.namedTogether("Jon和Gina都喜欢什么？", "Jon", "Gina")).isTrue();
+        assertThat(MemoryText.namedTogether("小明和小红都喜欢什么？", "小明", "小红")).isTrue();
+        assertThat(MemoryText.namedTogether("JonとGinaは何が好きですか？", "Jon", "Gina")).isTrue();
+        assertThat(MemoryText.namedTogether("Jon/Gina: wer hat gewonnen?", "Jon", "Gina")).isTrue();
+        // controls, apart: a content word or more between them, in the same languages
+        assertThat(MemoryText.namedTogether("Was hat Jon Gina erzählt?", "Jon", "Gina")).as("a space alone").isFalse();
+        assertThat(MemoryText.namedTogether("Was hat Jon seinem Freund über Gina erzählt?", "Jon", "Gina")).isFalse();
+        assertThat(MemoryText.namedTogether("¿Qué le regaló Jon a Gina?", "Jon", "Gina")).as("'a' joins only where nothing else stands")
+                .isTrue();
+        assertThat(MemoryText.namedTogether("¿Qué le dijo Jon al hermano de Gina?", "Jon", "Gina")).isFalse();
+        assertThat(MemoryText.namedTogether("Qu'est-ce que Jon a raconté à Gina ?", "Jon", "Gina")).isFalse();
+        assertThat(MemoryText.namedTogether("Jon告诉Gina什么了？", "Jon", "Gina")).as("two characters: a verb").isFalse();
+        assertThat(MemoryText.namedTogether("小明告诉小红什么了？", "小明", "小红")).isFalse();
+        assertThat(MemoryText.namedTogether("Was mögen Jonas und Gina?", "Jon", "Gina")).as("whole names only").isFalse();
     }
 }

@@ -51,7 +51,66 @@ class MemoryWordsTest {
     @Test
     void anAmbiguousQuestionOrsEveryReading() {
         assertThat(words.ofQuery("Hunde bellen")).as("German's stems and English's").contains("hund", "bell", "bellen");
-        assertThat(words.ofText("Hunde bellen")).as("a memory is read once").hasSize(2);
+        // control: a memory in one language is read in it alone
+        assertThat(words.ofText("Die Hunde bellen laut im Garten.")).containsExactly("hund", "bell", "laut", "gart");
+    }
+
+    @Test
+    void aMemoryAndAQuestionInOneLanguageMeetOnTheSameStemsWhateverElseEachTiesWith() {
+        // each memory ties (no stop word, or stop words of several languages) and is read in the first of them; each
+        // question is plainly in the memory's language: every term of the memory (each word is in the question) is one of
+        // the question's
+        String[][] pairs = {
+                {"Hunde bellen", "Bellen die Hunde nachts?"},
+                {"Perros ladrando", "¿Los perros están ladrando?"},
+                {"Chiens aboyant", "Est-ce que les chiens aboyant sont là?"},
+                {"Katzen schlafen in Berlin", "Schlafen die Katzen in Berlin?"},
+                {"Gatos durmiendo en Madrid", "¿Los gatos están durmiendo en Madrid?"},
+                {"Visited Martina in Boston", "When did I visit Martina in Boston?"},
+        };
+        for (String[] pair : pairs) {
+            assertThat(words.languagesOf(pair[0])).as(pair[0]).hasSizeGreaterThan(1);
+            assertThat(words.languagesOf(pair[1])).as(pair[1]).hasSizeLessThan(words.languagesOf(pair[0]).size());
+            assertThat(words.ofQuery(pair[1])).as(pair[1] + " finds " + pair[0]).containsAll(words.ofText(pair[0]));
+        }
+        // the reverse: a memory plainly in its language, a question that ties
+        assertThat(words.ofQuery("Hunde bellen")).containsAll(words.ofText("Die Hunde bellen im Garten.").subList(0, 2));
+        // controls: an English question is read in English alone; a German one's own function words are no terms in
+        // another reading ("die" is no English stop word)
+        assertThat(words.ofQuery("When did I visit Martina in Boston?")).containsExactly("visit", "martina", "boston");
+        assertThat(words.ofQuery("Bellen die Hunde nachts?")).doesNotContain("die");
+    }
+
+    @Test
+    void contractionsAndElisionsSayTheirOwnLanguageAndNoOther() {
+        // English contractions ("m", "s", "t", "ve" of them are French or Italian stop words when split)
+        for (String english : List.of("I'm sure it's fine.", "We've got two cats and they're loud.", "I don't drink coffee.",
+                "I\u2019m sure it\u2019s fine.", "Don't forget it's Mum's birthday.")) {
+            assertThat(words.languagesOf(english)).as(english).containsExactly(MemoryWords.Language.ENGLISH);
+        }
+        assertThat(words.ofText("I don't drink coffee, it's too strong.")).as("a contraction is a stop word whole")
+                .containsExactly("drink", "coffe", "strong");
+        // controls: French and Italian elisions still say French and Italian
+        assertThat(words.languagesOf("J'ai vu qu'il pleuvait.")).containsExactly(MemoryWords.Language.FRENCH);
+        assertThat(words.languagesOf("C'est l'hôtel d'Anne.")).containsExactly(MemoryWords.Language.FRENCH);
+        assertThat(words.languagesOf("Parlo dell'amico di Marco.")).containsExactly(MemoryWords.Language.ITALIAN);
+        assertThat(words.ofText("Je vais à l'hôpital demain.")).contains("hôpital").doesNotContain("l");
+    }
+
+    @Test
+    void aNameThatIsAStopWordSomewhereDoesNotDecideTheLanguage() {
+        assertThat(words.languagesOf("Will Smith moved to Berlin.")).containsExactly(MemoryWords.Language.ENGLISH);
+        assertThat(words.languagesOf("Per and Eva came.")).containsExactly(MemoryWords.Language.ENGLISH);
+        assertThat(words.ofText("Per and Eva came.")).as("Per kept").contains("per", "eva");
+        assertThat(words.languagesOf("Yesterday we met Alle and Jon.")).containsExactly(MemoryWords.Language.ENGLISH);
+        assertThat(words.languagesOf("Gestern haben wir Will und Per getroffen.")).containsExactly(MemoryWords.Language.GERMAN);
+        assertThat(words.languagesOf("Ayer vimos a Will y a Per en la playa.")).containsExactly(MemoryWords.Language.SPANISH);
+        assertThat(words.languagesOf("Hier, nous avons vu Per et Will au marché.")).containsExactly(MemoryWords.Language.FRENCH);
+        // controls: the same words as the function words they are still decide
+        assertThat(words.languagesOf("Per la cena di sabato, Marco ha cucinato con Giulia.")).containsExactly(MemoryWords.Language.ITALIAN);
+        assertThat(words.languagesOf("Ich will morgen nach Hamburg fahren.")).containsExactly(MemoryWords.Language.GERMAN);
+        assertThat(words.languagesOf("MEETING WITH THE TEAM")).as("all capitals: the words as written")
+                .containsExactly(MemoryWords.Language.ENGLISH);
     }
 
     @Test

@@ -86,6 +86,31 @@ class StatedFactsTest {
     }
 
     @Test
+    void wordsBeforeAKnownNameAreNoPartOfItAndAConditionOpeningTheSentenceStillStatesNothing() {
+        // no list of words that are no names: any capitalised word before a name the scope knows as a person
+        for (String opening : List.of("Yesterday", "Apparently", "Honestly", "Finally", "Then")) {
+            assertThat(facts(opening + " Marguerite moved to Porto.")).as(opening).containsExactly("marguerite|residence|porto");
+        }
+        // controls: a condition or a wish opening the sentence frames it, whatever stands between
+        for (String opening : List.of("If", "Maybe", "Perhaps", "Unless")) {
+            assertThat(facts(opening + " Marguerite moved to Madrid, she would be happier.")).as(opening).isEmpty();
+        }
+        assertThat(facts("If Marguerite moved to Madrid …")).isEmpty();
+        // a pronoun or a name the scope does not know as a person is no one
+        assertThat(facts("He moved to Porto.")).isEmpty();
+        assertThat(facts("Then Nginx moved to Porto.")).isEmpty();
+    }
+
+    @Test
+    void aValueOfFunctionWordsNamesNothingInTheTextsLanguage() {
+        assertThat(facts("Priya works as a nurse.")).containsExactly("priya|job|nurse");
+        // the value is a function word of the text's language: a pronoun, a demonstrative
+        assertThat(facts("Priya works as this.")).isEmpty();
+        assertThat(facts("Priya works as that, now.")).isEmpty();
+        assertThat(facts("My phone number is it", "Ann")).isEmpty();
+    }
+
+    @Test
     void aNewValueReplacesTheOldAndTheSameValueOrAnotherFactDoesNot() {
         Memory lisbon = memory("lisbon", "Marguerite lives in Lisbon", null, 10);
         Memory tiles = memory("tiles", "Marguerite loves the blue tiles of Lisbon", null, 20);

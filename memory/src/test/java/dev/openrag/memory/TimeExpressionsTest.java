@@ -57,6 +57,27 @@ class TimeExpressionsTest {
     }
 
     @Test
+    void aMonthsNameIsReadInTheTextsOwnLanguageOnly() {
+        String march2020 = "2020-03-01T00:00:00Z..2020-04-01T00:00:00Z";
+        String april2023 = "2023-04-01T00:00:00Z..2023-05-01T00:00:00Z";
+        String january2023 = "2023-01-01T00:00:00Z..2023-02-01T00:00:00Z";
+        // a month's name in another language is a word of this one: a planet, a singer, a person
+        assertThat(window("We watched the documentary about Mars 2020 with the kids.")).isNotEqualTo(march2020);
+        assertThat(window("We bought tickets for the Avril 2023 tour.")).isNotEqualTo(april2023);
+        assertThat(window("Was hat Jan 2023 gemacht?")).isNotEqualTo(january2023);
+        assertThat(window("¿Qué hizo Jan en el verano?")).isEqualTo("none");
+        // controls: the same names in their own language are months
+        assertThat(window("Nous avons déménagé en mars 2020.")).isEqualTo(march2020);
+        assertThat(window("Qu'avons-nous fait en Mars 2020 ?")).isEqualTo(march2020);
+        assertThat(window("Nous sommes partis en avril 2023.")).isEqualTo(april2023);
+        assertThat(window("What did we do in Jan 2023?")).isEqualTo(january2023);
+        assertThat(window("Nos mudamos en marzo de 2020.")).isEqualTo(march2020);
+        assertThat(window("Wir sind im März 2020 umgezogen.")).isEqualTo(march2020);
+        assertThat(window("我们2020年3月搬家了。")).isEqualTo(march2020);
+        assertThat(window("Mars 2020")).as("no function word: any of the languages").isEqualTo(march2020);
+    }
+
+    @Test
     void aDayThatDoesNotExistIsReadAsItsMonthAndANonsenseIsoDateAsNothing() {
         assertThat(window("what did we plan on 31 February, 2023")).isEqualTo("2023-02-01T00:00:00Z..2023-03-01T00:00:00Z");
         assertThat(window("ticket 2023-13-45")).isEqualTo("none");

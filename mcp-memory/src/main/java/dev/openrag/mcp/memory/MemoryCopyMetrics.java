@@ -20,8 +20,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code openrag_memory_copy_searches_total{found="current|own_writes|caught_up|read_now|none"}}, and
  * {@code openrag_memory_copies_memories}, the memories the copies hold. A rising {@code none} means searches without a
  * current copy: a scope over the copies' budget, or written through other instances faster than their writes can be
- * read back. Such a scope of at most the exact-scan limit is read for the search alone and ranks as from a copy; a
- * bigger one is answered by Neo4j's indexes without the copy's lists, so ranks otherwise than from a copy.
+ * read back. Such a scope of at most the exact-scan limit is read for the search alone, within the copies' budget, and
+ * ranks as from a copy; a bigger one (or any past that budget) is answered by Neo4j's indexes without the copy's lists,
+ * so ranks otherwise than from a copy.
  */
 @Singleton
 public class MemoryCopyMetrics implements MeterBinder {

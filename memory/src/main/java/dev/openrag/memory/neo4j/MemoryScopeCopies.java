@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -56,7 +57,8 @@ import dev.openrag.memory.ScopeWords;
  *   A search waits for that read ({@link #current(String, boolean)}), up to {@value #READ_NOW_WAIT_MS} ms, so that it
  *   ranks as the next search will; past that, or when the throttle allows no read yet, a scope Neo4j would scan
  *   exactly is read for that search alone ({@link #readOnce}: at most 1,000 memories, a tenth of the read of 10,000
- *   below) and a bigger one is answered by Neo4j's indexes. One read per scope at a time, and no sooner than 20 times the last read's
+ *   below, within the copies' budget, which also bounds what such reads hold at once; none with copies off) and a bigger
+ *   one is answered by Neo4j's indexes. One read per scope at a time, and no sooner than 20 times the last read's
  *   duration (at least a second), so a scope that changes all the time costs at most about 5% of a core to follow. The vectors,
  *   most of what is read, come as bytes ({@link MemoryVectors}): a scope of 10,000 memories is read in about half a
  *   second.</li>
@@ -188,7 +190,13 @@ final class MemoryScopeCopies {
 
     private final Driver driver;
     private final long maxMemories;
+    /** Whether copies are kept between searches (else each search of a scope within the limit reads it for itself). */
+    private final boolean keep;
     private final boolean stemming;
+    /** The memories that reads for one search ({@link #readOnce}) may hold at the moment, reserved before each read. */
+    private final AtomicLong heldForOneSearch = new AtomicLong();
+    /** How many scopes were read for one search. */
+    private final LongAdder readsForOneSearch = new LongAdder();
     private final ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
     private final Map<String, Copy> copies = new ConcurrentHashMap<>();
     private final Map<String, Long> nextLoadAllowed = new ConcurrentHashMap<>();
@@ -218,9 +226,15 @@ final class MemoryScopeCopies {
 
     /** @param stemming whether a copy's BM25 matches words by their stems ({@link ScopeWords}) */
     MemoryScopeCopies(Driver driver, long maxMemories, boolean stemming) {
+        this(driver, maxMemories, stemming, true);
+    }
+
+    /** @param keep whether copies are kept between searches (false: every search without one reads its scope for itself) */
+    MemoryScopeCopies(Driver driver, long maxMemories, boolean stemming, boolean keep) {
         this.driver = driver;
         this.maxMemories = maxMemories;
         this.stemming = stemming;
+        this.keep = keep;
     }
 
     /**
@@ -241,7 +255,7 @@ final class MemoryScopeCopies {
      * every write committed before it began.
      */
     Copy current(String scope, boolean readNow) {
-        if (maxMemories <= 0) {
+        if (maxMemories <= 0 || !keep) {
             return null;
         }
         Copy copy = copies.get(scope);
@@ -612,19 +626,40 @@ final class MemoryScopeCopies {
     private static final State ONCE = new State("", 0, 0, 0, 0, false);
 
     /**
-     * The scope read whole for one search and not kept (no budget, no throttle): a search without a current copy ranks
-     * over this one, through the same code as over a kept copy, so that both answer in the same order (MemorySearch reads
-     * one only for a scope Neo4j would scan exactly anyway). Null for an empty scope, or vectors a copy cannot hold (the
-     * read of a scope logs those).
+     * The scope read whole for one search and not kept (no throttle): a search without a current copy ranks over this
+     * one, through the same code as over a kept copy, so that both answer in the same order (MemorySearch asks only for
+     * a scope Neo4j would scan exactly anyway). Bounded by the copies' budget: none when it is 0 (copies off: Neo4j
+     * answers every search), at most {@code atMost} and the budget's memories read for one scope, and at most the
+     * budget's memories being read for single searches at once. Null past any of these (Neo4j's indexes answer), for an
+     * empty scope, or for vectors a copy cannot hold (the read of a scope logs those).
      */
-    Copy readOnce(String scope) {
-        try (Session session = driver.session()) {
-            List<Copied> rows = session.executeRead(tx -> tx.run("MATCH (m:Memory {scope: $scope})\n" + COPIED_FIELDS,
-                    Map.of("scope", scope)).list(Copied::of));
-            return rows.isEmpty() ? null : Copy.of(ONCE, stemming, rows);
-        } catch (IllegalStateException e) {
+    Copy readOnce(String scope, long atMost) {
+        long bound = Math.min(atMost, maxMemories);
+        if (bound <= 0) {
             return null;
         }
+        if (heldForOneSearch.addAndGet(bound) > maxMemories) {
+            heldForOneSearch.addAndGet(-bound);
+            return null;
+        }
+        try (Session session = driver.session()) {
+            List<Copied> rows = session.executeRead(tx -> tx.run("MATCH (m:Memory {scope: $scope}) WITH m LIMIT $limit\n"
+                    + COPIED_FIELDS, Map.of("scope", scope, "limit", bound + 1)).list(Copied::of));
+            if (rows.isEmpty() || rows.size() > bound) {
+                return null;
+            }
+            readsForOneSearch.increment();
+            return Copy.of(ONCE, stemming, rows);
+        } catch (IllegalStateException e) {
+            return null;
+        } finally {
+            heldForOneSearch.addAndGet(-bound);
+        }
+    }
+
+    /** How many scopes were read for one search ({@link #readOnce}). */
+    long readsForOneSearch() {
+        return readsForOneSearch.sum();
     }
 
     /** Drops the least recently searched copies, other than {@code keep}, until all fit in the budget. */

@@ -43,8 +43,9 @@ import dev.openrag.memory.NewerWins;
  * memories that happened at different times, close in meaning).</li>
  * </ul>
  * Reads where the scope stands, its in-memory copy ({@link MemoryScopeCopies}) and Neo4j; writes nothing. The lists
- * are ranked over the scope's copy, kept or read for the search alone (a scope Neo4j would scan exactly), so that a
- * search answers the same order either way; only a bigger scope without a current copy is ranked by Neo4j's indexes.
+ * are ranked over the scope's copy, kept or read for the search alone (a scope Neo4j would scan exactly, within the
+ * copies' budget), so that a search answers the same order either way; only a bigger scope without a current copy, or
+ * any with copies off, is ranked by Neo4j's indexes.
  */
 final class MemorySearch {
 
@@ -157,9 +158,9 @@ final class MemorySearch {
         // the next one will (LoCoMo's scopes of 369-680 memories took 60-380 ms to read, one of 10,000 370-630 ms)
         MemoryScopeCopies.Copy copy = copies.current(question.scope(), true);
         if (copy == null && scopeSize <= exactScanLimit) {
-            // no current copy (copies off, the read throttled or too slow): a scope Neo4j would scan exactly is read for this
-            // search alone, so it ranks through the same lists as over a copy, in the same order
-            copy = copies.readOnce(question.scope());
+            // no current copy (the read throttled or too slow): a scope Neo4j would scan exactly is read for this search
+            // alone, within the copies' budget, so it ranks through the same lists as over a copy, in the same order
+            copy = copies.readOnce(question.scope(), exactScanLimit);
         }
         // with a copy, the memories passing the caller's filter are read from Neo4j by the same predicate: the copy holds
         // no tags or metadata, so an update of them never makes it stale, and both paths keep exactly the same memories
@@ -238,7 +239,7 @@ final class MemorySearch {
         Set<String> silent = wordsVote ? Set.of() : Set.of("bm25");
         lists.put("bm25", join(byText));
         if (copy != null && !wordsOnly) {
-            // a reply's words with the turn it answers: "I've had them for 3 years" holds no "turtles", the question before it does
+            // a reply's words with the turn it answers: a reply may not repeat what it is about, the question before it names it
             List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(words.ofQuery(query.text()),
                     MemoryScopeCopies.Filter.of(params, allowed), depth);
             if (inContext != null) {
@@ -405,16 +406,9 @@ final class MemorySearch {
         return named.isEmpty() ? null : named.get(0);
     }
 
-    /** The scope's speakers the query names (a word or two of each, any case), in the order it first names them. */
+    /** The scope's speakers the query names (a word or two of each, any case, or CJK characters), in the order it first names them. */
     private static List<String> namedSpeakers(ScopeFacts facts, String text) {
-        List<String> named = new ArrayList<>();
-        for (String name : MemoryText.nameCandidates(text)) {
-            String speaker = facts.speakersByKey().get(name);
-            if (speaker != null && !named.contains(speaker)) {
-                named.add(speaker);
-            }
-        }
-        return named;
+        return MemoryText.named(text, facts.speakersByKey());
     }
 
     /** The scope's size (counted up to the exact-scan limit) and speakers, read at most once every {@value #SCOPE_FACTS_TTL_MS} ms. */

@@ -196,8 +196,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
 
     /**
      * @param exactScanLimit the largest scope Neo4j scans exactly; bigger ones ask its vector index
-     * @param maxCopied      how many memories the in-memory copies of scopes may hold in all (0: none,
-     *                       every search asks Neo4j; see {@link MemoryScopeCopies})
+     * @param maxCopied      how many memories the in-memory copies of scopes may hold in all (0: none, not
+     *                       even for one search: every search asks Neo4j; see {@link MemoryScopeCopies})
      */
     public Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied) {
         this(driver, exactScanLimit, maxCopied, SearchTuning.DEFAULT);
@@ -213,11 +213,25 @@ public final class Neo4jMemoryStore implements MemoryStore {
      *                         ({@link MemoryVectorQueue}); null: only when {@link #indexQueuedVectors} is called
      */
     public Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied, SearchTuning tuning, Duration vectorIndexDelay) {
+        this(driver, exactScanLimit, maxCopied, tuning, vectorIndexDelay, true);
+    }
+
+    /**
+     * A store that keeps no copy between searches: each search of a scope within {@code exactScanLimit} and {@code
+     * maxCopied} reads it for itself, as a search does when its copy's read is throttled (the path tests compare with a
+     * kept copy).
+     */
+    static Neo4jMemoryStore readingEachSearch(Driver driver, int exactScanLimit, long maxCopied, SearchTuning tuning) {
+        return new Neo4jMemoryStore(driver, exactScanLimit, maxCopied, tuning, VECTOR_INDEX_DELAY, false);
+    }
+
+    private Neo4jMemoryStore(Driver driver, int exactScanLimit, long maxCopied, SearchTuning tuning, Duration vectorIndexDelay,
+                             boolean keepCopies) {
         this.driver = driver;
         this.exactScanLimit = exactScanLimit;
         this.tuning = Objects.requireNonNull(tuning);
         this.words = MemoryWords.of(tuning.stemming());
-        this.copies = new MemoryScopeCopies(driver, maxCopied, tuning.stemming());
+        this.copies = new MemoryScopeCopies(driver, maxCopied, tuning.stemming(), keepCopies);
         this.vectorQueue = new MemoryVectorQueue(driver, vectorIndexDelay);
         this.searcher = new MemorySearch(driver, exactScanLimit, copies, vectorQueue, tuning);
         vectorQueue.queued(); // what an earlier run left queued
@@ -715,8 +729,8 @@ public final class Neo4jMemoryStore implements MemoryStore {
      * How searches found their scope's in-memory copy since this store began, by name: {@code current} (at the scope's
      * version), {@code own_writes} (brought to it by this instance's writes), {@code caught_up} (by reading what other
      * instances wrote and deleted since), {@code read_now} (a small scope read whole while the search waited) and
-     * {@code none} (no current copy: the scope was read for that search alone, or, past the exact-scan limit, Neo4j's
-     * indexes answered, ranking otherwise than the next search).
+     * {@code none} (no current copy: the scope was read for that search alone, or, past the exact-scan limit or the copies'
+     * budget, Neo4j's indexes answered, ranking otherwise than the next search).
      */
     public Map<String, Long> copyFindings() {
         Map<String, Long> counts = new LinkedHashMap<>();
@@ -724,6 +738,11 @@ public final class Neo4jMemoryStore implements MemoryStore {
             counts.put(how.name().toLowerCase(Locale.ROOT), copies.found(how));
         }
         return counts;
+    }
+
+    /** How many searches read their scope for themselves ({@link MemoryScopeCopies#readOnce}). */
+    long readsForOneSearch() {
+        return copies.readsForOneSearch();
     }
 
     /** How many memories the scopes' in-memory copies hold in all. */

@@ -112,7 +112,7 @@ class MemoryFiltersOnNeo4jTest {
     @Test
     void everyOperatorKeepsTheSameMemoriesInListingsAndInSearchesFromACopyOrFromNeo4j() {
         Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
-        Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0);
+        Neo4jMemoryStore neo4jOnly = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, Neo4jMemoryStore.SearchTuning.DEFAULT);
         String scope = "filters-" + System.nanoTime();
         Random random = new Random(11);
         int n = 40;

@@ -186,7 +186,8 @@ class MemoryLanguagesTest {
         long day = 86_400_000L;
         java.util.Map<Boolean, List<List<String>>> orders = new java.util.HashMap<>();
         for (boolean copied : List.of(false, true)) {
-            Neo4jMemoryStore store = new Neo4jMemoryStore(driver, 50, copied ? 100_000 : 0, tuning);
+            Neo4jMemoryStore store = copied ? new Neo4jMemoryStore(driver, 50, 100_000, tuning)
+                    : Neo4jMemoryStore.readingEachSearch(driver, 50, 100_000, tuning); // no copy kept: each search reads the scope
             String scope = "ranking-" + System.nanoTime();
             List<Memory> memories = new java.util.ArrayList<>();
             List<String> contexts = new java.util.ArrayList<>();

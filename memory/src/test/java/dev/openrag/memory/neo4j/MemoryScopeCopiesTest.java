@@ -51,7 +51,7 @@ class MemoryScopeCopiesTest {
     void aCurrentCopyRanksAsNeo4jDoesUnderEveryFilter() {
         // the default settings, feedback list included: a scope Neo4j scans exactly is read for a search without a copy
         Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
-        Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        Neo4jMemoryStore neo4jOnly = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
         String scope = "copies-" + System.nanoTime();
         String conversation = copied.createConversation(scope, "planning", NOW).id();
         Random random = new Random(7);
@@ -98,7 +98,7 @@ class MemoryScopeCopiesTest {
     @Test
     void bm25CountsTheScopesWordsAloneWithOrWithoutACopy() {
         Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
-        Neo4jMemoryStore neo4jOnly = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0);
+        Neo4jMemoryStore neo4jOnly = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
         // control: past the exact-scan limit and without a copy, Neo4j's fulltext index answers, with its statistics over every scope
         Neo4jMemoryStore indexOnly = new Neo4jMemoryStore(driver, 1, 0);
         long run = System.nanoTime();
@@ -634,8 +634,11 @@ class MemoryScopeCopiesTest {
         Neo4jMemoryStore small = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
         // a store for which the same scope is too big for Neo4j's exact scan: it waits for the copy all the same
         Neo4jMemoryStore big = new Neo4jMemoryStore(driver, 10, 10_000, SearchTuning.DEFAULT);
-        // a store whose copies cannot hold the scope: the scope is read for each search alone, and ranks alike
+        // a store whose copies cannot hold the scope: it is not read for a search alone either (the budget bounds those)
         Neo4jMemoryStore overBudget = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 29, SearchTuning.DEFAULT);
+        // a store that keeps no copy but could hold this one: the scope is read for each search alone, and ranks alike
+        Neo4jMemoryStore readEachTime = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 30,
+                SearchTuning.DEFAULT);
         // over the budget and over the exact scan: Neo4j's indexes answer
         Neo4jMemoryStore overBoth = new Neo4jMemoryStore(driver, 10, 29, SearchTuning.DEFAULT);
         MemoryQuery question = new MemoryQuery(scope, "What did Ada say about the garden?", randomVector(random), 20, null, 0, false,
@@ -647,10 +650,46 @@ class MemoryScopeCopiesTest {
                         .containsKeys(Neo4jMemoryStore.SECOND_VECTOR_LIST, Neo4jMemoryStore.CONTEXT_WORDS_LIST));
         assertThat(scored(first)).as("the first search ranks as the next").isEqualTo(scored(small.search(question)));
         assertThat(scored(big.search(question))).as("a scope over the scan limit: its first search too").isEqualTo(scored(first));
-        assertThat(scored(overBudget.search(question))).as("a scope over the copies' budget, read for the search").isEqualTo(scored(first));
+        assertThat(scored(readEachTime.search(question))).as("a scope without a kept copy, read for the search").isEqualTo(scored(first));
+        assertThat(readEachTime.readsForOneSearch()).isEqualTo(1);
+        assertThat(overBudget.search(question)).as("a scope over the copies' budget: Neo4j's lists alone").isNotEmpty()
+                .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+        assertThat(overBudget.readsForOneSearch()).isZero();
         assertThat(overBoth.servesFromMemory(scope)).isFalse();
         assertThat(overBoth.search(question)).as("over the budget and the exact scan: Neo4j's lists alone").isNotEmpty()
                 .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+    }
+
+    @Test
+    void aSearchReadsItsScopeForItselfOnlyWithinTheCopiesBudgetAndNotAtAllWithCopiesOff() {
+        String scope = "once-" + System.nanoTime();
+        Random random = new Random(17);
+        addAll(new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT), notes(scope, 12), random,
+                i -> null);
+        MemoryQuery question = new MemoryQuery(scope, "What did Ada say about the garden?", randomVector(random), 5, null, 0, false,
+                null, null, null, NOW, MemoryQuery.HYBRID, null, null, false, secondVector(random));
+        // copies off ("0: off"): nothing is copied, not even for one search; Neo4j's lists answer
+        Neo4jMemoryStore off = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        assertThat(off.search(question)).isNotEmpty()
+                .allSatisfy(hit -> assertThat(hit.ranks()).doesNotContainKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+        assertThat(off.readsForOneSearch()).isZero();
+        assertThat(off.memoriesInMemory()).isZero();
+        // a budget smaller than the scope, or an exact-scan limit smaller than it: not read for the search either
+        Neo4jMemoryStore small = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 11, SearchTuning.DEFAULT);
+        assertThat(small.search(question)).isNotEmpty();
+        assertThat(small.readsForOneSearch()).isZero();
+        Neo4jMemoryStore narrow = Neo4jMemoryStore.readingEachSearch(driver, 11, 10_000, SearchTuning.DEFAULT);
+        assertThat(narrow.search(question)).isNotEmpty();
+        assertThat(narrow.readsForOneSearch()).isZero();
+        // controls: a budget that holds the scope exactly, and a larger one, read it for each search and rank as a kept copy
+        Neo4jMemoryStore exact = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 12, SearchTuning.DEFAULT);
+        Neo4jMemoryStore kept = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        List<MemoryHit> fromCopy = kept.search(question);
+        assertThat(fromCopy).anySatisfy(hit -> assertThat(hit.ranks()).containsKey(Neo4jMemoryStore.SECOND_VECTOR_LIST));
+        assertThat(scored(exact.search(question))).isEqualTo(scored(fromCopy));
+        assertThat(scored(exact.search(question))).isEqualTo(scored(fromCopy));
+        assertThat(exact.readsForOneSearch()).isEqualTo(2);
+        assertThat(exact.memoriesInMemory()).as("nothing kept").isZero();
     }
 
     @Test
@@ -750,9 +789,9 @@ class MemoryScopeCopiesTest {
         assertThat(hit(favoured, scope + "-ada-1").adjusted()).as("the named speaker's memory is not weighed").isNull();
         assertThat(hit(plain, scope + "-bo-1").adjusted()).isNull();
         // without the scope's copy (none may be held), who said what is read from Neo4j for the fused memories
-        Neo4jMemoryStore uncopiedFocused = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0,
+        Neo4jMemoryStore uncopiedFocused = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
                 new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 0.25, false, 0));
-        Neo4jMemoryStore uncopiedPlain = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0,
+        Neo4jMemoryStore uncopiedPlain = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
                 new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0));
         List<MemoryHit> fromNeo4j = uncopiedFocused.search(query(scope, "What did Ada plant in the garden?", vector));
         assertThat(score(fromNeo4j, scope + "-bo-1")).as("the same weighing without the scope's copy")
@@ -799,7 +838,7 @@ class MemoryScopeCopiesTest {
         assertThat(lifted.get(1).adjusted().get("episode")).isCloseTo(0.5, within(1e-9));
         assertThat(lifted.get(2).adjusted().get("episode")).as("the pasta's day has only the pasta")
                 .isCloseTo(0.5 * (1.0 / 5) / (1.0 / 2 + 1.0 / 6), within(1e-9));
-        Neo4jMemoryStore uncopied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0,
+        Neo4jMemoryStore uncopied = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000,
                 new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0, 1, false, 0.5));
         List<MemoryHit> liftedFromNeo4j = uncopied.search(question);
         assertThat(ids(liftedFromNeo4j)).as("without the scope's copy, when each memory happened is read from Neo4j")

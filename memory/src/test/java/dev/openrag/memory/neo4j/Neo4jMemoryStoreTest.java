@@ -179,7 +179,7 @@ class Neo4jMemoryStoreTest {
     void theDefaultFusionLetsOneListsFirstHitAheadOfMemoriesBothListsRankMiddling() {
         String scope = "fusion-" + System.nanoTime();
         // no feedback list: the two lists alone
-        Neo4jMemoryStore store = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0));
+        Neo4jMemoryStore store = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, new SearchTuning(SearchTuning.DEFAULT.rrfK(), 0, 0));
         // a memory without the word, so that the word tells memories apart (else its list would be silent); vectors' rank 7
         store.add(new Memory(scope + "-u", scope, "quiet", List.of(), false, 1, 1, null, null, null, List.of(), List.of()),
                 new float[] {0, 0, 1, 0});
@@ -193,7 +193,7 @@ class Neo4jMemoryStoreTest {
         MemoryQuery query = new MemoryQuery(scope, "zephyr", new float[] {1, 0, 0, 0}, 7, null, 0, false, null, null, null, 2);
 
         assertThat(rankOf(store.search(query), scope + "-x")).as("rrfK %d", SearchTuning.DEFAULT.rrfK()).isEqualTo(3);
-        assertThat(rankOf(new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, new SearchTuning(60, 0, 0)).search(query), scope + "-x"))
+        assertThat(rankOf(Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, new SearchTuning(60, 0, 0)).search(query), scope + "-x"))
                 .as("rrfK 60: behind m1, m2 and m3, which both lists rank near the top").isEqualTo(4);
         assertThatThrownBy(() -> new SearchTuning(0, 10, 10)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 1");
         assertThatThrownBy(() -> new SearchTuning(3, -1, 10)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
