@@ -117,16 +117,17 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
     }
 
     @Override
-    public boolean deleteVersion(String collection, String documentId, String store, long deletedAt) {
+    public boolean deleteVersion(String collection, String documentId, Collection<String> stores, long deletedAt) {
         return locked(collection, documentId, true, (tx, v) -> {
-            if (!v.get("storedAt_" + store).isNull() && v.get("storedAt_" + store).asLong() > deletedAt) {
+            if (stores.stream().anyMatch(store -> !v.get("storedAt_" + store).isNull() && v.get("storedAt_" + store).asLong() > deletedAt)) {
                 return false;
             }
-            long deleted = v.get("deleted_" + store).isNull() ? deletedAt : Math.max(deletedAt, v.get("deleted_" + store).asLong());
             Map<String, Object> changes = new HashMap<>();
-            changes.put("deleted_" + store, deleted);
-            changes.put("stored_" + store, null);
-            changes.put("storedAt_" + store, null);
+            for (String store : stores) {
+                changes.put("deleted_" + store, v.get("deleted_" + store).isNull() ? deletedAt : Math.max(deletedAt, v.get("deleted_" + store).asLong()));
+                changes.put("stored_" + store, null);
+                changes.put("storedAt_" + store, null);
+            }
             set(tx, collection, documentId, changes);
             return true;
         });

@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.port;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -52,7 +53,16 @@ public interface DocumentMetadataStore {
      * A delete made at {@code deletedAt}, for {@code store}: true, recording it, when the store is to remove the
      * document; false when the store holds a version that arrived after the delete.
      */
-    boolean deleteVersion(String collection, String documentId, String store, long deletedAt);
+    default boolean deleteVersion(String collection, String documentId, String store, long deletedAt) {
+        return deleteVersion(collection, documentId, List.of(store), deletedAt);
+    }
+
+    /**
+     * One delete for several stores that a single removal empties together (Neo4j's chunks and its entity graph):
+     * true, recording it for each, when none holds a version that arrived after the delete; false, recording
+     * nothing, otherwise (that version's own writes to the others are still to come, and replace what is there).
+     */
+    boolean deleteVersion(String collection, String documentId, Collection<String> stores, long deletedAt);
 
     /**
      * When each of {@code stores} holds the newest version that entered the pipeline (none is on its way, none
