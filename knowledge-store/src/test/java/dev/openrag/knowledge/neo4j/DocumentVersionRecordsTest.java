@@ -25,6 +25,7 @@ class DocumentVersionRecordsTest {
 
     private static final String STORE = "sink-opensearch";
     private static final String OTHER = "sink-neo4j";
+    private static final String GRAPH = "sink-graph";
     private static Driver driver;
     private static Neo4jDocumentMetadata versions;
 
@@ -85,6 +86,23 @@ class DocumentVersionRecordsTest {
                 .isFalse();
         assertThat(versions.deleteVersion("c", doc, OTHER, 2500)).as("one made after it").isTrue();
         assertThat(versions.claimInPlace("c", doc, stores, "j3@3000+in-place", 3000)).as("a store deleted it: the whole way").isFalse();
+    }
+
+    /** Neo4j's chunks and entity graph go in one removal: one delete for both, or for neither. */
+    @Test
+    void aDeleteForStoresRemovedTogetherIsRecordedForAllOrNone() {
+        String doc = "together";
+        List<String> both = List.of(OTHER, GRAPH);
+        versions.versionEntered("c", doc, "j1@1000");
+        versions.versionStored("c", doc, OTHER, "j1@1000", 1000);
+        versions.versionStored("c", doc, GRAPH, "j2@3000", 3000);
+        assertThat(versions.deleteVersion("c", doc, both, 2000)).as("the graph holds a version made after the delete").isFalse();
+        assertThat(versions.mayWrite("c", doc, OTHER, 1000)).as("nothing recorded for the other").isTrue();
+
+        assertThat(versions.deleteVersion("c", doc, both, 4000)).as("the control: a delete made after both").isTrue();
+        assertThat(versions.mayWrite("c", doc, OTHER, 3500)).isFalse();
+        assertThat(versions.mayWrite("c", doc, GRAPH, 3000)).as("the graph of a version before it, late").isFalse();
+        assertThat(versions.mayWrite("c", doc, GRAPH, 4500)).as("a re-upload's graph").isTrue();
     }
 
     @Test
