@@ -151,6 +151,20 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
         });
     }
 
+    @Override
+    public int sweepDeletes(long before, int limit) {
+        try (Session session = driver.session()) {
+            return session.executeWrite(tx -> tx.run("""
+                    MATCH (v:DocumentVersion)
+                    WHERE none(k IN keys(v) WHERE k STARTS WITH 'stored_')
+                      AND any(k IN keys(v) WHERE k STARTS WITH 'deleted_')
+                      AND all(k IN keys(v) WHERE NOT k STARTS WITH 'deleted_' OR v[k] < $before)
+                    WITH v LIMIT $limit
+                    DETACH DELETE v
+                    RETURN count(*) AS removed""", Map.of("before", before, "limit", limit)).single().get("removed").asInt());
+        }
+    }
+
     /** A check-and-write on the document's version node, under its write lock; {@code v} is null when there is none (and none is made). */
     private boolean locked(String collection, String documentId, boolean create,
                            java.util.function.BiFunction<org.neo4j.driver.TransactionContext, org.neo4j.driver.types.Node, Boolean> work) {

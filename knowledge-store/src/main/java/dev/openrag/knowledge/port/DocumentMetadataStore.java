@@ -71,6 +71,13 @@ public interface DocumentMetadataStore {
      */
     boolean claimInPlace(String collection, String documentId, Collection<String> stores, String version, long arrivedAt);
 
+    /**
+     * Removes at most {@code limit} version records that hold no stored version and whose every delete was made
+     * before {@code before}; returns how many. A version older than such a delete could then be written again, so
+     * {@code before} lies past the time any such version can still reach a sink (see DeleteRecordSweeper).
+     */
+    int sweepDeletes(long before, int limit);
+
     /** The ids of the collection's documents that {@code filter} selects. */
     Set<String> matching(String collection, DocumentFilter filter);
 
