@@ -207,6 +207,7 @@ class DocumentVersionsTest {
         long arrivedAt = CODEC.fromJson(IngestTestSupport.readUntil(Topics.CHUNKS_EMBEDDED, reupload, 1, WAIT).get(0),
                 dev.openrag.schemas.ChunksEmbedded.class).arrivedAt();
         assertThat(arrivedAt).as("the re-upload's version time, after the delete's").isGreaterThan(deletedAt);
+        awaitDrained(Topics.DOCUMENTS_DELETED, DELETE_GROUPS);
         assertStored(collection, id, "third");
     }
 
