@@ -140,9 +140,9 @@ class DocumentVersionsTest {
     @Test
     void aGraphOfAnOlderVersionOrOfOneOlderThanADeleteWrittenLateBringsNothingBack() throws Exception {
         String collection = "versions-late-graph";
-        String id = upload(collection, "notes://heronry", "The Grey Heron nests beside the River Thames.", "first");
+        String id = upload(collection, "notes://heronry", "At dawn the Grey Heron nests beside the River Thames.", "first");
         String older = IngestTestSupport.readUntil(Topics.GRAPH_EXTRACTED, "Grey Heron", 1, WAIT).get(0);
-        upload(collection, "notes://heronry", "The Little Egret hunts along the Severn Estuary.", "second");
+        upload(collection, "notes://heronry", "At dawn the Little Egret hunts along the Severn Estuary.", "second");
         String newer = IngestTestSupport.readUntil(Topics.GRAPH_EXTRACTED, "Little Egret", 1, WAIT).get(0);
         assertThat(entities(collection)).contains("Little Egret").doesNotContain("Grey Heron");
 
@@ -164,7 +164,7 @@ class DocumentVersionsTest {
         assertGone(collection, id);
 
         // the control: uploaded again after the delete, its graph is back
-        upload(collection, "notes://heronry", "The Little Egret hunts along the Severn Estuary.", "third");
+        upload(collection, "notes://heronry", "At dawn the Little Egret hunts along the Severn Estuary.", "third");
         assertThat(entities(collection)).contains("Little Egret", "Severn Estuary");
     }
 
