@@ -9,7 +9,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-/** {@code --meta KEY=VALUE} and {@code --filter JSON}, turned into what the APIs take; the server checks the rules. */
+import dev.openrag.schemas.Metadata;
+
+/** {@code --meta KEY=VALUE} and {@code --filter JSON}, turned into what the APIs take; the server checks the rules too. */
 final class MetaOptions {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -30,29 +32,41 @@ final class MetaOptions {
         }
     }
 
-    /** The metadata object, for a request body that holds it (sources, crawls); null: no option given. */
-    @SuppressWarnings("unchecked")
+    /**
+     * The metadata object, for a request body that holds it (sources, crawls); null: no option given. Checked here by
+     * the rules the server applies ({@link Metadata#fromCaller}: reserved names in any case, sizes), so a bad option
+     * fails before any file is read or sent, with the rule it breaks.
+     */
     static Map<String, Object> map(List<String> options) {
         if (options == null || options.isEmpty()) {
             return null;
         }
-        Map<String, Object> metadata = new LinkedHashMap<>();
+        Map<String, List<Object>> given = new LinkedHashMap<>();
         for (String option : options) {
             int equals = option.indexOf('=');
             if (equals <= 0) {
                 throw new IllegalArgumentException("--meta takes KEY=VALUE, got '" + option + "'");
             }
-            String key = option.substring(0, equals);
-            Object value = typed(option.substring(equals + 1));
-            Object before = metadata.get(key);
-            if (before == null) {
-                metadata.put(key, value);
-            } else {
-                // a key given twice is a list, and lists hold strings
-                List<String> list = before instanceof List<?> items ? (List<String>) items : new ArrayList<>(List.of(String.valueOf(before)));
-                list.add(String.valueOf(value));
-                metadata.put(key, list);
+            given.computeIfAbsent(option.substring(0, equals), key -> new ArrayList<>()).add(typed(option.substring(equals + 1)));
+        }
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        given.forEach((key, values) -> {
+            if (values.size() == 1) {
+                metadata.put(key, values.get(0));
+                return;
             }
+            // a key given twice is a list, and lists hold strings: a number among them would silently become text
+            values.stream().filter(value -> value instanceof Number).findFirst().ifPresent(number -> {
+                throw new IllegalArgumentException("--meta " + key + " is given " + values.size() + " times, which makes a list of "
+                        + "strings, but " + number + " is a number; give a number once (--meta " + key + "=" + number
+                        + "), or only values that are text");
+            });
+            metadata.put(key, values.stream().map(String::valueOf).toList());
+        });
+        try {
+            Metadata.fromCaller(metadata);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--meta: " + e.getMessage(), e);
         }
         return metadata;
     }

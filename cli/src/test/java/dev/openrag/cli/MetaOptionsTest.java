@@ -1,6 +1,7 @@
 package dev.openrag.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
@@ -28,5 +29,35 @@ class MetaOptionsTest {
     void aKeyGivenTwiceIsAListOfTheTextsAsWritten() {
         assertThat(MetaOptions.map(List.of("zip=02139", "year=2026", "tag=a", "tag=1.10")))
                 .isEqualTo(Map.of("zip", "02139", "year", 2026L, "tag", List.of("a", "1.10")));
+    }
+
+    /** A repeated key is a list of strings: a number among its values is refused rather than turned into text. */
+    @Test
+    void aKeyGivenTwiceWithANumberIsRefusedNamingIt() {
+        for (List<String> options : List.of(List.of("year=2025", "year=2026"), List.of("tag=draft", "tag=2"),
+                List.of("score=2.5", "score=high"), List.of("year=2025", "team=a", "year=2025"))) {
+            assertThatThrownBy(() -> MetaOptions.map(options)).as(options.toString()).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("is given").hasMessageContaining("is a number");
+        }
+        // controls: a number given once stays a number; text that only looks numeric stays text in a list
+        assertThat(MetaOptions.map(List.of("year=2025"))).isEqualTo(Map.of("year", 2025L));
+        assertThat(MetaOptions.map(List.of("zip=02139", "zip=1.10", "zip=x"))).isEqualTo(Map.of("zip", List.of("02139", "1.10", "x")));
+    }
+
+    /** The server's rules, here before anything is sent: reserved names in any case, whatever the default locale. */
+    @Test
+    void reservedNamesInAnyCaseAreRefusedBeforeAnythingIsSent() {
+        java.util.Locale before = java.util.Locale.getDefault();
+        try {
+            java.util.Locale.setDefault(java.util.Locale.forLanguageTag("tr-TR"));
+            for (String option : List.of("title=x", "Title=x", "TITLE=x", "fileName=a", "FILENAME=a", "Or=x", "PREFIX=x")) {
+                assertThatThrownBy(() -> MetaOptions.json(List.of(option))).as(option).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageStartingWith("--meta: metadata key");
+            }
+            // controls: names that only resemble a reserved one
+            assertThat(MetaOptions.map(List.of("subtitle=x", "titles=y", "order=z"))).containsKeys("subtitle", "titles", "order");
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
     }
 }

@@ -46,6 +46,7 @@ class DocumentVersionsTest {
     private static final EventCodec CODEC = new EventCodec();
     private static final List<String> DELETE_GROUPS = List.of("openrag-delete-neo4j", "openrag-delete-opensearch");
     private static final List<String> SINK_GROUPS = List.of("openrag-sink-neo4j", "openrag-sink-opensearch");
+    private static final String GRAPH_GROUP = "openrag-sink-graph";
 
     @Inject
     Driver driver;
@@ -132,6 +133,95 @@ class DocumentVersionsTest {
         assertStored(collection, id, "back");
     }
 
+    /**
+     * The graph sink keeps the chunk sinks' version rule: a replayed graph of an older version is not written over the
+     * stored one's, and a graph of a version older than a delete, written late, brings no entity or chunk back.
+     */
+    @Test
+    void aGraphOfAnOlderVersionOrOfOneOlderThanADeleteWrittenLateBringsNothingBack() throws Exception {
+        String collection = "versions-late-graph";
+        String id = upload(collection, "notes://heronry", "At dawn the Grey Heron nests beside the River Thames.", "first");
+        String older = IngestTestSupport.readUntil(Topics.GRAPH_EXTRACTED, "Grey Heron", 1, WAIT).get(0);
+        upload(collection, "notes://heronry", "At dawn the Little Egret hunts along the Severn Estuary.", "second");
+        String newer = IngestTestSupport.readUntil(Topics.GRAPH_EXTRACTED, "Little Egret", 1, WAIT).get(0);
+        assertThat(entities(collection)).contains("Little Egret").doesNotContain("Grey Heron");
+
+        redeliver(Topics.GRAPH_EXTRACTED, id, older, GRAPH_GROUP);
+        assertThat(entities(collection)).as("the older version's graph, replayed").contains("Little Egret").doesNotContain("Grey Heron");
+        // the control: the stored version's own graph delivered again still writes
+        driver.executableQuery("MATCH (e:Entity {collection: $collection}) DETACH DELETE e")
+                .withParameters(Map.of("collection", collection)).execute();
+        redeliver(Topics.GRAPH_EXTRACTED, id, newer, GRAPH_GROUP);
+        assertThat(entities(collection)).as("the same version again").contains("Little Egret");
+
+        given().delete("/api/documents/" + id + "?collection=" + collection).then().statusCode(202);
+        awaitDrained(Topics.DOCUMENTS_DELETED, DELETE_GROUPS);
+        assertGone(collection, id);
+        assertThat(entities(collection)).isEmpty();
+
+        redeliver(Topics.GRAPH_EXTRACTED, id, newer, GRAPH_GROUP);
+        assertThat(entities(collection)).as("a graph of a version older than the delete, late").isEmpty();
+        assertGone(collection, id);
+
+        // the control: uploaded again after the delete, its graph is back
+        upload(collection, "notes://heronry", "At dawn the Little Egret hunts along the Severn Estuary.", "third");
+        assertThat(entities(collection)).contains("Little Egret", "Severn Estuary");
+    }
+
+    /**
+     * A delete's time is the one fixed when it was accepted ({@code deletedAt}), not its record's: a delete accepted
+     * before a re-upload and delivered late with a later record time keeps the re-upload; through the API, a delete
+     * and the re-upload accepted right after it are stamped in that order.
+     */
+    @Test
+    void aDeleteIsOrderedByTheTimeItWasAcceptedNotByItsRecord() throws Exception {
+        String collection = "versions-delete-time";
+        String id = upload(collection, "notes://crane", "Cranes dance in pairs on frozen fields.", "first");
+        long accepted = System.currentTimeMillis();
+        IngestTestSupport.sleep(20);
+        awaitCompleted(post(collection, "notes://crane", "Cranes dance in pairs on frozen fields, calling loudly.", "second"));
+
+        RecordMetadata late = IngestTestSupport.send(Topics.DOCUMENTS_DELETED, id, deleted(collection, id, accepted),
+                System.currentTimeMillis() + 5);
+        for (String group : DELETE_GROUPS) {
+            IngestTestSupport.awaitConsumed(group, late, WAIT);
+        }
+        assertStored(collection, id, "second");
+
+        // the control: a delete accepted after the re-upload, its record written with an earlier time, removes it
+        RecordMetadata after = IngestTestSupport.send(Topics.DOCUMENTS_DELETED, id, deleted(collection, id, System.currentTimeMillis()),
+                accepted);
+        for (String group : DELETE_GROUPS) {
+            IngestTestSupport.awaitConsumed(group, after, WAIT);
+        }
+        assertGone(collection, id);
+
+        // through the API: the delete carries its acceptance time, and the re-upload right after it a later one
+        String deleteJob = given().delete("/api/documents/" + id + "?collection=" + collection).then().statusCode(202)
+                .extract().jsonPath().getString("jobId");
+        String reupload = post(collection, "notes://crane", "Cranes roost standing in shallow water.", "third");
+        awaitCompleted(reupload);
+        Long deletedAt = CODEC.fromJson(IngestTestSupport.readUntil(Topics.DOCUMENTS_DELETED, deleteJob, 1, WAIT).get(0),
+                DocumentDeleted.class).deletedAt();
+        assertThat(deletedAt).as("the delete's acceptance time").isNotNull();
+        long arrivedAt = CODEC.fromJson(IngestTestSupport.readUntil(Topics.CHUNKS_EMBEDDED, reupload, 1, WAIT).get(0),
+                dev.openrag.schemas.ChunksEmbedded.class).arrivedAt();
+        assertThat(arrivedAt).as("the re-upload's version time, after the delete's").isGreaterThan(deletedAt);
+        awaitDrained(Topics.DOCUMENTS_DELETED, DELETE_GROUPS);
+        assertStored(collection, id, "third");
+    }
+
+    /** The names of the collection's entities in Neo4j. */
+    private List<String> entities(String collection) {
+        return driver.executableQuery("MATCH (e:Entity {collection: $collection}) RETURN e.name AS name ORDER BY name")
+                .withParameters(Map.of("collection", collection)).execute().records().stream().map(r -> r.get("name").asString()).toList();
+    }
+
+    /** Sends the record again, now, and waits until {@code group} has consumed it. */
+    private static void redeliver(String topic, String key, String value, String group) throws Exception {
+        IngestTestSupport.awaitConsumed(group, IngestTestSupport.send(topic, key, value, System.currentTimeMillis()), WAIT);
+    }
+
     /** Uploads and waits for its job; the document's id. */
     private static String upload(String collection, String uri, String text, String team) {
         JsonPath accepted = accepted(collection, uri, text, team);
@@ -157,6 +247,12 @@ class DocumentVersionsTest {
     private static String deleted(String collection, String documentId) {
         return CODEC.toJson(new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId,
                 "versions-delete-" + System.nanoTime(), collection));
+    }
+
+    /** A delete accepted at {@code deletedAt}. */
+    private static String deleted(String collection, String documentId, long deletedAt) {
+        return CODEC.toJson(new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId,
+                "versions-delete-" + System.nanoTime(), collection, deletedAt));
     }
 
     private void assertStored(String collection, String id, String team) {

@@ -21,7 +21,7 @@ import io.qdrant.client.grpc.PointsGrpc;
  * A STAND-IN for a Qdrant server (none can run on this machine): a real gRPC server on a local
  * port, built from the Qdrant client's own generated service stubs, keeping points in memory.
  * It implements just the calls QdrantVectorIndex makes (collection exists/create, upsert,
- * search with cosine similarity, delete by filter, count, set and delete payload keys by filter)
+ * search with cosine similarity, delete by filter, count, set and delete payload keys by filter, create a payload index)
  * with Qdrant's filter semantics for keyword match and numeric range. The real server runs in
  * compose.yaml. Tests read what it holds ({@link #payloads}, {@link #vectors}) and how many points
  * were upserted ({@link #upserted}): a metadata-only update must change payloads, never vectors.
@@ -33,6 +33,8 @@ public final class QdrantGrpcStandIn implements AutoCloseable {
 
     private final Map<String, Map<Common.PointId, StoredPoint>> collections = new ConcurrentHashMap<>();
     private final java.util.concurrent.atomic.AtomicLong upserted = new java.util.concurrent.atomic.AtomicLong();
+    private final Map<String, Map<String, Points.FieldType>> fieldIndexes = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicLong indexRequests = new java.util.concurrent.atomic.AtomicLong();
     private final Server server;
 
     public QdrantGrpcStandIn() throws IOException {
@@ -46,6 +48,21 @@ public final class QdrantGrpcStandIn implements AutoCloseable {
     /** Points written by upserts so far (each point of each upsert counts). */
     public long upserted() {
         return upserted.get();
+    }
+
+    /** The payload indexes of the collection: field → type, as create-field-index requests made them. */
+    public Map<String, Points.FieldType> fieldIndexes(String collection) {
+        return Map.copyOf(fieldIndexes.getOrDefault(collection, Map.of()));
+    }
+
+    /** Create-field-index requests so far, repeats included. */
+    public long indexRequests() {
+        return indexRequests.get();
+    }
+
+    /** Makes a collection as another client (or an earlier version) would have, without payload indexes. */
+    public void createBareCollection(String collection) {
+        collections.putIfAbsent(collection, new ConcurrentHashMap<>());
     }
 
     /** The payload of every point of the collection whose {@code documentId} is the given one, by point id. */
@@ -90,6 +107,25 @@ public final class QdrantGrpcStandIn implements AutoCloseable {
     }
 
     private final class PointsService extends PointsGrpc.PointsImplBase {
+        /** Qdrant's create_field_index: an index that exists with the same type stays as it is; another type is refused. */
+        @Override
+        public void createFieldIndex(Points.CreateFieldIndexCollection request, StreamObserver<Points.PointsOperationResponse> response) {
+            indexRequests.incrementAndGet();
+            if (!collections.containsKey(request.getCollectionName())) {
+                response.onError(io.grpc.Status.NOT_FOUND.withDescription("Collection `" + request.getCollectionName() + "` doesn't exist!")
+                        .asRuntimeException());
+                return;
+            }
+            Map<String, Points.FieldType> indexes = fieldIndexes.computeIfAbsent(request.getCollectionName(), c -> new ConcurrentHashMap<>());
+            Points.FieldType before = indexes.putIfAbsent(request.getFieldName(), request.getFieldType());
+            if (before != null && before != request.getFieldType()) {
+                response.onError(io.grpc.Status.INVALID_ARGUMENT.withDescription("field " + request.getFieldName() + " is indexed as " + before)
+                        .asRuntimeException());
+                return;
+            }
+            reply(response, done());
+        }
+
         @Override
         public void upsert(Points.UpsertPoints request, StreamObserver<Points.PointsOperationResponse> response) {
             Map<Common.PointId, StoredPoint> points = collections.get(request.getCollectionName());

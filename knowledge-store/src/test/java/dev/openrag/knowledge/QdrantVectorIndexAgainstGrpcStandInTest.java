@@ -63,6 +63,35 @@ class QdrantVectorIndexAgainstGrpcStandInTest {
     }
 
     /**
+     * Every document-scoped call filters on {@code documentId}: a new collection is made with a keyword index on it,
+     * and one made before (without it) gets it the first time it is used, whatever the call; asked once per
+     * collection, and asking again (another instance) leaves the one index.
+     */
+    @Test
+    void documentIdIsIndexedAsAKeywordInNewAndExistingCollections() {
+        index.upsert(List.of(chunk("d1", 0, 1, 0, 0)));
+        assertThat(server.fieldIndexes("qdrant-test")).as("made with the collection")
+                .containsExactly(Map.entry("documentId", io.qdrant.client.grpc.Points.FieldType.FieldTypeKeyword));
+        index.upsert(List.of(chunk("d1", 1, 0, 1, 0)));
+        index.deleteDocument("qdrant-test", "d1");
+        assertThat(server.indexRequests()).as("once per collection, not per write").isEqualTo(1);
+
+        server.createBareCollection("made-before");
+        assertThat(server.fieldIndexes("made-before")).isEmpty();
+        new QdrantVectorIndex(client, 3).deleteDocument("made-before", "d1");
+        assertThat(server.fieldIndexes("made-before")).as("an existing collection, first used by a delete")
+                .containsExactly(Map.entry("documentId", io.qdrant.client.grpc.Points.FieldType.FieldTypeKeyword));
+        new QdrantVectorIndex(client, 3).upsert(List.of(chunk("d1", 0, 1, 0, 0)));
+        assertThat(server.fieldIndexes("qdrant-test")).as("asked again by another instance: still the one index").hasSize(1);
+
+        // the control: a collection no call has touched, and one only looked up while absent, get nothing
+        server.createBareCollection("untouched");
+        assertThat(new QdrantVectorIndex(client, 3).search("absent", new float[] {1, 0, 0}, 3)).isEmpty();
+        assertThat(server.fieldIndexes("untouched")).isEmpty();
+        assertThat(server.fieldIndexes("absent")).isEmpty();
+    }
+
+    /**
      * A metadata-only change (MetadataUpdates): the payload's metadata of the document's points is
      * replaced through set/delete payload, their vectors stay as they were and nothing is upserted,
      * so nothing had to be embedded again; another document's payload is left alone.

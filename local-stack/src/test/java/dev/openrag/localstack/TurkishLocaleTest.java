@@ -70,7 +70,7 @@ class TurkishLocaleTest {
     void eventJsonKeepsItsFieldNamesAndPassesItsSchema() {
         EventCodec codec = new EventCodec();
         JsonNode tree = codec.toTree(new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, "e-İı", "doc-i", "job-I", "docs"));
-        assertThat(tree.fieldNames()).toIterable().containsExactlyInAnyOrder("schemaVersion", "eventId", "documentId", "jobId", "collection");
+        assertThat(tree.fieldNames()).toIterable().containsExactlyInAnyOrder("schemaVersion", "eventId", "documentId", "jobId", "collection", "deletedAt");
         assertThat(codec.validate(EventType.DOCUMENT_DELETED, tree)).isEmpty();
         assertThat(codec.fromJson(codec.toJson(new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, "e1", "d1", "j1", "docs")), DocumentDeleted.class).jobId())
                 .isEqualTo("j1");

@@ -47,6 +47,11 @@ public class CountedDocumentTexts implements DocumentTexts {
     }
 
     @Override
+    public int sweepTombstones(long before, int limit) {
+        return texts.sweepTombstones(before, limit);
+    }
+
+    @Override
     public List<String> rebuildMissing(String collection) {
         return texts.rebuildMissing(collection);
     }

@@ -67,7 +67,7 @@ public final class EventCodec {
         // the rules a schema cannot say (reserved words, dates): any producer may write the entry event
         if (event instanceof DocumentArrived arrived) {
             try {
-                Metadata.normalise(arrived.metadata(), true);
+                Metadata.fromProducer(arrived.metadata());
             } catch (IllegalArgumentException e) {
                 throw new InvalidEventException(type, List.of("$.metadata: " + e.getMessage()));
             }

@@ -12,7 +12,14 @@ public record GraphExtracted(
         List<Entity> entities,
         List<Relation> relations,
         List<Mention> mentions,
-        ApiGraph api) implements EventEnvelope {
+        ApiGraph api,
+        Long arrivedAt) implements EventEnvelope, VersionedEvent {
+
+    /** An event without {@link #arrivedAt}, as written before versions were carried. */
+    public GraphExtracted(int schemaVersion, String eventId, String documentId, String jobId, String collection,
+                          List<Entity> entities, List<Relation> relations, List<Mention> mentions, ApiGraph api) {
+        this(schemaVersion, eventId, documentId, jobId, collection, entities, relations, mentions, api, null);
+    }
 
     /** {@code id} is stable per collection (normalised name + type), so entities merge across documents. */
     public record Entity(String id, String name, String type) {

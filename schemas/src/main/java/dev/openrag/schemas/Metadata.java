@@ -61,7 +61,25 @@ public final class Metadata {
         return normalise(metadata, false);
     }
 
-    /** Metadata that may include source fields (the pipeline's own, or a producer's event). */
+    /**
+     * A producer's event's metadata (the Kafka way in, which the pipeline's own sources share): source fields under
+     * their own names pass, as the pipeline fills them; a source field's name in another case ({@code Title}) is
+     * refused as from a caller, since it would be a second field reading as the source one.
+     *
+     * @throws IllegalArgumentException naming the key and the rule it breaks
+     */
+    public static Map<String, Object> fromProducer(Map<String, ?> metadata) {
+        if (metadata != null) {
+            for (String key : metadata.keySet()) {
+                if (key != null && !SOURCE_FIELDS.contains(key) && reserved(SOURCE_FIELDS, key) != null) {
+                    throw new IllegalArgumentException(sourceFieldRefusal(key));
+                }
+            }
+        }
+        return normalise(metadata, true);
+    }
+
+    /** Metadata that may include source fields (the pipeline's own, or a producer's event); what the stores read back. */
     public static Map<String, Object> normalise(Map<String, ?> metadata, boolean sourceFieldsAllowed) {
         if (metadata == null || metadata.isEmpty()) {
             return Map.of();
@@ -74,8 +92,7 @@ public final class Metadata {
         for (Map.Entry<String, ?> entry : metadata.entrySet()) {
             String key = checkKey(entry.getKey());
             if (!sourceFieldsAllowed && reserved(SOURCE_FIELDS, key) != null) {
-                throw new IllegalArgumentException("metadata key '" + key + "' is " + (SOURCE_FIELDS.contains(key) ? "" : "in another case ")
-                        + "a source field the pipeline fills; reserved are " + String.join(", ", SOURCE_FIELDS.stream().sorted().toList()));
+                throw new IllegalArgumentException(sourceFieldRefusal(key));
             }
             Object value = value(key, entry.getValue());
             // an empty list is no value: kept, OpenSearch would say the key does not exist and Neo4j that it does
@@ -84,6 +101,11 @@ public final class Metadata {
             }
         }
         return normalised;
+    }
+
+    private static String sourceFieldRefusal(String key) {
+        return "metadata key '" + key + "' is " + (SOURCE_FIELDS.contains(key) ? "" : "in another case ")
+                + "a source field the pipeline fills; reserved are " + String.join(", ", SOURCE_FIELDS.stream().sorted().toList());
     }
 
     /** @throws IllegalArgumentException unless {@code key} is a usable metadata key (or filter field) */

@@ -60,6 +60,33 @@ class MetadataTest {
         String good = json.replace("{\"or\":\"x\"}", "{\"team\":\"payments\",\"year\":2026,\"tags\":[\"a\"]}");
         assertThat(new EventCodec().fromJson(good, DocumentArrived.class).metadata()).containsEntry("team", "payments");
     }
+    /** The Kafka event may carry source fields under their own names (the pipeline's sources do), never in another case. */
+    @Test
+    void aKafkaEventWithASourceFieldInAnotherCaseIsInvalid() {
+        java.util.Locale before = java.util.Locale.getDefault();
+        try {
+            for (java.util.Locale locale : List.of(java.util.Locale.ROOT, java.util.Locale.forLanguageTag("tr-TR"))) {
+                java.util.Locale.setDefault(locale);
+                for (String key : List.of("Title", "TITLE", "tItLe", "Path", "FILENAME", "mediatype", "SourceId", "Modified", "COMMIT")) {
+                    String json = arrivedWith(Map.of(key, "x", "team", "payments"));
+                    assertThatThrownBy(() -> new EventCodec().fromJson(json, DocumentArrived.class)).as(key + " in " + locale)
+                            .isInstanceOf(InvalidEventException.class).hasMessageContaining("$.metadata")
+                            .hasMessageContaining("'" + key + "' is in another case a source field");
+                }
+                // controls: the exact source names, and keys that only resemble one, pass
+                assertThat(new EventCodec().fromJson(arrivedWith(Map.of("title", "A", "path", "docs/a.md", "subtitle", "s",
+                        "titles", "t")), DocumentArrived.class).metadata()).containsKeys("title", "path", "subtitle", "titles");
+            }
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
+    }
+
+    private static String arrivedWith(Map<String, Object> metadata) {
+        return new EventCodec().toJson(new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, "e", "d", "j", "c",
+                new Source("producer", "s3://x"), "t", "text/plain", "hello", DocumentArrived.TEXT, null, metadata));
+    }
+
     /** A source field or operator in another case would be a second field reading as the reserved one. */
     @Test
     void reservedNamesInAnotherCaseAreRefusedWhateverTheDefaultLocale() {

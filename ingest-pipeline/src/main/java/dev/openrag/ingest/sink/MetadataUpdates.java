@@ -101,8 +101,16 @@ public class MetadataUpdates {
 
     /** Removes the document from the sink {@code store} for a delete, unless the store holds a version that arrived after the delete. */
     public boolean delete(ConsumerRecord<?, ?> record, EventEnvelope deleted, String store, Runnable remove) {
-        if (!documents.deleteVersion(deleted.collection(), deleted.documentId(), store, StageRunner.versionTime(record, deleted))) {
-            LOG.infof("%s: document %s kept: a version that arrived after the delete is stored", store, deleted.documentId());
+        return delete(record, deleted, java.util.List.of(store), remove);
+    }
+
+    /**
+     * {@link #delete(ConsumerRecord, EventEnvelope, String, Runnable)} for stores that {@code remove} empties together
+     * (Neo4j's chunks and entity graph): all or none, unless one holds a version that arrived after the delete.
+     */
+    public boolean delete(ConsumerRecord<?, ?> record, EventEnvelope deleted, java.util.List<String> stores, Runnable remove) {
+        if (!documents.deleteVersion(deleted.collection(), deleted.documentId(), stores, StageRunner.versionTime(record, deleted))) {
+            LOG.infof("%s: document %s kept: a version that arrived after the delete is stored", stores, deleted.documentId());
             return false;
         }
         remove.run();

@@ -28,6 +28,8 @@ import io.smallrye.common.annotation.Blocking;
 public class Neo4jSink {
 
     public static final String DELETE_STAGE = Stages.DELETE_NEO4J;
+    /** What a Neo4j delete removes at once: the chunk sink's document and the graph sink's entities. */
+    private static final List<String> GRAPH_STORES = List.of(Stages.SINK_NEO4J, Stages.SINK_GRAPH);
 
     private final StageRunner runner;
     private final GraphStore graph;
@@ -70,8 +72,10 @@ public class Neo4jSink {
     @Blocking
     public void onGraph(ConsumerRecord<String, String> record) {
         runner.run(Stages.SINK_GRAPH, record, GraphExtracted.class, extracted -> {
-            graph.upsertGraph(extracted);
-            if (embedGraphNodes) {
+            // the version rule of the chunk sinks: no graph of a version older than a delete or than the graph stored
+            boolean written = versions.write(record, extracted, Stages.SINK_GRAPH, () -> graph.upsertGraph(extracted),
+                    () -> graph.deleteGraph(extracted.collection(), extracted.documentId()));
+            if (written && embedGraphNodes) {
                 graph.embedGraphNodes(extracted, embedder);
             }
             return extracted.mentions().size();
@@ -83,7 +87,8 @@ public class Neo4jSink {
     public void onDeleted(ConsumerRecord<String, String> record) {
         runner.run(DELETE_STAGE, record, DocumentDeleted.class, deleted -> {
             // kept when a version that arrived after the delete is stored: its text too (one updated in place wrote none)
-            if (versions.delete(record, deleted, Stages.SINK_NEO4J, () -> graph.deleteDocument(deleted.collection(), deleted.documentId()))) {
+            // one removal empties the chunks and the entity graph, so one delete record covers both sinks
+            if (versions.delete(record, deleted, GRAPH_STORES, () -> graph.deleteDocument(deleted.collection(), deleted.documentId()))) {
                 // a tombstone with the delete's time: a text write of a version that arrived before it stays out
                 texts.delete(deleted.collection(), deleted.documentId(), StageRunner.versionTime(record, deleted));
             }

@@ -11,6 +11,7 @@ import dev.openrag.ingest.job.JobTracker;
 import dev.openrag.ingest.stage.StageRunner;
 import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.schemas.DocumentArrived;
+import dev.openrag.schemas.DocumentDeleted;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;
 import dev.openrag.schemas.Source;
@@ -38,14 +39,17 @@ public class DocumentPublisher {
     private final StageRunner runner;
     private final JobTracker jobs;
     private final MutinyEmitter<String> arrived;
+    private final AcceptanceClock clock;
 
     private final Tracer tracer;
 
-    public DocumentPublisher(StageRunner runner, JobTracker jobs, @Channel("arrived-out") MutinyEmitter<String> arrived, Tracer tracer) {
+    public DocumentPublisher(StageRunner runner, JobTracker jobs, @Channel("arrived-out") MutinyEmitter<String> arrived, Tracer tracer,
+                             AcceptanceClock clock) {
         this.runner = runner;
         this.jobs = jobs;
         this.arrived = arrived;
         this.tracer = tracer;
+        this.clock = clock;
     }
 
     public static String newJobId() {
@@ -63,12 +67,19 @@ public class DocumentPublisher {
                     .setAttribute("openrag.documents", documents.size());
             String traceId = Tracing.currentTraceId();
             runner.emitAllStatuses(documents.stream().map(document -> StageCompleted.accepted(document, traceId)).toList());
-            runner.emitAll(arrived, documents);
+            // each document's record timestamp is its acceptance time, which parsing fixes as its version's
+            runner.emitAll(arrived, documents, document -> clock.stamp(document.collection(), document.documentId()));
             for (Rejection rejection : rejections) {
                 reject(jobId, collection, rejection);
             }
             return ids;
         });
+    }
+
+    /** A delete of the document, its time fixed now ({@link AcceptanceClock}), for the caller to send. */
+    public DocumentDeleted deletion(String jobId, String collection, String documentId) {
+        return new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId, collection,
+                clock.stamp(collection, documentId));
     }
 
     private void reject(String jobId, String collection, Rejection rejection) {

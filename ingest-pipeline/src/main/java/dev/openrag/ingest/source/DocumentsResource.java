@@ -26,8 +26,6 @@ import dev.openrag.knowledge.access.Role;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.knowledge.runtime.auth.Access;
 import dev.openrag.schemas.DocumentArrived;
-import dev.openrag.schemas.DocumentDeleted;
-import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;
 import dev.openrag.schemas.Source;
 import io.smallrye.common.annotation.Blocking;
@@ -118,7 +116,7 @@ public class DocumentsResource {
     public Response delete(@PathParam("id") String documentId, @QueryParam("collection") String collection) {
         String target = access.collection(collection);
         String jobId = DocumentPublisher.newJobId();
-        runner.emit(deleted, new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId, target));
+        runner.emit(deleted, publisher.deletion(jobId, target, documentId));
         return Response.accepted(new Accepted(jobId, List.of(documentId), List.of())).build();
     }
 }

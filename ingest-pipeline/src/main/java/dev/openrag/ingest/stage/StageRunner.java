@@ -20,6 +20,7 @@ import org.jboss.logging.Logger;
 
 import dev.openrag.knowledge.tracing.Tracing;
 import dev.openrag.schemas.DeadLetter;
+import dev.openrag.schemas.DocumentDeleted;
 import dev.openrag.schemas.EventCodec;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.HasSource;
@@ -121,11 +122,18 @@ public class StageRunner {
 
     /**
      * When the version an event belongs to arrived: the time the parse stage fixed and every event since
-     * carries ({@link VersionedEvent#arrivedAt}), the same on every host whatever its clock; for an event
-     * without one (an arrival, a delete, an event written before it was carried), {@link #arrivedAt} of its record.
+     * carries ({@link VersionedEvent#arrivedAt}), the same on every host whatever its clock; for a delete, the
+     * time it was accepted ({@link DocumentDeleted#deletedAt}), fixed once there likewise; for an event without
+     * one (an arrival, an event written before it was carried), {@link #arrivedAt} of its record.
      */
     public static long versionTime(ConsumerRecord<?, ?> record, EventEnvelope event) {
-        return event instanceof VersionedEvent versioned && versioned.arrivedAt() != null ? versioned.arrivedAt() : arrivedAt(record);
+        if (event instanceof VersionedEvent versioned && versioned.arrivedAt() != null) {
+            return versioned.arrivedAt();
+        }
+        if (event instanceof DocumentDeleted deleted && deleted.deletedAt() != null) {
+            return deleted.deletedAt();
+        }
+        return arrivedAt(record);
     }
 
     /**
@@ -372,22 +380,30 @@ public class StageRunner {
      * not minutes), within the emitter's buffer. Order per key holds as for single sends (the producer's own).
      */
     public void emitAll(MutinyEmitter<String> emitter, List<? extends EventEnvelope> events) {
-        sendAll(emitter, events, EventEnvelope::documentId, INPUT_TIMESTAMP.get());
+        Long timestamp = INPUT_TIMESTAMP.get();
+        sendAll(emitter, events, EventEnvelope::documentId, event -> timestamp);
+    }
+
+    /** {@link #emitAll} with each event's own record timestamp (epoch ms), as a source fixes it. */
+    public <E extends EventEnvelope> void emitAll(MutinyEmitter<String> emitter, List<E> events,
+                                                  java.util.function.ToLongFunction<E> timestamp) {
+        sendAll(emitter, events, EventEnvelope::documentId, event -> timestamp.applyAsLong(event));
     }
 
     /** {@link #emitAll} for status events. */
     public void emitAllStatuses(List<? extends EventEnvelope> statusEvents) {
-        sendAll(status, statusEvents, EventEnvelope::jobId, null);
+        sendAll(status, statusEvents, EventEnvelope::jobId, event -> null);
     }
 
     private static final int IN_FLIGHT = 64;
 
-    private void sendAll(MutinyEmitter<String> emitter, List<? extends EventEnvelope> events,
-                         java.util.function.Function<EventEnvelope, String> key, Long timestamp) {
+    /** {@code timestamp}: each event's record timestamp (epoch ms), null for the producer's clock. */
+    private <E extends EventEnvelope> void sendAll(MutinyEmitter<String> emitter, List<E> events,
+                         java.util.function.Function<EventEnvelope, String> key, java.util.function.Function<E, Long> timestamp) {
         for (int from = 0; from < events.size(); from += IN_FLIGHT) {
             List<io.smallrye.mutiny.Uni<Void>> sends = events.subList(from, Math.min(events.size(), from + IN_FLIGHT)).stream()
                     .map(event -> emitter.sendMessage(Tracing.carryingContext(Message.of(codec.toJson(event))
-                            .addMetadata(keyed(key.apply(event), timestamp)))))
+                            .addMetadata(keyed(key.apply(event), timestamp.apply(event))))))
                     .toList();
             io.smallrye.mutiny.Uni.join().all(sends).andFailFast().await().indefinitely();
         }

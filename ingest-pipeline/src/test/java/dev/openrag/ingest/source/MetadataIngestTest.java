@@ -119,6 +119,15 @@ class MetadataIngestTest {
         produce("meta-evt-bad", new EventCodec().toJson(event("meta-evt-bad", Map.of("or", "x"))));
         List<String> dead = dev.openrag.ingest.IngestTestSupportAccess.readUntil(Topics.INGEST_DLQ, "meta-evt-bad", Duration.ofSeconds(60));
         assertThat(dead.get(0)).contains("metadata").contains("'or' is a filter operator");
+
+        // a source field's name in another case, beside the control above (the exact names pass, parsing fills them)
+        for (String key : List.of("Title", "PATH", "fileNAME")) {
+            String id = "meta-evt-case-" + key.toLowerCase(java.util.Locale.ROOT);
+            produce(id, new EventCodec().toJson(event(id, Map.of(key, "x", "team", "payments"))));
+            List<String> refused = dev.openrag.ingest.IngestTestSupportAccess.readUntil(Topics.INGEST_DLQ, id, Duration.ofSeconds(60));
+            assertThat(refused.get(0)).as(key).contains("metadata").contains("'" + key + "' is in another case a source field");
+            assertThat(documentNodeOrNull(id, "meta_s_team")).as(key + " is stored nowhere").isNull();
+        }
     }
 
     @Test
@@ -127,6 +136,8 @@ class MetadataIngestTest {
         IntStream.range(0, 33).forEach(i -> tooMany.put("k" + i, "v"));
         List<Object[]> cases = List.of(
                 new Object[] {Map.of("path", "docs/"), "'path' is a source field"},
+                new Object[] {Map.of("Title", "T"), "'Title' is in another case a source field"},
+                new Object[] {Map.of("MEDIATYPE", "x"), "'MEDIATYPE' is in another case a source field"},
                 new Object[] {Map.of("team", Map.of("name", "payments")), "nested objects are not allowed"},
                 new Object[] {Map.of("team", "x".repeat(1025)), "at most 1024"},
                 new Object[] {tooMany, "at most 32"},

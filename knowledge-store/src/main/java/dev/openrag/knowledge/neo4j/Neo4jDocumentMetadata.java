@@ -117,16 +117,17 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
     }
 
     @Override
-    public boolean deleteVersion(String collection, String documentId, String store, long deletedAt) {
+    public boolean deleteVersion(String collection, String documentId, Collection<String> stores, long deletedAt) {
         return locked(collection, documentId, true, (tx, v) -> {
-            if (!v.get("storedAt_" + store).isNull() && v.get("storedAt_" + store).asLong() > deletedAt) {
+            if (stores.stream().anyMatch(store -> !v.get("storedAt_" + store).isNull() && v.get("storedAt_" + store).asLong() > deletedAt)) {
                 return false;
             }
-            long deleted = v.get("deleted_" + store).isNull() ? deletedAt : Math.max(deletedAt, v.get("deleted_" + store).asLong());
             Map<String, Object> changes = new HashMap<>();
-            changes.put("deleted_" + store, deleted);
-            changes.put("stored_" + store, null);
-            changes.put("storedAt_" + store, null);
+            for (String store : stores) {
+                changes.put("deleted_" + store, v.get("deleted_" + store).isNull() ? deletedAt : Math.max(deletedAt, v.get("deleted_" + store).asLong()));
+                changes.put("stored_" + store, null);
+                changes.put("storedAt_" + store, null);
+            }
             set(tx, collection, documentId, changes);
             return true;
         });
@@ -148,6 +149,20 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
             set(tx, collection, documentId, changes);
             return true;
         });
+    }
+
+    @Override
+    public int sweepDeletes(long before, int limit) {
+        try (Session session = driver.session()) {
+            return session.executeWrite(tx -> tx.run("""
+                    MATCH (v:DocumentVersion)
+                    WHERE none(k IN keys(v) WHERE k STARTS WITH 'stored_')
+                      AND any(k IN keys(v) WHERE k STARTS WITH 'deleted_')
+                      AND all(k IN keys(v) WHERE NOT k STARTS WITH 'deleted_' OR v[k] < $before)
+                    WITH v LIMIT $limit
+                    DETACH DELETE v
+                    RETURN count(*) AS removed""", Map.of("before", before, "limit", limit)).single().get("removed").asInt());
+        }
     }
 
     /** A check-and-write on the document's version node, under its write lock; {@code v} is null when there is none (and none is made). */

@@ -146,6 +146,18 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         }
     }
 
+    @Override
+    public int sweepTombstones(long before, int limit) {
+        try (Session session = driver.session()) {
+            return session.executeWrite(tx -> tx.run("""
+                    MATCH (t:DocumentText)
+                    WHERE t.deleted = true AND t.arrivedAt < $before
+                    WITH t LIMIT $limit
+                    DETACH DELETE t
+                    RETURN count(*) AS removed""", Map.of("before", before, "limit", limit)).single().get("removed").asInt());
+        }
+    }
+
     /**
      * Ends a conditional write begun with {@code SET t._lock = true}: that write takes the node's
      * write lock before its condition reads the stored time, so a text write and a delete (or two

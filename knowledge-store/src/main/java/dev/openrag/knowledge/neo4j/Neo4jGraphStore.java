@@ -292,6 +292,25 @@ public final class Neo4jGraphStore implements GraphStore {
     }
 
     @Override
+    public void deleteGraph(String collection, String documentId) {
+        Map<String, Object> params = Map.of("collection", collection, "documentId", documentId);
+        try (Session session = driver.session()) {
+            session.executeWrite(tx -> {
+                tx.run("""
+                        MATCH (ch:Chunk {collection: $collection, documentId: $documentId})
+                        OPTIONAL MATCH (ch)-[m:MENTIONS]->()
+                        DELETE m
+                        WITH DISTINCT ch
+                        WHERE NOT ()-[:HAS_CHUNK]->(ch)
+                        DETACH DELETE ch""", params).consume();
+                Neo4jApiGraph.replace(tx, collection, documentId, documentUid(collection, documentId), null);
+                removeOrphanEntities(tx, collection);
+                return null;
+            });
+        }
+    }
+
+    @Override
     public long countDocuments(String collection) {
         return count("MATCH (d:Document {collection: $collection}) RETURN count(d) AS n", collection);
     }

@@ -21,7 +21,7 @@ import dev.openrag.knowledge.port.MetadataFacets;
 
 /**
  * {@link MetadataFacets} over the chunk index: the keys are the index mapping's {@code meta_s},
- * {@code meta_n} and {@code meta_d} sub-fields (one round trip, no document read); a key's values
+ * {@code meta_n} and {@code meta_d} sub-fields that some chunk holds (a filters aggregation); a key's values
  * are a terms aggregation on each kind's field, counting distinct documents per value (a
  * cardinality sub-aggregation on {@code documentId}, exact below its threshold), not chunks.
  */
@@ -38,11 +38,42 @@ public final class OpenSearchFacets implements MetadataFacets {
         this.client = client;
     }
 
+    /**
+     * The mapping's keys that some chunk holds: a field stays mapped after its last document is gone, and parsing
+     * maps a document's new fields before any store has it (one that is then refused never comes).
+     */
     @Override
     public Set<String> keys(String collection) {
-        Set<String> keys = new TreeSet<>();
-        ChunkIndex.metadataFields(client, collection).forEach(field -> keys.add(field.substring(field.indexOf('.') + 1)));
-        return keys;
+        Set<String> mapped = new TreeSet<>();
+        ChunkIndex.metadataFields(client, collection).forEach(field -> mapped.add(field.substring(field.indexOf('.') + 1)));
+        return held(collection, mapped);
+    }
+
+    /** One round trip: a filters aggregation with a bucket per key, counting the chunks that hold it in any kind. */
+    @Override
+    @SuppressWarnings("rawtypes")
+    public Set<String> held(String collection, java.util.Collection<String> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        Map<String, Query> holding = new java.util.LinkedHashMap<>();
+        keys.forEach(key -> holding.put(key, OpenSearchFilters.query(new dev.openrag.knowledge.filter.DocumentFilter.Exists(key, true))));
+        try {
+            SearchResponse<Map> response = client.search(s -> s.index(ChunkIndex.name(collection)).ignoreUnavailable(true).size(0)
+                    .aggregations("held", Aggregation.of(a -> a.filters(f -> f.filters(b -> b.keyed(holding))))), Map.class);
+            Aggregate held = response.aggregations().get("held");
+            Set<String> found = new TreeSet<>();
+            if (held != null && held.isFilters()) {
+                held.filters().buckets().keyed().forEach((key, bucket) -> {
+                    if (bucket.docCount() > 0) {
+                        found.add(key);
+                    }
+                });
+            }
+            return found;
+        } catch (IOException e) {
+            throw ChunkIndex.unreachable("looking up metadata keys", e);
+        }
     }
 
     @Override

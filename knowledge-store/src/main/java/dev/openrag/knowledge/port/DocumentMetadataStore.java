@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.port;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -52,7 +53,16 @@ public interface DocumentMetadataStore {
      * A delete made at {@code deletedAt}, for {@code store}: true, recording it, when the store is to remove the
      * document; false when the store holds a version that arrived after the delete.
      */
-    boolean deleteVersion(String collection, String documentId, String store, long deletedAt);
+    default boolean deleteVersion(String collection, String documentId, String store, long deletedAt) {
+        return deleteVersion(collection, documentId, List.of(store), deletedAt);
+    }
+
+    /**
+     * One delete for several stores that a single removal empties together (Neo4j's chunks and its entity graph):
+     * true, recording it for each, when none holds a version that arrived after the delete; false, recording
+     * nothing, otherwise (that version's own writes to the others are still to come, and replace what is there).
+     */
+    boolean deleteVersion(String collection, String documentId, Collection<String> stores, long deletedAt);
 
     /**
      * When each of {@code stores} holds the newest version that entered the pipeline (none is on its way, none
@@ -60,6 +70,13 @@ public interface DocumentMetadataStore {
      * metadata update in place, and returns true; false, recording nothing, otherwise.
      */
     boolean claimInPlace(String collection, String documentId, Collection<String> stores, String version, long arrivedAt);
+
+    /**
+     * Removes at most {@code limit} version records that hold no stored version and whose every delete was made
+     * before {@code before}; returns how many. A version older than such a delete could then be written again, so
+     * {@code before} lies past the time any such version can still reach a sink (see DeleteRecordSweeper).
+     */
+    int sweepDeletes(long before, int limit);
 
     /** The ids of the collection's documents that {@code filter} selects. */
     Set<String> matching(String collection, DocumentFilter filter);

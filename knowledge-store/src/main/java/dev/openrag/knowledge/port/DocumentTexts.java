@@ -31,6 +31,9 @@ public interface DocumentTexts {
     /** Removes the document's text, keeping a tombstone at {@code deletedAt} unless a newer version is stored. */
     void delete(String collection, String documentId, long deletedAt);
 
+    /** Removes at most {@code limit} tombstones of deletes made before {@code before}; returns how many (see DeleteRecordSweeper). */
+    int sweepTombstones(long before, int limit);
+
     /**
      * Gives each document of the collection stored without a text (ingested before texts were kept)
      * one rebuilt from its stored chunks in order, with every chunk's exact span; a version written

@@ -27,6 +27,13 @@ public interface GraphStore {
     void deleteDocument(String collection, String documentId);
 
     /**
+     * Removes what {@link #upsertGraph} wrote for the document (its chunks' mentions, its API graph, the
+     * entities only it mentioned, chunks it made bare) and leaves its section tree and written chunks: a
+     * graph write undone because a delete came while it was made, when the chunks may be a newer version's.
+     */
+    void deleteGraph(String collection, String documentId);
+
+    /**
      * Whether the database takes writes now, tried with a write transaction that leaves nothing
      * behind; throws what a refused write throws (a Neo4j transient or read-only error).
      */

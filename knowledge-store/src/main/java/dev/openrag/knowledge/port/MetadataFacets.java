@@ -13,6 +13,9 @@ public interface MetadataFacets {
     /** The metadata keys (caller keys and source fields) at least one of the collection's documents has; empty for an unknown collection. */
     Set<String> keys(String collection);
 
+    /** Those of {@code keys} that at least one of the collection's documents has (a filter's keys, for its unknown-key notice). */
+    Set<String> held(String collection, java.util.Collection<String> keys);
+
     /**
      * The key's most frequent values, at most {@code size}, each with how many documents have it, most
      * first; only among the chunks that match {@code query} (null: all). Strings, numbers and dates

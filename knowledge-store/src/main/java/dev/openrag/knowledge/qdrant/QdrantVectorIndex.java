@@ -26,6 +26,7 @@ import io.qdrant.client.QdrantClient;
 import io.qdrant.client.VectorsFactory;
 import io.qdrant.client.WithPayloadSelectorFactory;
 import io.qdrant.client.grpc.Collections.Distance;
+import io.qdrant.client.grpc.Collections.PayloadSchemaType;
 import io.qdrant.client.grpc.Collections.VectorParams;
 import io.qdrant.client.grpc.Common.Filter;
 import io.qdrant.client.grpc.Common.Range;
@@ -42,6 +43,8 @@ import io.qdrant.client.grpc.Points.SearchPoints;
 public final class QdrantVectorIndex implements VectorIndex {
 
     private static final long TIMEOUT_SECONDS = 30;
+    /** The payload field naming a point's document. */
+    static final String DOCUMENT_ID = "documentId";
 
     private final QdrantClient client;
     private final int dimension;
@@ -146,9 +149,17 @@ public final class QdrantVectorIndex implements VectorIndex {
         return exists(collection) ? await(client.countAsync(collection), "counting " + collection) : 0;
     }
 
+    /** Whether the collection exists; one found for the first time here gets its document index ({@link #indexDocumentIds}). */
     private boolean exists(String collection) {
-        return readyCollections.contains(collection)
-                || await(client.collectionExistsAsync(collection), "looking up collection " + collection);
+        if (readyCollections.contains(collection)) {
+            return true;
+        }
+        if (!await(client.collectionExistsAsync(collection), "looking up collection " + collection)) {
+            return false;
+        }
+        indexDocumentIds(collection);
+        readyCollections.add(collection);
+        return true;
     }
 
     private void ensureCollection(String collection) {
@@ -159,7 +170,19 @@ public final class QdrantVectorIndex implements VectorIndex {
             await(client.createCollectionAsync(collection, VectorParams.newBuilder()
                     .setSize(dimension).setDistance(Distance.Cosine).build()), "creating collection " + collection);
         }
+        indexDocumentIds(collection);
         readyCollections.add(collection);
+    }
+
+    /**
+     * A keyword index on {@code documentId}, which every document-scoped call filters on (replace, delete, metadata
+     * updates, searches within selected documents): without it each scans the collection's payloads. Made with the
+     * collection, and for a collection made before it the first time this process uses it; Qdrant keeps an index
+     * that exists with the same schema as it is, so asking again changes nothing.
+     */
+    private void indexDocumentIds(String collection) {
+        await(client.createPayloadIndexAsync(collection, DOCUMENT_ID, PayloadSchemaType.Keyword, null, true, null, null),
+                "indexing " + DOCUMENT_ID + " of " + collection);
     }
 
     private static Map<String, Value> payload(IndexedChunk chunk) {

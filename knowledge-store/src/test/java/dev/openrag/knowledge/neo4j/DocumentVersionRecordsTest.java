@@ -25,6 +25,7 @@ class DocumentVersionRecordsTest {
 
     private static final String STORE = "sink-opensearch";
     private static final String OTHER = "sink-neo4j";
+    private static final String GRAPH = "sink-graph";
     private static Driver driver;
     private static Neo4jDocumentMetadata versions;
 
@@ -85,6 +86,64 @@ class DocumentVersionRecordsTest {
                 .isFalse();
         assertThat(versions.deleteVersion("c", doc, OTHER, 2500)).as("one made after it").isTrue();
         assertThat(versions.claimInPlace("c", doc, stores, "j3@3000+in-place", 3000)).as("a store deleted it: the whole way").isFalse();
+    }
+
+    /** Neo4j's chunks and entity graph go in one removal: one delete for both, or for neither. */
+    @Test
+    void aDeleteForStoresRemovedTogetherIsRecordedForAllOrNone() {
+        String doc = "together";
+        List<String> both = List.of(OTHER, GRAPH);
+        versions.versionEntered("c", doc, "j1@1000");
+        versions.versionStored("c", doc, OTHER, "j1@1000", 1000);
+        versions.versionStored("c", doc, GRAPH, "j2@3000", 3000);
+        assertThat(versions.deleteVersion("c", doc, both, 2000)).as("the graph holds a version made after the delete").isFalse();
+        assertThat(versions.mayWrite("c", doc, OTHER, 1000)).as("nothing recorded for the other").isTrue();
+
+        assertThat(versions.deleteVersion("c", doc, both, 4000)).as("the control: a delete made after both").isTrue();
+        assertThat(versions.mayWrite("c", doc, OTHER, 3500)).isFalse();
+        assertThat(versions.mayWrite("c", doc, GRAPH, 3000)).as("the graph of a version before it, late").isFalse();
+        assertThat(versions.mayWrite("c", doc, GRAPH, 4500)).as("a re-upload's graph").isTrue();
+    }
+
+    /** A sweep removes only records of deletes made before its horizon that guard no stored version, at most its batch. */
+    @Test
+    void aSweepRemovesOnlyOldDeleteRecordsThatHoldNoVersion() {
+        Neo4jDocumentTexts texts = new Neo4jDocumentTexts(driver);
+        versions.versionEntered("swept", "old", "j1@100");
+        versions.deleteVersion("swept", "old", List.of(STORE, OTHER), 200);
+        texts.delete("swept", "old", 200);
+        // controls: a delete after the horizon, a store still holding a version, one store deleted late
+        versions.deleteVersion("swept", "recent", STORE, 900);
+        texts.delete("swept", "recent", 900);
+        versions.versionEntered("swept", "held", "j1@100");
+        versions.versionStored("swept", "held", OTHER, "j1@100", 100);
+        versions.deleteVersion("swept", "held", STORE, 200);
+        versions.deleteVersion("swept", "mixed", STORE, 200);
+        versions.deleteVersion("swept", "mixed", OTHER, 900);
+
+        assertThat(versions.sweepDeletes(500, 0)).as("a batch of none").isZero();
+        while (versions.sweepDeletes(500, 1) > 0) {
+            // one at a time, until none is left (other tests' records older than 500 go too)
+        }
+        assertThat(texts.sweepTombstones(500, 10)).isPositive();
+        assertThat(recordOf("swept", "old")).as("an old delete guarding nothing").isFalse();
+        assertThat(texts.get("swept", "old")).isEmpty();
+        assertThat(tombstones("swept")).containsExactly("recent");
+        assertThat(recordOf("swept", "recent")).isTrue();
+        assertThat(recordOf("swept", "held")).isTrue();
+        assertThat(recordOf("swept", "mixed")).isTrue();
+        assertThat(versions.mayWrite("swept", "recent", STORE, 800)).as("what a kept record still keeps out").isFalse();
+    }
+
+    private static boolean recordOf(String collection, String documentId) {
+        return driver.executableQuery("MATCH (v:DocumentVersion {uid: $uid}) RETURN count(v) AS n")
+                .withParameters(java.util.Map.of("uid", collection + "/" + documentId)).execute().records().get(0).get("n").asLong() > 0;
+    }
+
+    private static List<String> tombstones(String collection) {
+        return driver.executableQuery("MATCH (t:DocumentText {collection: $collection}) WHERE t.deleted RETURN t.documentId AS id")
+                .withParameters(java.util.Map.of("collection", collection)).execute().records().stream()
+                .map(r -> r.get("id").asString()).toList();
     }
 
     @Test

@@ -292,7 +292,7 @@ public class SearchService {
                 : CompletableFuture.supplyAsync(() -> timed(timings, "filter", () -> metadata.matching(collection, filter)), retrievers);
         // the filter's keys that no document has: said in the answer, read beside the retrievers
         CompletableFuture<Set<String>> knownKeys = filter == null ? null
-                : CompletableFuture.supplyAsync(() -> facets.keys(collection), retrievers);
+                : CompletableFuture.supplyAsync(() -> facets.held(collection, DocumentFilters.keys(filter)), retrievers);
         Map<String, CompletableFuture<List<ScoredChunk>>> running = new LinkedHashMap<>();
         if (mode.equals(SUMMARY)) {
             running.put(SUMMARY, retrieve(() -> {

@@ -65,6 +65,9 @@ public class FilterAcrossCollectionsTest {
     @Inject
     Embedder embedder;
 
+    @Inject
+    dev.openrag.knowledge.port.LexicalIndex lexical;
+
     @BeforeEach
     void load() {
         if (loaded) {
@@ -157,6 +160,26 @@ public class FilterAcrossCollectionsTest {
             assertThat(i % 2).as(id).isEqualTo(1);
             assertThat(i % 5).as(id).isGreaterThanOrEqualTo(3);
         }
+    }
+
+    /**
+     * A field in the index mapping that no chunk holds (parsing maps a document's new fields before any store has it,
+     * and a refused or deleted document never fills them) is still a key no document has: named, and no facet field.
+     */
+    @Test
+    void aKeyOnlyMappedForADocumentNeverWrittenIsNamedAsUnknown() {
+        lexical.reserveMetadataFields(HAYSTACK, Map.of("ghost", "x", "ghostYear", 2024));
+        JsonPath ghost = search(Map.of("query", QUERY, "collection", HAYSTACK, "filter", Map.of("ghost", "x")));
+        assertThat(ghost.getList("results")).isEmpty();
+        assertThat(ghost.getList("unknownFilterKeys", String.class)).containsExactly("ghost");
+        // the control: beside a key documents hold, only the mapped-but-empty one is named
+        JsonPath mixed = search(Map.of("query", QUERY, "collection", HAYSTACK,
+                "filter", Map.of("or", List.of(Map.of("team", "treasury"), Map.of("ghostYear", Map.of("gte", 2000))))));
+        assertThat(mixed.getList("results.documentId", String.class)).containsOnly("needle");
+        assertThat(mixed.getList("unknownFilterKeys", String.class)).containsExactly("ghostYear");
+        List<String> fields = given().get("/api/facets?collection=" + HAYSTACK).then().statusCode(200).extract().jsonPath()
+                .getList("fields", String.class);
+        assertThat(fields).contains("team", "year").doesNotContain("ghost", "ghostYear");
     }
 
     @Test

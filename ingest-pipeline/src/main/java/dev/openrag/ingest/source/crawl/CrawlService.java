@@ -30,8 +30,6 @@ import dev.openrag.knowledge.fetch.AddressPolicy;
 import dev.openrag.knowledge.fetch.SafeFetcher;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.schemas.DocumentArrived;
-import dev.openrag.schemas.DocumentDeleted;
-import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.scheduler.Scheduler;
@@ -298,7 +296,7 @@ public class CrawlService {
 
             @Override
             public void deleted(String jobId, String collection, String documentId) {
-                runner.emit(deletions, new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId, collection));
+                runner.emit(deletions, publisher.deletion(jobId, collection, documentId));
             }
 
             @Override

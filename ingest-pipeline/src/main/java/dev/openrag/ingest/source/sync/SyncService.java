@@ -38,7 +38,6 @@ import dev.openrag.knowledge.fetch.AddressPolicy;
 import dev.openrag.knowledge.fetch.SafeFetcher;
 import dev.openrag.knowledge.runtime.ApiException;
 import dev.openrag.schemas.DocumentArrived;
-import dev.openrag.schemas.DocumentDeleted;
 import dev.openrag.schemas.EventEnvelope;
 import dev.openrag.schemas.Ids;
 import dev.openrag.schemas.Source;
@@ -637,7 +636,7 @@ public class SyncService {
     }
 
     private void deleteDocument(String jobId, String collection, String documentId) {
-        runner.emit(deletions, new DocumentDeleted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId, collection));
+        runner.emit(deletions, publisher.deletion(jobId, collection, documentId));
     }
 
     /** Waits for the run's job; the documents it failed join the run's refused files, under their paths. */

@@ -69,7 +69,8 @@ public class GraphExtractStage {
             }
             runner.emit(graph, new GraphExtracted(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(),
                     document.documentId(), document.jobId(), document.collection(),
-                    extraction.entities(), extraction.relations(), extraction.mentions(), document.api()));
+                    extraction.entities(), extraction.relations(), extraction.mentions(), document.api(),
+                    StageRunner.versionTime(record, document)));
             return new StageRunner.Outcome(document.chunks().size(), warnings, usage, llm == null ? null : llm.name());
         });
     }
