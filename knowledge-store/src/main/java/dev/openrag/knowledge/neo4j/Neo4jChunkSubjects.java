@@ -1,6 +1,7 @@
 package dev.openrag.knowledge.neo4j;
 
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -11,7 +12,7 @@ import org.neo4j.driver.Value;
 
 import dev.openrag.knowledge.port.ChunkSubjects;
 
-/** {@link ChunkSubjects} in one auto-commit read: each chunk by its id constraint, its document by (collection, documentId). */
+/** {@link ChunkSubjects} in one auto-commit read: each chunk by its id constraint with the entities it mentions; its document's uid as the graph store makes it. */
 public final class Neo4jChunkSubjects implements ChunkSubjects {
 
     private final Driver driver;
@@ -25,17 +26,19 @@ public final class Neo4jChunkSubjects implements ChunkSubjects {
         if (chunkIds.isEmpty()) {
             return Set.of();
         }
+        Set<String> subjects = new HashSet<>();
         try (Session session = driver.session()) {
-            return Set.copyOf(session.run("""
+            // each chunk by its id constraint; its document's uid is made here, not matched (no index on the pair)
+            session.run("""
                     UNWIND $chunkIds AS id
                     MATCH (ch:Chunk {chunkId: id})
-                    CALL (ch) {
-                      MATCH (d:Document {collection: ch.collection, documentId: ch.documentId}) RETURN d.uid AS uid
-                      UNION
-                      MATCH (ch)-[:MENTIONS]->(e:Entity) RETURN e.uid AS uid
-                    }
-                    RETURN collect(DISTINCT uid) AS uids""", Map.of("chunkIds", List.copyOf(chunkIds)))
-                    .single().get("uids").asList(Value::asString));
+                    OPTIONAL MATCH (ch)-[:MENTIONS]->(e:Entity)
+                    RETURN ch.collection AS collection, ch.documentId AS documentId, collect(e.uid) AS entities""",
+                    Map.of("chunkIds", List.copyOf(chunkIds))).forEachRemaining(row -> {
+                subjects.add(Neo4jGraphStore.documentUid(row.get("collection").asString(), row.get("documentId").asString()));
+                subjects.addAll(row.get("entities").asList(Value::asString));
+            });
         }
+        return subjects;
     }
 }
