@@ -14,7 +14,8 @@ import picocli.CommandLine.Option;
  * them, and chunks' places for texts stored without them ({@code POST /api/collections/{name}/reindex});
  * the last line sums it up ({@code placed}: the texts given their chunks' places).
  */
-@Command(name = "reindex", description = "Rebuild the texts and chunk spans of documents stored without them, from their stored chunks.")
+@Command(name = "reindex", description = "Rebuild the texts and chunk spans of documents stored without them, from their stored chunks (rebuilt=N),"
+        + " and place the chunks of texts stored without their places (placed=N).")
 class ReindexCommand implements Callable<Integer> {
 
     @Option(names = {"-c", "--collection"}, defaultValue = "default", description = "collection (default: ${DEFAULT-VALUE})")

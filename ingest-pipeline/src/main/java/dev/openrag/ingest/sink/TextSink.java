@@ -22,9 +22,11 @@ import io.smallrye.common.annotation.Blocking;
 /**
  * openrag.chunks.chunked → each document's extracted text in Neo4j (its own consumer group), with
  * its version (content hash), pages, headings and every chunk's span, for exact-span citations. A
- * chunk whose offsets do not slice the text to its own text exactly (a pre-made chunk not found in
- * it, such as an OpenAPI operation rendered from its spec) gets no span: it is kept as lying
- * elsewhere, by its own text's hash, so that a hit on it is cited without reading the text.
+ * chunk whose offsets do not slice the text to its own text exactly gets no span. One whose text
+ * the document's text does not hold anywhere (a pre-made chunk not found in it, such as an OpenAPI
+ * operation rendered from its spec) is kept as lying elsewhere, by its own text's hash, so that a hit
+ * on it is cited without reading the text; one whose text is in it, but not at its offsets, gets no
+ * place at all: a hit on it is cited as the whole text would cite it (of another version).
  *
  * <p>Each write carries the time the document's version arrived, fixed at parsing and carried on by
  * every stage ({@link StageRunner#versionTime(ConsumerRecord, dev.openrag.schemas.EventEnvelope)}). A redelivered or replayed
@@ -66,6 +68,7 @@ public class TextSink {
                 document.headings() == null ? List.of() : document.headings(),
                 located.get(true).stream().map(chunk -> new DocumentText.ChunkSpan(chunk.index(), chunk.startOffset(), chunk.endOffset()))
                         .toList(),
-                located.get(false).stream().map(chunk -> new DocumentText.Elsewhere(chunk.index(), ChunkPlace.hash(chunk.text()))).toList());
+                located.get(false).stream().filter(chunk -> text.indexOf(chunk.text()) < 0)
+                        .map(chunk -> new DocumentText.Elsewhere(chunk.index(), ChunkPlace.hash(chunk.text()))).toList());
     }
 }

@@ -1,6 +1,7 @@
 package dev.openrag.ingest.source;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,7 +21,8 @@ import dev.openrag.schemas.Source;
  * {@code {doc_id, original_uuid, content, chunks: [{chunk_id, original_index, content}]}}.
  * {@code original_uuid} becomes the document id and {@code original_index} the chunk index, so
  * evaluation golden chunks ([documentId, chunkIndex]) match what is indexed. Errors name the
- * offending position, e.g. {@code $[3].chunks[0].content}.
+ * offending position, e.g. {@code $[3].chunks[0].content}; two chunks of a document with one
+ * {@code original_index} are refused.
  */
 final class CorpusReader {
 
@@ -57,12 +59,18 @@ final class CorpusReader {
                 throw ApiException.badRequest(at + ".chunks: must be a non-empty array");
             }
             List<PremadeChunk> premade = new ArrayList<>();
+            Map<Integer, Integer> seen = new HashMap<>(); // original_index -> position of the chunk holding it
             for (int c = 0; c < chunks.size(); c++) {
                 JsonNode chunk = chunks.get(c);
                 String chunkAt = at + ".chunks[" + c + "]";
                 JsonNode index = chunk.get("original_index");
                 if (index == null || !index.canConvertToInt() || index.asInt() < 0) {
                     throw ApiException.badRequest(chunkAt + ".original_index: must be a non-negative integer");
+                }
+                Integer first = seen.putIfAbsent(index.asInt(), c);
+                if (first != null) { // the index is the chunk's id: a second one would silently replace the first
+                    throw ApiException.badRequest(chunkAt + ".original_index: " + index.asInt() + " is already the index of "
+                            + at + ".chunks[" + first + "]; each chunk of a document needs its own");
                 }
                 premade.add(new PremadeChunk(chunk.hasNonNull("chunk_id") ? chunk.get("chunk_id").asText() : null,
                         index.asInt(), text(chunk, "content", chunkAt)));

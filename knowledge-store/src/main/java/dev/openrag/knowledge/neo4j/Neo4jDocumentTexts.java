@@ -31,7 +31,7 @@ import dev.openrag.schemas.Page;
  * belong to (absent on a text written before places were, which {@link #placeMissing} fills in), and
  * {@code t.placesComplete} is true where they are every chunk's of that version, those elsewhere
  * ({@link DocumentText#elsewhere}, kept on the text too) included; false where {@link #placeMissing}
- * could not tell, absent on a text written before chunks elsewhere were placed.
+ * could not tell (a later one tries again), absent on a text written before chunks elsewhere were placed.
  */
 public final class Neo4jDocumentTexts implements DocumentTexts {
 
@@ -249,7 +249,7 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
             MATCH (t:DocumentText)
             USING INDEX t:DocumentText(collection, documentId)
             WHERE t.collection = $collection AND t.documentId > $after AND t.deleted IS NULL
-              AND (t.placesVersion IS NULL OR t.placesVersion <> t.version OR t.placesComplete IS NULL)
+              AND (t.placesVersion IS NULL OR t.placesVersion <> t.version OR t.placesComplete IS NULL OR t.placesComplete = false)
             WITH t ORDER BY t.collection, t.documentId LIMIT $batch
             RETURN t"""; // the collection is one: the order is the index's own, so no sort
 
@@ -279,12 +279,14 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                 List<Map<String, Object>> places = text.places().stream().map(Neo4jDocumentTexts::placeRow).toList();
                 try (Session session = driver.session()) {
                     // only the version read, and only while its places are not all there: a text written meanwhile
-                    // came with its own places, and may be another text of the same version (one rebuilt from chunks)
+                    // came with its own places, and may be another text of the same version (one rebuilt from chunks);
+                    // one already placed as not knowing its chunks elsewhere only once they are known (placed=N counts it once)
                     if (session.executeWrite(tx -> placed(tx, tx.run("""
                             MATCH (t:DocumentText {uid: $uid})
                             SET t._lock = true
                             WITH t WHERE t.version = $version AND t.deleted IS NULL
-                                AND (t.placesVersion IS NULL OR t.placesVersion <> $version OR t.placesComplete IS NULL)
+                                AND (t.placesVersion IS NULL OR t.placesVersion <> $version OR t.placesComplete IS NULL
+                                     OR (t.placesComplete = false AND $placesComplete))
                             SET t.placesVersion = $version, t.placesComplete = $placesComplete,
                                 t.elsewhereIndexes = $elsewhereIndexes, t.elsewhereHashes = $elsewhereHashes
                             RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, places))) {
@@ -298,7 +300,8 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
 
     /**
      * The chunks elsewhere of texts stored before they were kept, by document id: the stored chunks of a
-     * document whose stored version is the text's, less those the text has a span for. A text whose
+     * document whose stored version is the text's, less those the text has a span for or holds elsewhere than
+     * at their offsets (those get no place, as {@code TextSink} gives them none). A text whose
      * document holds another version (or none) is left out: which of its chunks lie elsewhere is not known.
      */
     private Map<String, List<DocumentText.Elsewhere>> storedElsewhere(String collection, List<DocumentText> texts) {
@@ -316,9 +319,18 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                     OPTIONAL MATCH (ch:Chunk {collection: $collection, documentId: d.documentId}) WHERE NOT ch.chunkIndex IN asked.located
                     RETURN d.documentId AS documentId, [c IN collect(ch) | {index: c.chunkIndex, text: coalesce(c.text, '')}] AS chunks""",
                     Map.of("collection", collection, "asked", asked)).list());
+            Map<String, String> held = new LinkedHashMap<>();
+            texts.forEach(text -> held.put(text.documentId(), text.text()));
             for (Record row : rows) {
-                found.put(row.get("documentId").asString(), row.get("chunks").asList(chunk -> new DocumentText.Elsewhere(
-                        chunk.get("index").asInt(), ChunkPlace.hash(chunk.get("text").asString()))));
+                String documentId = row.get("documentId").asString();
+                List<DocumentText.Elsewhere> elsewhere = new ArrayList<>();
+                for (Value chunk : row.get("chunks").values()) {
+                    String chunkText = chunk.get("text").asString();
+                    if (held.get(documentId).indexOf(chunkText) < 0) { // one the text holds, not at its offsets, gets no place (as TextSink)
+                        elsewhere.add(new DocumentText.Elsewhere(chunk.get("index").asInt(), ChunkPlace.hash(chunkText)));
+                    }
+                }
+                found.put(documentId, elsewhere);
             }
         }
         return found;

@@ -16,7 +16,10 @@ final class RecursiveSplitter {
     private RecursiveSplitter() {
     }
 
-    /** Pieces of [start, end) each at most {@code limit} characters, covering the range without gaps. */
+    /**
+     * Pieces of [start, end) each at most {@code limit} characters, covering the range without gaps; a
+     * supplementary character (a surrogate pair) is never cut in two (with a limit of 1 its piece is 2).
+     */
     static List<TextRange> pieces(String text, int start, int end, int limit, List<String> headingPath) {
         List<TextRange> out = new ArrayList<>();
         split(text, start, end, limit, 0, headingPath, out);
@@ -29,8 +32,14 @@ final class RecursiveSplitter {
             return;
         }
         if (level == SEPARATORS.size()) {
-            for (int at = start; at < end; at += limit) {
-                out.add(new TextRange(at, Math.min(end, at + limit), path));
+            for (int at = start; at < end; ) {
+                int cut = Math.min(end, at + limit);
+                // never between a surrogate pair's halves: a lone surrogate is stored as '?', so its hash would not match
+                if (cut < end && Character.isHighSurrogate(text.charAt(cut - 1)) && Character.isLowSurrogate(text.charAt(cut))) {
+                    cut = cut - 1 > at ? cut - 1 : cut + 1; // a limit of 1 takes the whole pair
+                }
+                out.add(new TextRange(at, cut, path));
+                at = cut;
             }
             return;
         }
