@@ -32,7 +32,7 @@ import dev.openrag.localstack.test.TestStack;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EngineOutageIT {
 
-    private static final Duration OUTAGE = Duration.ofSeconds(20);
+    private static final Duration OUTAGE = Duration.ofSeconds(15);
     private static final SharedCorpus CORPUS = SharedCorpus.firstDocuments(40);
 
     private StackConfig stack;
@@ -95,7 +95,7 @@ class EngineOutageIT {
         assertThat(stats.path("documents").asLong()).isEqualTo(CORPUS.documents());
         assertThat(stats.path("chunks").path("opensearch").asLong()).isEqualTo(CORPUS.chunks());
         assertThat(stats.path("chunks").path("neo4j").asLong()).isEqualTo(CORPUS.chunks());
-        assertThat(IngestTestSupport.readAll(stack.kafkaBootstrapServers(), "openrag.ingest.dlq", jobId, Duration.ofSeconds(3)))
+        assertThat(IngestTestSupport.readAll(stack.kafkaBootstrapServers(), "openrag.ingest.dlq", jobId))
                 .as("dead letters of the job").isEmpty();
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (app.status("/q/health/ready") != 200) {

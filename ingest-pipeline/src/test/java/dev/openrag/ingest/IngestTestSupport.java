@@ -15,6 +15,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.eclipse.microprofile.config.ConfigProvider;
@@ -58,7 +59,6 @@ final class IngestTestSupport {
         }
     }
 
-    /** Every record on a topic whose value contains {@code marker}, waiting until at least {@code expected} arrived. */
     /** Writes a record with the given timestamp, as a producer, a replay or a slow stage would deliver it. */
     static org.apache.kafka.clients.producer.RecordMetadata send(String topic, String key, String value, long timestamp) throws Exception {
         Properties properties = new Properties();
@@ -87,20 +87,46 @@ final class IngestTestSupport {
         }
     }
 
+    /** Every record on a topic whose value contains {@code marker}, waiting until at least {@code expected} arrived. */
     static List<String> readUntil(String topic, String marker, int expected, Duration timeout) {
         List<String> found = read(bootstrapServers(), topic, marker, expected, timeout);
         assertThat(found).as("records on " + topic + " containing " + marker).hasSizeGreaterThanOrEqualTo(expected);
         return found;
     }
 
-    /** Every record on a topic whose value contains {@code marker}, reading for the whole {@code duration}. */
-    static List<String> readAll(String topic, String marker, Duration duration) {
-        return readAll(bootstrapServers(), topic, marker, duration);
+    /**
+     * Every record on a topic whose value contains {@code marker}, read to (at least) the topic's end when called: all
+     * that the app's acknowledged sends put there before, with no fixed time waited out.
+     */
+    static List<String> readAll(String topic, String marker) {
+        return readAll(bootstrapServers(), topic, marker);
     }
 
     /** The same from a given broker, for tests outside a Quarkus app. */
-    static List<String> readAll(String bootstrapServers, String topic, String marker, Duration duration) {
-        return read(bootstrapServers, topic, marker, Integer.MAX_VALUE, duration);
+    static List<String> readAll(String bootstrapServers, String topic, String marker) {
+        Properties properties = new Properties();
+        properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        properties.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+        List<String> found = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(properties)) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                    .map(partition -> new TopicPartition(topic, partition.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, Duration.ofSeconds(30));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (partitions.stream().anyMatch(partition -> consumer.position(partition, Duration.ofSeconds(30)) < ends.get(partition))) {
+                assertThat(System.nanoTime()).as("reading " + topic + " to its end " + ends).isLessThan(deadline);
+                for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {
+                    if (record.value().contains(marker)) {
+                        found.add(record.value());
+                    }
+                }
+            }
+        }
+        return found;
     }
 
     private static List<String> read(String bootstrapServers, String topic, String marker, int expected, Duration timeout) {

@@ -87,9 +87,16 @@ public final class LocalStack {
         }
     }
 
+    /**
+     * Stops the given engines, every process at once (one thread each, as {@link #start} does): stopped a few at a
+     * time, the last broker of a KRaft cluster would wait its whole grace period for a quorum already gone.
+     */
     public void stop(Collection<Engine> engines) {
-        engines.stream().flatMap(engine -> engine.specs(config).stream()).parallel()
-                .forEach(spec -> supervisor.stop(spec.name(), STOP_GRACE));
+        try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            CompletableFuture.allOf(engines.stream().flatMap(engine -> engine.specs(config).stream())
+                    .map(spec -> CompletableFuture.runAsync(() -> supervisor.stop(spec.name(), STOP_GRACE), executor))
+                    .toArray(CompletableFuture[]::new)).join();
+        }
     }
 
     /** The first (or only) process of an engine. */

@@ -24,6 +24,37 @@ public final class PackagedApp {
     private PackagedApp() {
     }
 
+    /**
+     * Settings that only make the tests wait less, as ingest-pipeline's {@code %test} profile sets them for its own
+     * tests; none changes what a test proves. A Kafka consumer's close waits for its last fetch, which the broker holds
+     * up to {@code fetch.max.wait.ms} (5 s in production, for idle CPU), and SmallRye closes the 13 consumers one after
+     * another: an app stopped in 16-19 s. Offsets are committed every second, not every 5 s, so a stage's lag (read
+     * from its group's committed offsets) falls to 0 as soon as its work is done. A stage waiting for an engine retries
+     * at least every 3 s, not 15 s, so it resumes soon after the engine is back.
+     */
+    static final Map<String, String> TEST_SETTINGS = Map.of(
+            "KAFKA_FETCH_MAX_WAIT_MS", "500",
+            "MP_MESSAGING_CONNECTOR_SMALLRYE_KAFKA_POLL_TIMEOUT", "100",
+            "KAFKA_AUTO_COMMIT_INTERVAL_MS", "1000",
+            "OPENRAG_INGEST_RETRY_MAX_BACKOFF", "3s");
+
+    /**
+     * Runs the given starts (each blocks until its app is ready) at once, one thread each, and waits for all: apps
+     * that do not need each other to start come up together instead of one after another.
+     */
+    public static void startTogether(Runnable... starts) {
+        try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            java.util.concurrent.CompletableFuture.allOf(java.util.Arrays.stream(starts)
+                    .map(start -> java.util.concurrent.CompletableFuture.runAsync(start, executor))
+                    .toArray(java.util.concurrent.CompletableFuture[]::new)).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
     /** The process spec: engine URLs from {@code stack}, the HTTP port, and any extra environment. */
     public static ComponentSpec spec(String name, Path jar, int port, StackConfig stack, Map<String, String> extraEnv) {
         List<String> command = new ArrayList<>(List.of(JavaRuntime.javaBinary(), ComponentSpec.marker(name)));
@@ -38,6 +69,7 @@ public final class PackagedApp {
                 // the test stack's own, as ./openrag up sets its stack's: never the defaults under the user's ~/.openrag
                 "OPENRAG_SECRETS_KEY_FILE", stack.home().resolve("secrets.key").toAbsolutePath().toString(),
                 "OPENRAG_SOURCES_DIR", stack.home().resolve("sources").toAbsolutePath().toString()));
+        env.putAll(TEST_SETTINGS);
         env.putAll(extraEnv);
         return new ComponentSpec(name, port, List.of(), command, Map.copyOf(env), ComponentSpec.Preparation.NONE,
                 () -> HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/q/health/ready"))

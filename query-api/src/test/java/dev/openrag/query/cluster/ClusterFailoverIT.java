@@ -88,9 +88,7 @@ class ClusterFailoverIT {
         int queryPort = Ports.free();
         queryApi = PackagedApp.spec("query-cluster", Path.of("target/quarkus-app/quarkus-run.jar"), queryPort, config, Map.of());
         queryUrl = "http://127.0.0.1:" + queryPort;
-        first.start();
-        second.start();
-        stack.supervisor().start(queryApi);
+        PackagedApp.startTogether(first::start, second::start, () -> stack.supervisor().start(queryApi));
     }
 
     @AfterAll

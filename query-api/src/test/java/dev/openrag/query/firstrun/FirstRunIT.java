@@ -77,10 +77,10 @@ class FirstRunIT {
         assertThat(PackagedIngestApp.SIBLING_JAR).as("build ingest-pipeline first (./mvnw verify builds every module in order)").exists();
         StackConfig stack = TestStack.ensureAll();
         ingest = new PackagedIngestApp("ingest-first-run", PackagedIngestApp.SIBLING_JAR, stack, Map.of());
-        ingest.start();
         supervisor = new ProcessSupervisor(Files.createTempDirectory("first-run"), false);
         int port = Ports.free();
-        supervisor.start(PackagedApp.spec("query-first-run", Path.of("target/quarkus-app/quarkus-run.jar"), port, stack, Map.of()));
+        PackagedApp.startTogether(ingest::start,
+                () -> supervisor.start(PackagedApp.spec("query-first-run", Path.of("target/quarkus-app/quarkus-run.jar"), port, stack, Map.of())));
         query = "http://127.0.0.1:" + port;
 
         List<Path> files = SampleDocuments.files(ROOT);

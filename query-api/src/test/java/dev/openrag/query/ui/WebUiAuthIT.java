@@ -55,12 +55,13 @@ class WebUiAuthIT {
         supervisor = new ProcessSupervisor(Files.createTempDirectory("ui-auth"), false);
         int port = Ports.free();
         int ingest = Ports.free();
-        supervisor.start(PackagedApp.spec("ingest-ui-auth", Path.of("../ingest-pipeline/target/quarkus-app/quarkus-run.jar"), ingest, stack,
-                Map.of("OPENRAG_AUTH_ADMIN_KEY", ADMIN, "OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
-                        "OPENRAG_UI_ORIGINS", "http://127.0.0.1:" + port)));
-        supervisor.start(PackagedApp.spec("query-ui-auth", Path.of("target/quarkus-app/quarkus-run.jar"), port, stack,
-                // the ingest app of this test, not the page's host on 8081, where a running ./openrag up would get the key
-                Map.of("OPENRAG_AUTH_ADMIN_KEY", ADMIN, "OPENRAG_UI_INGEST_URL", "http://127.0.0.1:" + ingest)));
+        PackagedApp.startTogether(
+                () -> supervisor.start(PackagedApp.spec("ingest-ui-auth", Path.of("../ingest-pipeline/target/quarkus-app/quarkus-run.jar"),
+                        ingest, stack, Map.of("OPENRAG_AUTH_ADMIN_KEY", ADMIN, "OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
+                                "OPENRAG_UI_ORIGINS", "http://127.0.0.1:" + port))),
+                () -> supervisor.start(PackagedApp.spec("query-ui-auth", Path.of("target/quarkus-app/quarkus-run.jar"), port, stack,
+                        // the ingest app of this test, not the page's host on 8081, where a running ./openrag up would get the key
+                        Map.of("OPENRAG_AUTH_ADMIN_KEY", ADMIN, "OPENRAG_UI_INGEST_URL", "http://127.0.0.1:" + ingest))));
         base = "http://127.0.0.1:" + port + "/";
         ingestBase = "http://127.0.0.1:" + ingest + "/";
         playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));

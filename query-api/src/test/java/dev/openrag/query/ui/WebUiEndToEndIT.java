@@ -76,11 +76,12 @@ class WebUiEndToEndIT {
         int query = Ports.free();
         sourceRoot = Files.createTempDirectory("ui-sources").toRealPath();
         // the ingest app grants CORS to the UI's origin only: here query-api's free port
-        supervisor.start(PackagedApp.spec("ingest-ui", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
-                "OPENRAG_UI_ORIGINS", "http://127.0.0.1:" + query, "OPENRAG_SOURCES_ALLOWED_ROOTS", sourceRoot.toString())));
+        PackagedApp.startTogether(
+                () -> supervisor.start(PackagedApp.spec("ingest-ui", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE",
+                        "true", "OPENRAG_UI_ORIGINS", "http://127.0.0.1:" + query, "OPENRAG_SOURCES_ALLOWED_ROOTS", sourceRoot.toString()))),
+                () -> supervisor.start(PackagedApp.spec("query-ui", queryJar, query, stack,
+                        Map.of("OPENRAG_UI_INGEST_URL", "http://127.0.0.1:" + ingest))));
         ingestBase = "http://127.0.0.1:" + ingest + "/";
-        supervisor.start(PackagedApp.spec("query-ui", queryJar, query, stack,
-                Map.of("OPENRAG_UI_INGEST_URL", "http://127.0.0.1:" + ingest)));
         base = "http://127.0.0.1:" + query + "/";
         Files.createDirectories(SCREENSHOTS);
         playwright = Playwright.create(new Playwright.CreateOptions().setEnv(Map.of("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")));
