@@ -44,7 +44,7 @@ class CrawlCommand implements Callable<Integer> {
     String schedule;
 
     @Option(names = "--meta", paramLabel = "KEY=VALUE", description = "metadata for every page (repeatable): a number written as one "
-            + "(2026, 2.5; not 02139 or 1.10) stays a number, an ISO-8601 date a date, a key given twice a list of strings; each page also gets url, host and title")
+            + "(2026, 2.5; not 02139 or 1.10) stays a number, an ISO-8601 date a date, a key given twice a list of strings; each page also gets url, host, title and crawlId")
     List<String> meta;
 
     @Option(names = "--url", defaultValue = "${env:OPENRAG_INGEST_URL:-http://127.0.0.1:8081}", description = "ingest-pipeline URL")

@@ -372,6 +372,7 @@ class SourceMetadataTest {
                 new Object[] {Map.of("path", "docs/"), "'path' is a source field"},
                 new Object[] {Map.of("commit", "abc"), "'commit' is a source field"},
                 new Object[] {Map.of("host", "example.org"), "'host' is a source field"},
+                new Object[] {Map.of("crawlId", "c1"), "'crawlId' is a source field"},
                 new Object[] {Map.of("team", Map.of("name", "x")), "nested objects are not allowed"},
                 new Object[] {Map.of("team", "x".repeat(1025)), "at most 1024"},
                 new Object[] {Map.of("k".repeat(65), "x"), "at most 64"},
@@ -426,9 +427,15 @@ class SourceMetadataTest {
     void crawledPagesCarryUrlHostAndTitleWithTheCrawlsMetadataAndARecrawlWithNewMetadataIsAnUpdate() {
         String collection = "meta-crawl";
         String url = site.url("/a");
-        JsonPath first = crawl(collection, url, Map.of("team", "web"));
-        assertThat(stageDone(first, "embed")).isEqualTo(1);
+        Map<String, Object> metadata = new HashMap<>(Map.of("team", "web"));
+        for (int k = 1; k < dev.openrag.schemas.Metadata.MAX_KEYS; k++) {
+            metadata.put("key" + k, "v" + k); // as many keys as a crawl may have: the crawler's crawlId comes on top
+        }
+        JsonPath first = crawl(collection, url, metadata);
+        assertThat(stageDone(first, "embed")).as(first.prettify()).isEqualTo(1);
         Map<String, Value> page = node(collection, url);
+        assertThat(strings(page, "crawlId")).hasSize(1);
+        assertThat(strings(page, "key31")).containsExactly("v31");
         assertThat(strings(page, "url")).containsExactly(url);
         assertThat(strings(page, "host")).containsExactly("127.0.0.1");
         assertThat(strings(page, "title")).containsExactly("Alpha");

@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,14 +25,25 @@ import java.util.regex.Pattern;
  */
 public final class Metadata {
 
-    /** What the pipeline fills from the source; a caller's key may not take one of these names. */
-    public static final Set<String> SOURCE_FIELDS = Set.of(
-            "title", "fileName", "extension", "mediaType", "path", "sourceId", "created", "modified", "author", "url", "host", "commit");
+    /**
+     * What the pipeline fills from the source; a caller's key may not take one of these names, and they do not count
+     * among the caller's {@link #MAX_KEYS} ({@code crawlId}: the crawl a page came from).
+     */
+    public static final Set<String> SOURCE_FIELDS = Set.of("title", "fileName", "extension", "mediaType", "path", "sourceId",
+            "created", "modified", "author", "url", "host", "commit", "crawlId");
     /** The filter form's own words: a key named so could not be told from an operator. */
     public static final Set<String> FILTER_WORDS = Set.of("and", "or", "in", "not", "exists", "gte", "gt", "lte", "lt", "prefix");
     public static final int MAX_KEYS = 32;
     public static final int MAX_KEY_LENGTH = 64;
     public static final int MAX_VALUE_LENGTH = 1024;
+    /**
+     * A source field's value may be longer than a caller's (a crawled page's {@code url}, a synced file's {@code path}):
+     * 8192 characters are at most 32768 UTF-8 bytes only for surrogate pairs (4 bytes per 2 characters) and 24576
+     * otherwise, under the 32766-byte term Lucene indexes as an OpenSearch keyword.
+     */
+    public static final int MAX_SOURCE_VALUE_LENGTH = 8192;
+    /** Integers beyond this (2^53) a double, as OpenSearch and Qdrant compare numbers, no longer tells apart. */
+    public static final long MAX_EXACT_INTEGER = 1L << 53;
     public static final int MAX_LIST_SIZE = 64;
     /**
      * The most distinct metadata fields one collection holds, source fields included: a key counts
@@ -137,6 +149,11 @@ public final class Metadata {
         return names.stream().filter(name -> name.equalsIgnoreCase(key)).findFirst().orElse(null);
     }
 
+    /** The longest string value {@code key} may have: a source field's is longer than a caller key's. */
+    public static int maxValueLength(String key) {
+        return SOURCE_FIELDS.contains(key) ? MAX_SOURCE_VALUE_LENGTH : MAX_VALUE_LENGTH;
+    }
+
     /** One value normalised: a string, a date ({@link Instant}), a number (long or double), or a list of strings. */
     public static Object value(String key, Object value) {
         if (value == null) {
@@ -146,7 +163,7 @@ public final class Metadata {
             return scalar(key, text);
         }
         if (value instanceof Instant instant) {
-            return instant;
+            return instant.truncatedTo(ChronoUnit.MILLIS);
         }
         if (value instanceof Number number) {
             return number(key, number);
@@ -202,11 +219,12 @@ public final class Metadata {
     /**
      * The date a text denotes (a date alone is its start, UTC), or null when it is not an ISO-8601 date, or is one whose
      * UTC instant falls outside the years 0000-9999 ("9999-12-31T23:59:59-01:00"): such a text stays text, which every
-     * store takes, instead of a date OpenSearch would refuse.
+     * store takes, instead of a date OpenSearch would refuse. Kept to the millisecond, as OpenSearch keeps dates: finer
+     * in Neo4j, a filter bound would part documents there that OpenSearch holds at the same time.
      */
     public static Instant dateOrNull(String text) {
         Instant date = parsedDate(text);
-        return date == null || date.isBefore(FIRST_DATE) || date.isAfter(LAST_DATE) ? null : date;
+        return date == null || date.isBefore(FIRST_DATE) || date.isAfter(LAST_DATE) ? null : date.truncatedTo(ChronoUnit.MILLIS);
     }
 
     private static Instant parsedDate(String text) {
@@ -226,17 +244,27 @@ public final class Metadata {
     }
 
     private static Number number(String key, Number number) {
+        boolean integer = number instanceof Long || number instanceof Integer || number instanceof Short || number instanceof Byte
+                || number instanceof java.math.BigInteger;
+        if (integer && new java.math.BigInteger(number.toString()).abs().compareTo(java.math.BigInteger.valueOf(MAX_EXACT_INTEGER)) > 0) {
+            // the stores compare numbers as doubles: 2^53 + 1 would read back, and match, as 2^53
+            String digits = number.toString();
+            throw new IllegalArgumentException("metadata '" + key + "' is the integer " + (digits.length() > 24 ? digits.substring(0, 20)
+                    + "… (" + digits.length() + " digits)" : digits) + ", beyond ±" + MAX_EXACT_INTEGER
+                    + " (2^53), which the stores cannot keep exactly; send it as a string");
+        }
         double value = number.doubleValue();
         if (!Double.isFinite(value)) {
             throw new IllegalArgumentException("metadata '" + key + "' is not a finite number");
         }
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? (Number) number.longValue() : (Number) value;
+        return value == Math.rint(value) && Math.abs(value) <= MAX_EXACT_INTEGER ? (Number) (long) value : (Number) value;
     }
 
     private static String checkLength(String key, String text) {
-        if (text.length() > MAX_VALUE_LENGTH) {
+        int max = maxValueLength(key);
+        if (text.length() > max) {
             throw new IllegalArgumentException("metadata '" + key + "' has a value of " + text.length()
-                    + " characters; at most " + MAX_VALUE_LENGTH + " are allowed");
+                    + " characters; at most " + max + " are allowed");
         }
         return text;
     }

@@ -133,4 +133,80 @@ class MetadataTest {
         assertThat(Metadata.dateOrNull("0000-01-01T01:00:00+01:00")).isEqualTo(Instant.parse("0000-01-01T00:00:00Z"));
         assertThat(Metadata.dateOrNull("2026-02-30")).isNull();
     }
+
+    /** {@code crawlId} is a source field: the pipeline adds it to every crawled page, beside the caller's 32 keys. */
+    @Test
+    void crawlIdIsASourceFieldThatCountsNotAmongTheCallersKeys() {
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("crawlId", "x"))).hasMessageContaining("'crawlId' is a source field");
+        assertThatThrownBy(() -> Metadata.fromCaller(Map.of("CrawlID", "x"))).hasMessageContaining("in another case a source field");
+        Map<String, Object> page = new HashMap<>(keys(32));
+        page.putAll(Map.of("crawlId", "c1", "url", "https://example.org/a", "host", "example.org", "title", "A"));
+        assertThat(Metadata.normalise(page, true)).hasSize(36).containsEntry("crawlId", "c1");
+        assertThat(new EventCodec().fromJson(arrivedWith(page), DocumentArrived.class).metadata()).containsEntry("crawlId", "c1");
+        // the control: a 33rd caller key is still too many
+        Map<String, Object> tooMany = new HashMap<>(page);
+        tooMany.put("k32", "v");
+        assertThatThrownBy(() -> Metadata.normalise(tooMany, true)).hasMessageContaining("33 keys; at most 32");
+    }
+
+    private static Map<String, Object> keys(int count) {
+        Map<String, Object> keys = new HashMap<>();
+        for (int i = 0; i < count; i++) {
+            keys.put("k" + i, "v");
+        }
+        return keys;
+    }
+
+    /** A crawled URL or a synced path may be longer than a caller's value; a caller's limit stays. */
+    @Test
+    void sourceFieldsTakeLongerValuesThanCallerKeys() {
+        String longUrl = "https://example.org/" + "a".repeat(5000);
+        assertThat(Metadata.normalise(Map.of("url", longUrl, "path", "p/".repeat(4096)), true)).containsEntry("url", longUrl);
+        assertThat(new EventCodec().fromJson(arrivedWith(Map.of("url", longUrl)), DocumentArrived.class).metadata())
+                .containsEntry("url", longUrl);
+        assertThat(Metadata.normalise(Map.of("url", "u".repeat(Metadata.MAX_SOURCE_VALUE_LENGTH)), true)).hasSize(1);
+        assertThatThrownBy(() -> Metadata.normalise(Map.of("url", "u".repeat(Metadata.MAX_SOURCE_VALUE_LENGTH + 1)), true))
+                .hasMessageContaining("at most 8192");
+        // the controls: a caller key's value keeps its 1024, in a request and in an event (memory's keys alike)
+        assertThatThrownBy(() -> Metadata.normalise(Map.of("team", "x".repeat(1025)), true)).hasMessageContaining("at most 1024");
+        assertThatThrownBy(() -> new EventCodec().fromJson(arrivedWith(Map.of("team", longUrl)), DocumentArrived.class))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("at most 1024");
+        assertThatThrownBy(() -> new EventCodec().fromJson(arrivedWith(Map.of("tags", List.of(longUrl))), DocumentArrived.class))
+                .isInstanceOf(InvalidEventException.class).hasMessageContaining("at most 1024");
+    }
+
+    /** OpenSearch keeps dates to the millisecond; Neo4j would keep nanoseconds and filters would part them. */
+    @Test
+    void datesAreKeptToTheMillisecond() {
+        assertThat(Metadata.dateOrNull("2026-03-01T10:00:00.123456789Z")).isEqualTo(Instant.parse("2026-03-01T10:00:00.123Z"));
+        assertThat(Metadata.dateOrNull("2026-03-01T12:00:00.9999+02:00")).isEqualTo(Instant.parse("2026-03-01T10:00:00.999Z"));
+        assertThat(Metadata.fromCaller(Map.of("at", "2026-03-01T10:00:00.0005Z"))).containsEntry("at", Instant.parse("2026-03-01T10:00:00Z"));
+        assertThat(Metadata.datesIn(List.of("2026-03-01T10:00:00.123999Z"))).containsExactly(Instant.parse("2026-03-01T10:00:00.123Z"));
+        assertThat(Metadata.value("at", Instant.parse("2026-03-01T10:00:00.123999Z"))).isEqualTo(Instant.parse("2026-03-01T10:00:00.123Z"));
+        // the control: milliseconds stay
+        assertThat(Metadata.dateOrNull("2026-03-01T10:00:00.123Z")).isEqualTo(Instant.parse("2026-03-01T10:00:00.123Z"));
+    }
+
+    /** Integers past 2^53 would read back (and match) as a neighbour in the stores, which compare doubles. */
+    @Test
+    void integersBeyondTwoToTheFiftyThirdAreRefusedWithAdvice() {
+        long limit = 1L << 53;
+        for (Object big : List.of(limit + 1, -(limit + 1), Long.MAX_VALUE, Long.MIN_VALUE,
+                new java.math.BigInteger("12345678901234567890"), new java.math.BigInteger("9".repeat(400)))) {
+            assertThatThrownBy(() -> Metadata.fromCaller(Map.of("id", big))).as(big.toString())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'id' is the integer")
+                    .hasMessageContaining("send it as a string");
+        }
+        String json = arrivedWith(Map.of("id", 1)).replace("\"id\":1", "\"id\":12345678901234567890");
+        assertThatThrownBy(() -> new EventCodec().fromJson(json, DocumentArrived.class)).isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("send it as a string");
+        // the controls: integers up to 2^53 stay exact longs (1e15 + 1 too), fractions and floats stay doubles
+        assertThat(Metadata.fromCaller(Map.of("id", limit, "neg", -limit, "big", 1_000_000_000_000_001L, "small", 7)))
+                .containsEntry("id", limit).containsEntry("neg", -limit).containsEntry("big", 1_000_000_000_000_001L)
+                .containsEntry("small", 7L);
+        assertThat(Metadata.fromCaller(Map.of("year", 2026.0, "score", 4.5, "huge", 1.5e20)))
+                .containsEntry("year", 2026L).containsEntry("score", 4.5).containsEntry("huge", 1.5e20);
+        assertThat(new EventCodec().fromJson(json.replace("12345678901234567890", "9007199254740992"), DocumentArrived.class).metadata())
+                .containsEntry("id", limit);
+    }
 }

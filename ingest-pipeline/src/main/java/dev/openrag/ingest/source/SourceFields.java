@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.openrag.ingest.stage.parse.DocumentParser;
+import dev.openrag.schemas.Metadata;
 
 /**
  * The source fields ({@link dev.openrag.schemas.Metadata#SOURCE_FIELDS}) each way in knows, filled in
@@ -23,18 +24,21 @@ public final class SourceFields {
     public static Map<String, Object> file(String path) {
         Map<String, Object> fields = new LinkedHashMap<>();
         String name = path.substring(path.lastIndexOf('/') + 1);
-        fields.put("fileName", name);
+        fields.put("fileName", clipped(name, Metadata.MAX_SOURCE_VALUE_LENGTH));
         int dot = name.lastIndexOf('.');
         if (dot > 0 && dot < name.length() - 1) {
-            fields.put("extension", name.substring(dot + 1).toLowerCase(Locale.ROOT));
+            fields.put("extension", clipped(name.substring(dot + 1).toLowerCase(Locale.ROOT), Metadata.MAX_SOURCE_VALUE_LENGTH));
         }
         return fields;
     }
 
-    /** A crawled page's {@code url} and {@code host} (lower case). */
+    /**
+     * A crawled page's {@code url} and {@code host} (lower case). A URL past {@link Metadata#MAX_SOURCE_VALUE_LENGTH} is
+     * clipped (its whole self stays the document's source URI): refused, the page would be dead-lettered.
+     */
     public static Map<String, Object> page(String url) {
         Map<String, Object> fields = new LinkedHashMap<>();
-        fields.put("url", url);
+        fields.put("url", clipped(url, Metadata.MAX_SOURCE_VALUE_LENGTH));
         String host = URI.create(url).getHost();
         if (host != null) {
             fields.put("host", host.toLowerCase(Locale.ROOT));
@@ -49,7 +53,7 @@ public final class SourceFields {
             file(name).forEach(metadata::putIfAbsent);
         }
         if (parsed.title() != null && !parsed.title().isBlank()) {
-            metadata.putIfAbsent("title", clipped(parsed.title().strip()));
+            metadata.putIfAbsent("title", clipped(parsed.title().strip(), Metadata.MAX_VALUE_LENGTH));
         }
         if (parsed.mediaType() != null) {
             metadata.putIfAbsent("mediaType", parsed.mediaType());
@@ -58,8 +62,11 @@ public final class SourceFields {
         return metadata;
     }
 
-    private static String clipped(String text) {
-        int max = dev.openrag.schemas.Metadata.MAX_VALUE_LENGTH;
-        return text.length() <= max ? text : text.substring(0, max);
+    /** At most {@code max} characters of {@code text}, one fewer where the cut would split a surrogate pair. */
+    public static String clipped(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        return text.substring(0, Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max);
     }
 }

@@ -123,15 +123,17 @@ public class StageRunner {
     /**
      * When the version an event belongs to arrived: the time the parse stage fixed and every event since
      * carries ({@link VersionedEvent#arrivedAt}), the same on every host whatever its clock; for a delete, the
-     * time it was accepted ({@link DocumentDeleted#deletedAt}), fixed once there likewise; for an event without
-     * one (an arrival, an event written before it was carried), {@link #arrivedAt} of its record.
+     * time it was accepted ({@link DocumentDeleted#deletedAt}), fixed once there likewise, but never later than now
+     * (the deletes topic is open to any producer: a delete dated in the future would outrank every later version of
+     * its document, as a record's future timestamp would); for an event without one (an arrival, an event written
+     * before it was carried), {@link #arrivedAt} of its record.
      */
     public static long versionTime(ConsumerRecord<?, ?> record, EventEnvelope event) {
         if (event instanceof VersionedEvent versioned && versioned.arrivedAt() != null) {
             return versioned.arrivedAt();
         }
         if (event instanceof DocumentDeleted deleted && deleted.deletedAt() != null) {
-            return deleted.deletedAt();
+            return Math.min(deleted.deletedAt(), System.currentTimeMillis());
         }
         return arrivedAt(record);
     }

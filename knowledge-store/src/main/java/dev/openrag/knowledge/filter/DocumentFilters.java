@@ -138,8 +138,8 @@ public final class DocumentFilters {
                     if (!value.isTextual() || value.textValue().isEmpty()) {
                         throw new IllegalArgumentException(place + " must be a non-empty string, got " + kind(value));
                     }
-                    if (value.textValue().length() > Metadata.MAX_VALUE_LENGTH) {
-                        throw new IllegalArgumentException(place + " is longer than " + Metadata.MAX_VALUE_LENGTH + " characters");
+                    if (value.textValue().length() > Metadata.maxValueLength(key)) {
+                        throw new IllegalArgumentException(place + " is longer than " + Metadata.maxValueLength(key) + " characters");
                     }
                     all.add(new DocumentFilter.Prefix(key, value.textValue()));
                 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
@@ -31,24 +32,40 @@ public final class Neo4jSummaryIndex implements SummaryIndex {
         this.breadth = breadth;
     }
 
-    /** The index is asked as widely as for chunks ({@link Neo4jVectorIndex#SEARCH_BREADTH}): sections repeat across collections too. */
+    /**
+     * The index is asked as widely as for chunks ({@link Neo4jVectorIndex#SEARCH_BREADTH}): sections repeat across
+     * collections too. Within selected documents, their sections are compared exactly, found through the
+     * (collection, documentId) index, as {@link Neo4jVectorIndex#searchWithin} compares their chunks.
+     */
     @Override
-    public List<ScoredChunk> searchBySummary(String collection, float[] queryVector, int sections, int limit) {
-        String cypher = """
-                CYPHER 25
+    public List<ScoredChunk> searchBySummary(String collection, float[] queryVector, int sections, int limit, Set<String> documentIds) {
+        if (documentIds != null && documentIds.isEmpty()) {
+            return List.of();
+        }
+        String best = documentIds == null ? """
                 MATCH (s:Section)
                   SEARCH s IN (VECTOR INDEX %s FOR $vector WHERE s.collection = $collection LIMIT $breadth) SCORE AS score
+                """.formatted(Neo4jSchema.SECTION_VECTOR_INDEX) : """
+                UNWIND $documents AS documentId
+                MATCH (s:Section {collection: $collection, documentId: documentId})
+                WHERE s.embedding IS NOT NULL
+                WITH s, vector.similarity.cosine(s.embedding, $vector) AS score
+                """;
+        String cypher = "CYPHER 25\n" + best + """
                 WITH s, score ORDER BY score DESC LIMIT $sections
                 MATCH (s)-[:HAS_SECTION*0..6]->(:Section)-[:HAS_CHUNK]->(ch:Chunk)
                 WHERE ch.text IS NOT NULL AND ch.embedding IS NOT NULL
                 WITH ch, max(2 * score - 1) AS sectionScore
                 WITH ch, sectionScore, 2 * vector.similarity.cosine(ch.embedding, $vector) - 1 AS chunkScore
                 RETURN ch %s AS ch, sectionScore + chunkScore AS score
-                ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(Neo4jSchema.SECTION_VECTOR_INDEX, Neo4jVectorIndex.CHUNK_FIELDS);
+                ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(Neo4jVectorIndex.CHUNK_FIELDS);
+        Map<String, Object> params = new HashMap<>(Map.of("vector", Neo4jGraphStore.toList(queryVector),
+                "collection", collection, "sections", sections, "limit", limit, "breadth", Math.max(sections, breadth)));
+        if (documentIds != null) {
+            params.put("documents", List.copyOf(documentIds));
+        }
         try (Session session = driver.session()) {
-            List<Record> rows = session.executeRead(tx -> tx.run(cypher, Map.of("vector", Neo4jGraphStore.toList(queryVector),
-                    "collection", collection, "sections", sections, "limit", limit,
-                    "breadth", Math.max(sections, breadth))).list());
+            List<Record> rows = session.executeRead(tx -> tx.run(cypher, params).list());
             List<ScoredChunk> results = new ArrayList<>(rows.size());
             int rank = 1;
             for (Record row : rows) {

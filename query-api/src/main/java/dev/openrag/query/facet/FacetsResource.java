@@ -58,7 +58,7 @@ public class FacetsResource {
             + "the fields the collection's documents have")
     public Facets facets(@QueryParam("collection") @Parameter(description = "collection (default: default)") String collection,
                          @QueryParam("field") @Parameter(description = "a caller key or a source field (title, fileName, "
-                                 + "extension, mediaType, path, sourceId, created, modified, author, url, host, commit); "
+                                 + "extension, mediaType, path, sourceId, created, modified, author, url, host, commit, crawlId); "
                                  + "an invalid name is a 400, one no document has gives no values") String field,
                          @QueryParam("query") @Parameter(description = "count only documents whose chunks match this text") String query,
                          @QueryParam("size") @Parameter(description = "at most this many values, 1-100 (default 20)") Integer size) {

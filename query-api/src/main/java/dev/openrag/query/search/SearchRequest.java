@@ -43,7 +43,7 @@ public record SearchRequest(String query, Integer k, String collection, String m
             + "{\"team\": {\"in\": [\"payments\", \"risk\"]}}; {\"team\": {\"not\": \"payments\"}} (documents without the key match); "
             + "{\"owner\": {\"exists\": true}}; ranges gte/gt/lte/lt on numbers or ISO-8601 dates {\"year\": {\"gte\": 2025, \"lt\": 2027}}(a list's items that are dates count, for equality on a date too); "
             + "{\"path\": {\"prefix\": \"docs/\"}}; {\"and\": [...]} and {\"or\": [...]}. Keys are caller metadata or the source fields "
-            + "title, fileName, extension, mediaType, path, sourceId, created, modified, author, url, host, commit. "
+            + "title, fileName, extension, mediaType, path, sourceId, created, modified, author, url, host, commit, crawlId. "
             + "Keys and string values compare exactly (case-sensitive; a prefix is text, not a pattern). A date is ISO-8601 with "
             + "a zone (2026-01-01, 2026-01-01T00:00:00Z or +02:00); a date-time without one is plain text. At most 8 levels, "
             + "64 conditions and 256 values per 'in'; and/or take non-empty objects. "

@@ -297,10 +297,9 @@ public class SearchService {
         if (mode.equals(SUMMARY)) {
             running.put(SUMMARY, retrieve(() -> {
                 float[] vector = queryVector.get();
-                // summaries are searched whole and the hits of other documents dropped: deep enough for
-                // broad filters, not for very selective ones (the hybrid modes are)
-                return ofSelected(timed(timings, SUMMARY, () -> summaries.searchBySummary(collection, vector, summarySections,
-                        filter == null ? depth : Math.max(depth, 200))), selected.join(), depth);
+                // with a filter, the best sections of the selected documents: however selective, never none
+                Set<String> within = selected.join();
+                return timed(timings, SUMMARY, () -> summaries.searchBySummary(collection, vector, summarySections, depth, within));
             }));
         }
         if (hybrid || mode.equals(VECTOR)) {
@@ -503,20 +502,6 @@ public class SearchService {
 
     /** A hit of one collection's list and its rank there. */
     private record Placed(SearchResponse.Result result, int rank) {
-    }
-
-    /** The hits of the selected documents (null: all), ranked again from 1, at most {@code k}. */
-    private static List<ScoredChunk> ofSelected(List<ScoredChunk> hits, Set<String> documentIds, int k) {
-        if (documentIds == null) {
-            return hits;
-        }
-        List<ScoredChunk> kept = new ArrayList<>();
-        for (ScoredChunk hit : hits) {
-            if (kept.size() < k && documentIds.contains(hit.chunk().documentId())) {
-                kept.add(new ScoredChunk(hit.chunk(), kept.size() + 1, hit.score(), hit.signals()));
-            }
-        }
-        return kept;
     }
 
     /**

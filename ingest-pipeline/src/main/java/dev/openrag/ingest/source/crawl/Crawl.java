@@ -307,10 +307,17 @@ final class Crawl {
         return List.of();
     }
 
-    /** A page's metadata: the crawl's own (the caller's), the crawl id, and the page's url and host (parsing adds its title). */
     private Map<String, Object> metadata(String url) {
-        Map<String, Object> metadata = new java.util.LinkedHashMap<>(request.metadataOrNone());
-        metadata.put("crawlId", id);
+        return pageMetadata(request.metadataOrNone(), id, url);
+    }
+
+    /**
+     * A page's metadata: the crawl's own (the caller's), and the source fields {@code crawlId}, {@code url} and
+     * {@code host} (parsing adds its title), which do not count among the caller's keys.
+     */
+    static Map<String, Object> pageMetadata(Map<String, Object> crawlMetadata, String crawlId, String url) {
+        Map<String, Object> metadata = new java.util.LinkedHashMap<>(crawlMetadata);
+        metadata.put("crawlId", crawlId);
         metadata.putAll(dev.openrag.ingest.source.SourceFields.page(url));
         return metadata;
     }

@@ -441,7 +441,9 @@ public class SyncService {
                 return file;
             }
             Map<String, Object> metadata = new java.util.LinkedHashMap<>(source.request().metadataOrNone());
-            metadata.put("path", file.path());
+            // a path past the source fields' length is clipped: refused, the file would be dead-lettered
+            metadata.put("path", dev.openrag.ingest.source.SourceFields.clipped(file.path(),
+                    dev.openrag.schemas.Metadata.MAX_SOURCE_VALUE_LENGTH));
             metadata.putAll(dev.openrag.ingest.source.SourceFields.file(file.path()));
             metadata.put("sourceId", source.id());
             metadata.putAll(file.metadata());

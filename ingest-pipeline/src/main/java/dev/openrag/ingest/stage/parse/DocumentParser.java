@@ -144,8 +144,7 @@ public class DocumentParser {
         Map<String, Object> properties = new LinkedHashMap<>();
         String author = firstNonBlank(metadata.get(TikaCoreProperties.CREATOR), metadata.get(TikaCoreProperties.MODIFIER));
         if (author != null) {
-            properties.put("author", author.strip().length() > dev.openrag.schemas.Metadata.MAX_VALUE_LENGTH
-                    ? author.strip().substring(0, dev.openrag.schemas.Metadata.MAX_VALUE_LENGTH) : author.strip());
+            properties.put("author", dev.openrag.ingest.source.SourceFields.clipped(author.strip(), dev.openrag.schemas.Metadata.MAX_VALUE_LENGTH));
         }
         putDate(properties, "created", metadata.get(TikaCoreProperties.CREATED));
         putDate(properties, "modified", metadata.get(TikaCoreProperties.MODIFIED));
