@@ -85,7 +85,8 @@ public final class NewerWins {
     /**
      * {@code ranked} (memory and message ids, best first) with the newer memory of every pair the rule accepts among
      * {@code candidates} placed right above its older one when it ranked below it (mutually nearest pairs only, so a
-     * chain of updates usually moves each above the one it replaced). Pairs are formed from the candidates only: their number is small (k and a few more).
+     * chain of updates usually moves each above the one it replaced). Pairs are formed from the candidates only: their
+     * number is small (k and a few more).
      */
     public static List<Placed> order(List<String> ranked, List<Candidate> candidates, Question question, Rule rule) {
         List<Placed> order = new ArrayList<>(ranked.stream().map(id -> new Placed(id, null)).toList());
@@ -134,8 +135,6 @@ public final class NewerWins {
      * goes above one older.
      */
     private static Map<String, List<Candidate>> mutuallyNearest(Map<String, List<Candidate>> newerOf, List<Candidate> candidates) {
-        Map<String, Candidate> byId = new HashMap<>();
-        candidates.forEach(candidate -> byId.putIfAbsent(candidate.id(), candidate));
         Map<String, String> closestOlder = new HashMap<>();
         Map<String, Double> closestOlderCosine = new HashMap<>();
         Map<String, Candidate> closestNewer = new HashMap<>();

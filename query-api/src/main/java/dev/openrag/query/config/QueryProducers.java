@@ -27,10 +27,10 @@ import dev.openrag.knowledge.port.SearchState;
 import dev.openrag.knowledge.rerank.IdentifierReranker;
 import dev.openrag.knowledge.runtime.DeadlineKnowledgeBrowser;
 import dev.openrag.knowledge.runtime.ReadDeadline;
-import dev.openrag.knowledge.port.ChunkSubjects;
-import dev.openrag.knowledge.neo4j.Neo4jChunkSubjects;
-import dev.openrag.knowledge.port.EngineUnavailableException;
 import dev.openrag.knowledge.port.SummaryIndex;
+import dev.openrag.knowledge.port.ChunkSubjects;
+import dev.openrag.knowledge.port.EngineUnavailableException;
+import dev.openrag.knowledge.neo4j.Neo4jChunkSubjects;
 
 /** The retrieval adapters of this app (embedder and vector backend: knowledge-store's shared producers). */
 public class QueryProducers {
