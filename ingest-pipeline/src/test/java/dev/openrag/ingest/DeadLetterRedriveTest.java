@@ -146,7 +146,9 @@ class DeadLetterRedriveTest {
                         + " grazes on high meadows and sleeps in burrows.").getBytes(java.nio.charset.StandardCharsets.UTF_8), "text/markdown");
             }
             jobId = upload.post("/api/documents").then().statusCode(202).extract().path("jobId");
-            long until = System.nanoTime() + Duration.ofSeconds(25).toNanos();
+            // twice the old poison judgement (3 refusals 1 s and 2 s apart, ~7 s with the requests): under it, the first
+            // documents would have been dead-lettered well within the window
+            long until = System.nanoTime() + Duration.ofSeconds(15).toNanos();
             String readiness = "";
             while (System.nanoTime() < until) {
                 var ready = given().get("/q/health/ready").then().extract();

@@ -60,11 +60,13 @@ class AgentKnowledgeEndToEndIT {
         ingest = Ports.free();
         query = Ports.free();
         mcp = Ports.free();
-        supervisor.start(PackagedApp.spec("ingest-e2e", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true")));
-        supervisor.start(PackagedApp.spec("query-e2e", queryJar, query, stack, Map.of()));
-        supervisor.start(PackagedApp.spec("mcp-e2e", Path.of("target/quarkus-app/quarkus-run.jar"), mcp, stack, Map.of(
-                "OPENRAG_QUERY_API_URL", "http://127.0.0.1:" + query,
-                "OPENRAG_INGEST_URL", "http://127.0.0.1:" + ingest)));
+        // mcp-memory only keeps the other two's URLs until a tool call: the three start together
+        PackagedApp.startTogether(
+                () -> supervisor.start(PackagedApp.spec("ingest-e2e", ingestJar, ingest, stack, Map.of("OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true"))),
+                () -> supervisor.start(PackagedApp.spec("query-e2e", queryJar, query, stack, Map.of())),
+                () -> supervisor.start(PackagedApp.spec("mcp-e2e", Path.of("target/quarkus-app/quarkus-run.jar"), mcp, stack, Map.of(
+                        "OPENRAG_QUERY_API_URL", "http://127.0.0.1:" + query,
+                        "OPENRAG_INGEST_URL", "http://127.0.0.1:" + ingest))));
         agent = McpTestClient.connect("http://127.0.0.1:" + mcp, McpTestClient.Transport.SSE, null);
     }
 

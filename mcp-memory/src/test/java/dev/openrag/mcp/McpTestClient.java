@@ -101,4 +101,12 @@ final class McpTestClient implements AutoCloseable {
     public void close() {
         client.closeGracefully();
     }
+
+    /**
+     * Closes without ending the session on the server: for a client whose key was revoked, whose goodbye the server
+     * refuses (a graceful close would wait out its 10 s for it).
+     */
+    public void closeAbruptly() {
+        client.close();
+    }
 }

@@ -64,6 +64,8 @@ class ClusterFailoverIT {
 
     private static final SharedCorpus CORPUS = SharedCorpus.firstDocuments(40);
     private static final Duration SEARCH_ERROR_WINDOW = Duration.ofSeconds(10);
+    /** How long searches go on past {@link #SEARCH_ERROR_WINDOW}, every one of them answered. */
+    private static final Duration SEARCH_TAIL = Duration.ofSeconds(5);
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Consumers of a killed instance leave their groups quickly, so the rebalance does not wait 45 s. */
     private static final Map<String, String> INGEST_ENV = Map.of("KAFKA_SESSION_TIMEOUT_MS", "8000", "KAFKA_HEARTBEAT_INTERVAL_MS", "2000");
@@ -159,10 +161,15 @@ class ClusterFailoverIT {
                 }
             }));
         }
-        Thread.sleep(3000);
+        awaitOutcomes(outcomes, Long.MIN_VALUE, 6, Duration.ofSeconds(30)); // the control: searches answered before the kill
         long killedAt = System.nanoTime();
         kill("opensearch-2");
-        Thread.sleep(25_000);
+        // the window, then searches past it for a while: from then on nothing changes on either side before the test
+        // ends (the client retries a node it marked dead only after a minute, OpenSearch moves the dead node's replicas
+        // only after index.unassigned.node_left.delayed_timeout, a minute), so a longer tail would only repeat the same
+        // search against the same node
+        Thread.sleep(SEARCH_ERROR_WINDOW.plus(SEARCH_TAIL).toMillis());
+        awaitOutcomes(outcomes, killedAt + SEARCH_ERROR_WINDOW.toNanos(), 20, Duration.ofSeconds(30));
         searching.set(false);
         for (Thread client : clients) {
             client.join();
@@ -179,6 +186,21 @@ class ClusterFailoverIT {
         System.out.printf("[cluster] OpenSearch node killed: %d searches before, %d after, %d of them failed%n",
                 before.size(), after.size(), failed);
         // the last scenario: the node stays down, @AfterAll stops the rest
+    }
+
+    /** Waits until {@code count} searches have been sent from {@code since} (a nanoTime) on. */
+    private static void awaitOutcomes(List<long[]> outcomes, long since, int count, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (countSince(outcomes, since) < count) {
+            assertThat(System.nanoTime()).as("%d searches sent", count).isLessThan(deadline);
+            Thread.sleep(100);
+        }
+    }
+
+    private static long countSince(List<long[]> outcomes, long since) {
+        synchronized (outcomes) {
+            return outcomes.stream().filter(outcome -> outcome[0] >= since).count();
+        }
     }
 
     /** A BM25 search (OpenSearch alone answers it) that returns hits with no retriever degraded. */
