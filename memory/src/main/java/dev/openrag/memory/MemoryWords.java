@@ -263,6 +263,35 @@ public final class MemoryWords {
         return word -> !languages.isEmpty() && languages.stream().allMatch(language -> language.stopWords.contains(word));
     }
 
+    /**
+     * The content terms of {@code text} as word search reads it (stemmed, in its own language, its stop words out:
+     * {@link #ofText}), each once, in order, each with a word of the text that gives it (as written, lower case): numbers
+     * and single characters left out, so a CJK text gives its bigrams. For rules that compare what two texts say
+     * without a word list of their own.
+     */
+    static Map<String, String> contentTerms(String text) {
+        Map<String, String> terms = new java.util.LinkedHashMap<>();
+        if (text == null || text.isBlank()) {
+            return terms;
+        }
+        Consumer<String[]> keep = termAndWord -> {
+            String term = termAndWord[0];
+            if (term.codePointCount(0, term.length()) > 1 && !term.chars().allMatch(Character::isDigit)) {
+                terms.putIfAbsent(term, termAndWord[1]);
+            }
+        };
+        if (script(text) == Language.CJK) {
+            analyze(STEMMED.cjk, text, " ").forEach(term -> keep.accept(new String[] {term, term}));
+            return terms;
+        }
+        List<String> words = analyze(STEMMED.plain, text, "'");
+        Language language = STEMMED.languagesOf(text, words).get(0);
+        for (String word : words) {
+            STEMMED.terms(language, word, term -> keep.accept(new String[] {term, word}));
+        }
+        return terms;
+    }
+
     /** The language(s) {@code text} is read in: one, or the tied ones. */
     List<Language> languagesOf(String text) {
         return script(text) == Language.CJK ? List.of(Language.CJK) : languagesOf(text, analyze(plain, text, "'"));
