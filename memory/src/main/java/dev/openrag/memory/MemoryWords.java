@@ -292,6 +292,31 @@ public final class MemoryWords {
         return terms;
     }
 
+    /** A token of CJK analysis with where it stands in the text read: a bigram, a lone character, or a word of another script. */
+    record Gram(String term, int start, int end) {
+    }
+
+    /**
+     * {@code text} as word search reads a CJK question ({@link #ofQuery}): overlapping bigrams of each run of Han, kana
+     * or Hangul, a character standing alone as itself, words of other scripts lower-cased; each with its offsets in
+     * {@code text}. What finds a name inside a sentence of characters the way a search finds a word there.
+     */
+    static List<Gram> cjkGrams(String text) {
+        List<Gram> grams = new ArrayList<>();
+        try (TokenStream stream = STEMMED.cjkQuestions.tokenStream("text", text)) {
+            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+            OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
+            stream.reset();
+            while (stream.incrementToken()) {
+                grams.add(new Gram(term.toString(), offset.startOffset(), offset.endOffset()));
+            }
+            stream.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a string reader does not fail
+        }
+        return grams;
+    }
+
     /** The language(s) {@code text} is read in: one, or the tied ones. */
     List<Language> languagesOf(String text) {
         return script(text) == Language.CJK ? List.of(Language.CJK) : languagesOf(text, analyze(plain, text, "'"));
