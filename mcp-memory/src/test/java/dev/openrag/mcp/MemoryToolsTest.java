@@ -736,6 +736,27 @@ class MemoryToolsTest {
     }
 
     @Test
+    void anUpdateInOtherWordsOrAnotherLanguageIsSuggestedByMeaning() {
+        String scope = scope();
+        add("Our backups are stored on a NAS in the office.", scope, "occurredAt", "2024-01-02");
+        String dentist = add("Mi dentista es la doctora Ruiz, en la calle Mayor.", scope, "occurredAt", "2024-01-10").get("id").asText();
+        String office = add("我们的办公室在上海。", scope, "occurredAt", "2024-01-11").get("id").asText();
+        String espresso = add("I drink two espressos every morning before work.", scope, "occurredAt", "2024-01-12").get("id").asText();
+        add("Jonas plays the trumpet in a brass band.", scope, "occurredAt", "2024-01-13");
+
+        JsonNode herrera = add("Cambié de dentista: ahora voy al doctor Herrera en Chamberí.", scope, "occurredAt", "2024-06-10");
+        assertThat(McpTestClient.suggested(herrera)).containsExactly(dentist);
+        assertThat(herrera.get("links").get(0).get("reason").asText()).startsWith("meaning:");
+        assertThat(McpTestClient.suggested(add("我们的办公室搬到了杭州。", scope, "occurredAt", "2024-06-11"))).containsExactly(office);
+        assertThat(McpTestClient.suggested(add("I quit coffee in May; these days it is only green tea in the morning.", scope,
+                "occurredAt", "2024-06-12"))).containsExactly(espresso);
+        // controls: a newer fact that shares only its subject, an unrelated memory, and one said by someone else
+        assertThat(McpTestClient.suggested(add("Jonas now works at Bosch.", scope, "occurredAt", "2024-06-13"))).isEmpty();
+        assertThat(McpTestClient.suggested(add("The office plants are watered on Fridays.", scope, "occurredAt", "2024-06-14"))).isEmpty();
+        assertThat(McpTestClient.suggested(add("我们的办公室搬到了南京。", scope, "occurredAt", "2024-06-15", "speaker", "Li"))).isEmpty();
+    }
+
+    @Test
     void aProductsNameIsNoPersonAndItsMemoriesStayFound() {
         String scope = scope();
         String proxy = add("Nginx works as a reverse proxy in front of the billing service.", scope).get("id").asText();
