@@ -259,8 +259,9 @@ class MemoryToolsTest {
 
         String second = add("Falcon release notes are in the wiki", a).get("id").asText();
         JsonNode linked = mcp.call("link_memories", Map.of("fromId", second, "toId", inA, "type", "describes"));
-        assertThat(linked.get("links").get(0).get("toId").asText()).isEqualTo(inA);
-        assertThat(linked.get("links").get(0).get("type").asText()).isEqualTo("describes");
+        List<String> links = new ArrayList<>();
+        linked.get("links").forEach(link -> links.add(link.get("type").asText() + " " + link.get("toId").asText()));
+        assertThat(links).contains("describes " + inA); // beside any suggestion add_memory made
     }
 
     @Test
