@@ -115,7 +115,7 @@ public final class NewerWins {
                 }
             }
         }
-        newerOf = withChains(mutuallyNearest(newerOf, candidates), newerOf);
+        newerOf = withChains(mutuallyNearest(newerOf, candidates), newerOf, candidates);
         for (String old : ranked) {
             List<Candidate> newer = newerOf.getOrDefault(old, List.of()).stream()
                     .sorted(Comparator.comparingLong(Candidate::happened).reversed()) // each goes right above the older: the newest first
@@ -167,23 +167,42 @@ public final class NewerWins {
 
     /**
      * The mutual pairs ({@code mutual}: older id → its newer) with the newest of each chain above its middle too: when
-     * the newer memory of a mutual pair makes an accepted pair ({@code accepted}) with a memory that came between the
-     * two and makes one with the older as well (A, then B, then A' closest to A: a value changed and changed back), the
-     * newest goes above that middle one also. Else the middle one, ranked above the older, stayed above the newest.
+     * a memory that came between the two of a mutual pair is, among the accepted pairs ({@code accepted}), closest to the
+     * older on one side and to the newer on the other (A, then B, then A' closest to A: a value changed and changed
+     * back), the newest goes above that middle one also. Else the middle one, ranked above the older, stayed above the
+     * newest. A memory that pairs with both but is closer to another (where every pair reads close, as Chinese does to
+     * an English-trained model) is no middle of theirs.
      */
-    private static Map<String, List<Candidate>> withChains(Map<String, List<Candidate>> mutual, Map<String, List<Candidate>> accepted) {
+    private static Map<String, List<Candidate>> withChains(Map<String, List<Candidate>> mutual, Map<String, List<Candidate>> accepted,
+                                                          List<Candidate> candidates) {
         Map<String, List<Candidate>> placed = new HashMap<>();
         mutual.forEach((older, newer) -> placed.put(older, new ArrayList<>(newer)));
-        mutual.forEach((older, newer) -> {
-            for (Candidate latest : newer) {
-                for (Candidate middle : accepted.getOrDefault(older, List.of())) {
-                    if (middle.happened() < latest.happened() && accepted.getOrDefault(middle.id(), List.of()).contains(latest)) {
+        for (Candidate older : candidates) {
+            for (Candidate latest : mutual.getOrDefault(older.id(), List.of())) {
+                for (Candidate middle : accepted.getOrDefault(older.id(), List.of())) {
+                    if (middle.happened() < latest.happened() && closest(middle, accepted.getOrDefault(middle.id(), List.of())) == latest
+                            && closest(middle, candidates.stream().filter(c -> accepted.getOrDefault(c.id(), List.of()).contains(middle))
+                                    .toList()) == older) {
                         placed.computeIfAbsent(middle.id(), x -> new ArrayList<>()).add(latest);
                     }
                 }
             }
-        });
+        }
         return placed;
+    }
+
+    /** Of {@code others}, the one closest to {@code to} (second-model cosine; the first of a tie); null for none. */
+    private static Candidate closest(Candidate to, List<Candidate> others) {
+        Candidate closest = null;
+        double best = Double.NEGATIVE_INFINITY;
+        for (Candidate other : others) {
+            double cosine = cosine(to.second(), other.second());
+            if (cosine > best) {
+                best = cosine;
+                closest = other;
+            }
+        }
+        return closest;
     }
 
     /**
