@@ -52,6 +52,11 @@ public final class DeadlineMemoryStore implements MemoryStore {
     }
 
     @Override
+    public Map<String, float[]> secondVectors(Collection<String> ids) {
+        return deadline.call(ENGINE, () -> store.secondVectors(ids));
+    }
+
+    @Override
     public Set<String> speakers(String scope) {
         return deadline.call(ENGINE, () -> store.speakers(scope));
     }

@@ -1,35 +1,35 @@
 package dev.openrag.memory;
 
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
-import dev.openrag.knowledge.text.FulltextQuery;
+import java.util.Objects;
 
 /**
  * The earlier memories a new one may replace, as suggestions: never a filter. What an agent stored
  * stays findable for everything it says; only the caller hides a memory ({@code supersedes},
  * update, forget, a correction). A suggestion becomes a {@value Memory#SUGGESTED_SUPERSEDES} link
  * from the new memory, saying which fact changed and why it was read so, for the agent to confirm or
- * dismiss. It does not rank: its rules read English wording ({@link #CUE}, {@link StatedFacts}) and only ever
- * suggest, while search decides by meaning and time which of two memories answers a question first
- * ({@link NewerWins}), in any language. A memory in another language gets no suggestion by rule (the memory LLM
- * role's, where one runs, reads any language).
+ * dismiss. It does not rank: search decides by meaning and time which of two memories answers a question
+ * first ({@link NewerWins}).
  * <p>
  * Found offline in two ways:
  * <ul>
  * <li>a fact about a person that holds one value at a time ({@link StatedFacts}: residence, employer,
- * job …) stated with another value than an older memory states;</li>
- * <li>a change cue ({@link #CUE}: English words that say a value changed) in a memory whose nearest older
- * memory by the same author (when both have one) shares at least {@value #SHARED_WORDS} of its words beside
- * the cue (numbers, and a transcript line's date and its own speaker's prefix, aside), or holds the old value
- * the cue names ("switched from A to B"). Questions, wishes and conditions change nothing and are not
- * changed.</li>
+ * job …) stated with another value than an older memory states. These are English sentence patterns: in other
+ * languages only the second way, or the memory LLM role, finds such a change;</li>
+ * <li>by meaning, in any language ({@link #byMeaning}): the new memory's nearest older memory by the same author (both
+ * without one, or the same one, as {@link NewerWins} pairs them) is close to it in meaning (second-model cosine at
+ * least {@value #CLOSENESS}) and shares content words with it, each text read in its own language
+ * ({@link MemoryWords#contentTerms}: Snowball stems, CJK bigrams). No word says that a value changed: a
+ * restatement of a fact in other words, months later, reads the same in English, German, Spanish, French or Chinese.
+ * Questions change nothing and are not changed.</li>
  * </ul>
+ * The meaning rule is as good as the English-trained second model: it tells an update from a newer fact that shares
+ * only its subject with an older one in most English pairs, less often in other languages, where such pairs read
+ * closer (memory/README.md gives the measured rates). A wrong suggestion costs the agent a look and ranks nothing.
  * The LLM role's answer ({@link LlmContradictions}) becomes suggestions the same way.
  */
 public final class FactChanges {
@@ -42,24 +42,28 @@ public final class FactChanges {
         }
     }
 
-    /** English words that say a memory changes what an older one says: a trigger for suggestions only, never for ranking. */
-    static final Pattern CUE = Pattern.compile("(?i)\\b(?:now|no longer|not any ?more|any ?more|instead|moved|migrated|migrating|"
-            + "switched|switching|changed|changing|replaced|update:|updated:|from now on|these days|nowadays)(?![\\p{L}])");
-    /** Where a change names the value it ends. */
-    private static final Pattern OLD_VALUE = Pattern.compile("(?i)\\b(?:from|instead of|replaced|replacing|no longer (?:uses?|using|runs?|on))"
-            + "\\s+(?:the\\s+|an?\\s+)?(?<value>[\\p{L}\\p{N}]+)");
-    /** How many words beside the cue a memory and its nearest older one must share to be about the same subject. */
-    static final int SHARED_WORDS = 2;
-    /** How many of the nearest older memories a cue looks at. */
-    static final int CUE_CANDIDATES = 3;
+    /** An older memory as the meaning rule reads it: with its second-model vector (null: none). */
+    public record Near(Memory memory, float[] second) {
+    }
+
+    /**
+     * The second-model cosine from which a new memory and its nearest older one say the same fact. Chosen on update
+     * pairs and same-subject pairs of another fact in five languages (memory/README.md): updates in other words
+     * measured 0.78-0.98, another fact of the same person 0.74-0.93 (higher in Chinese, where the English-trained
+     * model reads every pair closer); 0.82 keeps most updates and drops most English other-fact pairs.
+     */
+    static final double CLOSENESS = 0.82;
+
+    /** How many of the nearest older memories the meaning rule compares the new one with. */
+    public static final int NEAREST = 5;
 
     private FactChanges() {
     }
 
     /**
-     * The suggestions for {@code memory} among {@code nearest} (the scope's current memories nearest to
-     * it, best first), read by rule about {@code people}: first the person facts it restates with another
-     * value; when there are none and it has a change cue, the nearest older memory on the same subject.
+     * The suggestions for {@code memory} among {@code nearest} (the scope's current memories nearest to it, best
+     * first), read by rule about {@code people}: the person facts it restates with another value ({@link StatedFacts},
+     * English). The meaning rule is {@link #byMeaning}.
      */
     public static List<Suggestion> byRules(Memory memory, List<Memory> nearest, StatedFacts.People people) {
         List<Memory> earlier = nearest.stream().filter(old -> isEarlier(old, memory)).toList();
@@ -78,82 +82,71 @@ public final class FactChanges {
                 }
             }
         }
-        if (!suggestions.isEmpty()) {
-            return suggestions;
-        }
+        return suggestions;
+    }
+
+    /**
+     * The suggestion for {@code memory} (its second-model vector {@code second}) by meaning: of {@code nearest} (older
+     * memories with their vectors), the closest by the same author ({@link NewerWins#cosine}), when it is at least
+     * {@value #CLOSENESS} close and the two share content words in their own language. None for a memory that asks
+     * something, nor for one without a second vector.
+     */
+    public static List<Suggestion> byMeaning(Memory memory, float[] second, List<Near> nearest) {
         String said = StatedFacts.withoutSpeakerPrefix(memory.text(), memory.speaker());
-        String cue = cue(said);
-        if (cue == null || !StatedFacts.statesSomething(said)) {
+        if (second == null || !StatedFacts.statesSomething(said)) {
             return List.of();
         }
-        List<String> named = oldValues(said);
         String author = author(memory);
-        for (Memory old : earlier.stream().filter(old -> StatedFacts.statesSomething(StatedFacts.withoutSpeakerPrefix(old.text(), old.speaker())))
-                .limit(CUE_CANDIDATES).toList()) {
-            String oldAuthor = author(old);
-            if (author != null && oldAuthor != null && !author.equals(oldAuthor)) {
+        Near closest = null;
+        double closeness = Double.NEGATIVE_INFINITY;
+        for (Near old : nearest) {
+            if (old.second() == null || !isEarlier(old.memory(), memory) || !Objects.equals(author, author(old.memory()))) {
                 continue; // what one person says changed does not change what another said
             }
-            List<String> shared = sharedWords(said, StatedFacts.withoutSpeakerPrefix(old.text(), old.speaker()));
-            if (shared.size() >= SHARED_WORDS || shared.stream().anyMatch(named::contains)) {
-                return List.of(new Suggestion(old.id(), "what both say of " + String.join(", ", asWritten(said, shared)),
-                        "cue '" + cue + "': newer, on the same subject", shared));
+            double cosine = NewerWins.cosine(second, old.second());
+            if (cosine > closeness) {
+                closeness = cosine;
+                closest = old;
             }
         }
-        return List.of();
+        if (closest == null || closeness < CLOSENESS) {
+            return List.of();
+        }
+        String oldSaid = StatedFacts.withoutSpeakerPrefix(closest.memory().text(), closest.memory().speaker());
+        if (!StatedFacts.statesSomething(oldSaid)) {
+            return List.of();
+        }
+        Map<String, String> shared = sharedTerms(said, oldSaid);
+        if (shared.isEmpty()) {
+            return List.of();
+        }
+        return List.of(new Suggestion(closest.memory().id(), "what both say of " + String.join(", ", shared.values()),
+                String.format(Locale.ROOT, "meaning: newer, by the same author, close in meaning (%.2f) and on the same subject",
+                        closeness), List.copyOf(shared.keySet())));
     }
 
     /** The suggestions for the memories the LLM role read {@code memory} as replacing. */
     public static List<Suggestion> byModel(Memory memory, List<Memory> replaced, String model) {
         return replaced.stream().filter(old -> isEarlier(old, memory)).map(old -> {
-            List<String> shared = sharedWords(memory.text(), old.text());
+            Map<String, String> shared = sharedTerms(memory.text(), old.text());
             return new Suggestion(old.id(), shared.isEmpty() ? "a fact both state"
-                    : "what both say of " + String.join(", ", asWritten(memory.text(), shared)),
+                    : "what both say of " + String.join(", ", shared.values()),
                     "the memory LLM role (" + model + ") read it as a new value of the same fact",
-                    shared.isEmpty() ? contentStems(memory.text()) : shared);
+                    shared.isEmpty() ? stems(memory.text()) : List.copyOf(shared.keySet()));
         }).toList();
     }
 
-    /** The old value a change names ("switched from Neovim", "instead of bullet points", "replaced Redis"), as stems. */
-    static List<String> oldValues(String text) {
-        ScopeWords.Stems stems = new ScopeWords.Stems(true);
-        List<String> values = new ArrayList<>();
-        Matcher m = OLD_VALUE.matcher(text);
-        while (m.find()) {
-            values.add(stems.of(m.group("value").toLowerCase(java.util.Locale.ROOT)));
-        }
-        return values;
+    /** The content terms two texts share ({@link MemoryWords#contentTerms}), in the order of the first, each with its word there. */
+    static Map<String, String> sharedTerms(String newer, String older) {
+        Map<String, String> old = MemoryWords.contentTerms(older);
+        Map<String, String> shared = new LinkedHashMap<>(MemoryWords.contentTerms(newer));
+        shared.keySet().retainAll(old.keySet());
+        return shared;
     }
 
-    /** Whether {@code text} holds a change cue ("now", "migrated", "update:" …). */
-    public static boolean hasCue(String text) {
-        return cue(text) != null;
-    }
-
-    /** The change cue {@code text} holds, lower case, or null. */
-    static String cue(String text) {
-        Matcher m = CUE.matcher(text);
-        return m.find() ? m.group().toLowerCase(java.util.Locale.ROOT) : null;
-    }
-
-    /** The content word stems two texts share (change cues aside), in the order of the first. */
+    /** The content word stems two texts share, in the order of the first. */
     static List<String> sharedWords(String newer, String older) {
-        List<String> old = contentStems(older);
-        return contentStems(newer).stream().filter(old::contains).toList();
-    }
-
-    /** The words of {@code text} whose stems are {@code stems}, as written there (for people to read), each once. */
-    private static List<String> asWritten(String text, List<String> stems) {
-        ScopeWords.Stems stemmer = new ScopeWords.Stems(true);
-        Set<String> seen = new LinkedHashSet<>();
-        List<String> words = new ArrayList<>();
-        for (String word : FulltextQuery.words(text)) {
-            String stem = stemmer.of(word);
-            if (stems.contains(stem) && seen.add(stem)) {
-                words.add(word);
-            }
-        }
-        return words;
+        return List.copyOf(sharedTerms(newer, older).keySet());
     }
 
     /** Who wrote a memory: its speaker field; null when it has none (the text is never read for a name). */
@@ -161,27 +154,9 @@ public final class FactChanges {
         return memory.speaker() == null || memory.speaker().isBlank() ? null : MemoryText.key(memory.speaker());
     }
 
-    /**
-     * A text's words worth matching ({@link MemoryText#queryTerms}), as stems: cue words, single letters, numbers and the
-     * stop words of the text's own language(s) ({@link MemoryWords#isStopWordOf}, Lucene's sets) out.
-     */
-    static List<String> contentStems(String text) {
-        ScopeWords.Stems stems = new ScopeWords.Stems(true);
-        Set<String> out = new LinkedHashSet<>();
-        java.util.function.Predicate<String> stopWord = MemoryWords.stopWordsOf(text);
-        for (String word : FulltextQuery.queryTerms(text)) {
-            if (word.length() > 1 && !CUE.matcher(word).matches() && !stopWord.test(word)
-                    && !word.chars().allMatch(Character::isDigit)) {
-                out.add(stems.of(word));
-            }
-        }
-        return List.copyOf(out);
-    }
-
-    /** Every word stem of {@code text} worth matching, cue words included ("moved" is how a residence is written). */
+    /** Every content word stem of {@code text}, read in its own language ({@link MemoryWords#contentTerms}). */
     private static List<String> stems(String text) {
-        ScopeWords.Stems stems = new ScopeWords.Stems(true);
-        return FulltextQuery.queryTerms(text).stream().map(stems::of).distinct().toList();
+        return List.copyOf(MemoryWords.contentTerms(text).keySet());
     }
 
     /** The words a question about a person's fact of each kind is asked with, beside those the fact is written with. */

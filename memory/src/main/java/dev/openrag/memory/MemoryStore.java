@@ -59,6 +59,14 @@ public interface MemoryStore {
     /** Removes the link of {@code type} between two memories (dismissing a suggested supersession, say); whether there was one. */
     boolean unlink(String fromId, String toId, String type);
 
+    /**
+     * The second embedding model's vectors of these memories, by id, as stored ({@link #add(Memory, float[], float[])});
+     * a memory without one, or not found, is absent. A store that keeps none answers none.
+     */
+    default Map<String, float[]> secondVectors(Collection<String> ids) {
+        return Map.of();
+    }
+
     /** The names of the speakers of a scope's memories (a few seconds stale at most). */
     Set<String> speakers(String scope);
 

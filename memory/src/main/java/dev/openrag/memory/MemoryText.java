@@ -54,7 +54,7 @@ public final class MemoryText {
     /**
      * The values of {@code byKey} whose keys (names, {@link #key}) {@code text} names, each once, in the order it first
      * names them: a name of one or two words ({@link #nameCandidates}), or a name of CJK characters inside a sentence of
-     * them (which has no spaces to find it by).
+     * them (which has no spaces to find it by), found by its bigrams as word search finds it ({@link #cjkPlaces}).
      */
     public static <T> List<T> named(String text, Map<String, T> byKey) {
         if (text == null || byKey.isEmpty()) {
@@ -68,7 +68,7 @@ public final class MemoryText {
             }
         }
         for (String key : byKey.keySet()) {
-            if (!key.isEmpty() && cjk(key.codePointAt(0)) && lower.contains(key)) {
+            if (!key.isEmpty() && cjk(key.codePointAt(0)) && !places(lower, key).isEmpty()) {
                 keys.add(key);
             }
         }
@@ -139,10 +139,13 @@ public final class MemoryText {
 
     /**
      * Where the name {@code key} stands in {@code lower} (lower-cased text) as a whole name: {start, end} of each place,
-     * its words apart by any non-letters, its Latin edges not going on with a letter (a CJK name inside a sentence of
-     * characters has nothing to stand apart by).
+     * its words apart by any non-letters, its Latin edges not going on with a letter; a CJK name as its bigrams
+     * ({@link #cjkPlaces}).
      */
     private static List<int[]> places(String lower, String key) {
+        if (cjk(key.codePointAt(0))) {
+            return cjkPlaces(lower, key);
+        }
         StringBuilder regex = new StringBuilder();
         if (!cjk(key.codePointAt(0))) {
             regex.append("(?<!" + NOT_CJK_LETTER + ")");
@@ -158,6 +161,29 @@ public final class MemoryText {
         Matcher m = Pattern.compile(regex.toString()).matcher(lower);
         while (m.find()) {
             places.add(new int[] {m.start(), m.end()});
+        }
+        return places;
+    }
+
+    /**
+     * Where the CJK name {@code key} stands in {@code lower}, read as word search reads CJK text ({@link
+     * MemoryWords#cjkGrams}): its bigrams, one after another, among the text's. A name of one character is found only
+     * where that character stands alone, never inside a run of characters ("明" is not in "明天"); a longer name inside a
+     * run is found as a search finds it (bigrams know no word boundaries).
+     */
+    private static List<int[]> cjkPlaces(String lower, String key) {
+        List<String> name = MemoryWords.cjkGrams(key).stream().map(MemoryWords.Gram::term).toList();
+        List<MemoryWords.Gram> grams = MemoryWords.cjkGrams(lower);
+        List<int[]> places = new ArrayList<>();
+        for (int i = 0; !name.isEmpty() && i + name.size() <= grams.size(); i++) {
+            boolean found = true;
+            for (int j = 0; j < name.size() && found; j++) {
+                MemoryWords.Gram gram = grams.get(i + j);
+                found = gram.term().equals(name.get(j)) && (j == 0 || gram.start() <= grams.get(i + j - 1).end()); // in one run
+            }
+            if (found) {
+                places.add(new int[] {grams.get(i).start(), grams.get(i + name.size() - 1).end()});
+            }
         }
         return places;
     }

@@ -137,7 +137,7 @@ public final class MemoryWords {
      * version, the other stemming setting) is read again when the store starts.
      */
     public String version() {
-        return "snowball-cjk-4" + (stemming ? "-stemmed" : "-plain");
+        return "snowball-cjk-5" + (stemming ? "-stemmed" : "-plain");
     }
 
     /**
@@ -263,6 +263,60 @@ public final class MemoryWords {
         return word -> !languages.isEmpty() && languages.stream().allMatch(language -> language.stopWords.contains(word));
     }
 
+    /**
+     * The content terms of {@code text} as word search reads it (stemmed, in its own language, its stop words out:
+     * {@link #ofText}), each once, in order, each with a word of the text that gives it (as written, lower case): numbers
+     * and single characters left out, so a CJK text gives its bigrams. For rules that compare what two texts say
+     * without a word list of their own.
+     */
+    static Map<String, String> contentTerms(String text) {
+        Map<String, String> terms = new java.util.LinkedHashMap<>();
+        if (text == null || text.isBlank()) {
+            return terms;
+        }
+        Consumer<String[]> keep = termAndWord -> {
+            String term = termAndWord[0];
+            if (term.codePointCount(0, term.length()) > 1 && !term.chars().allMatch(Character::isDigit)) {
+                terms.putIfAbsent(term, termAndWord[1]);
+            }
+        };
+        if (script(text) == Language.CJK) {
+            analyze(STEMMED.cjk, text, " ").forEach(term -> keep.accept(new String[] {term, term}));
+            return terms;
+        }
+        List<String> words = analyze(STEMMED.plain, text, "'");
+        Language language = STEMMED.languagesOf(text, words).get(0);
+        for (String word : words) {
+            STEMMED.terms(language, word, term -> keep.accept(new String[] {term, word}));
+        }
+        return terms;
+    }
+
+    /** A token of CJK analysis with where it stands in the text read: a bigram, a lone character, or a word of another script. */
+    record Gram(String term, int start, int end) {
+    }
+
+    /**
+     * {@code text} as word search reads a CJK question ({@link #ofQuery}): overlapping bigrams of each run of Han, kana
+     * or Hangul, a character standing alone as itself, words of other scripts lower-cased; each with its offsets in
+     * {@code text}. What finds a name inside a sentence of characters the way a search finds a word there.
+     */
+    static List<Gram> cjkGrams(String text) {
+        List<Gram> grams = new ArrayList<>();
+        try (TokenStream stream = STEMMED.cjkQuestions.tokenStream("text", text)) {
+            CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+            OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
+            stream.reset();
+            while (stream.incrementToken()) {
+                grams.add(new Gram(term.toString(), offset.startOffset(), offset.endOffset()));
+            }
+            stream.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // a string reader does not fail
+        }
+        return grams;
+    }
+
     /** The language(s) {@code text} is read in: one, or the tied ones. */
     List<Language> languagesOf(String text) {
         return script(text) == Language.CJK ? List.of(Language.CJK) : languagesOf(text, analyze(plain, text, "'"));
@@ -312,7 +366,9 @@ public final class MemoryWords {
      * The language(s) of a text without CJK characters, whose words are {@code words}: the languages whose stop words
      * say most, each word as much as it is likely a function word of the text rather than a name. A capitalised word
      * inside a sentence says nothing (a name, or a German noun: "Will", "Per", "Alle"), one opening a sentence half
-     * ("Die", but also "Will Smith ..."); a word with an apostrophe counts whole in a language that lists it whole
+     * ("Die", but also "Will Smith ..."), and so does every word of a text written all in capitalised words ("Hi Will", a
+     * title), where capitals tell nothing; less than one word's worth of such evidence tells no language (all tie). A
+     * word with an apostrophe counts whole in a language that lists it whole
      * ("don't", "it's" are English) and else by what comes before the apostrophe (an elision: "l'", "qu'", "dell'"), never by
      * its pieces ("m" of "I'm" is no French word). Of languages that say as much, those that drop fewest of {@code words}
      * (keep most content) remain; a text with no such evidence at all is read by its stop words as written.
@@ -358,7 +414,8 @@ public final class MemoryWords {
                 best.add(Language.LATIN.get(i));
             }
         }
-        return said[bestAt] > 0 ? best : Language.LATIN;
+        // less than one word's worth, all of it capitalised words that may be names ("Hi Will"): no language is told
+        return said[bestAt] > 0 && (!anyWeighted || said[bestAt] >= 1) ? best : Language.LATIN;
     }
 
     /** A word of a text as it says what language the text is in: lower-cased, apostrophes straight, and how much it says. */
@@ -378,24 +435,32 @@ public final class MemoryWords {
     private List<Evidence> evidence(String text) {
         String straight = APOSTROPHE.matcher(text).replaceAll("'");
         List<Evidence> evidence = new ArrayList<>();
+        List<String> written = new ArrayList<>();
+        List<Integer> starts = new ArrayList<>();
         try (TokenStream stream = asWritten.tokenStream("text", straight)) {
             CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
             OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
             stream.reset();
             while (stream.incrementToken()) {
-                String written = term.toString();
-                String word = written.toLowerCase(Locale.ROOT);
-                double weight = 1;
-                if (Character.isUpperCase(written.codePointAt(0))) {
-                    weight = opensSentence(straight, offset.startOffset()) ? 0.5
-                            : written.codePointCount(0, written.length()) > 1 ? 0 : 1; // "I" is no name
-                }
-                boolean whole = word.indexOf('\'') >= 0 && Language.LATIN.stream().anyMatch(l -> l.stopWords.contains(word));
-                evidence.add(new Evidence(word, weight, whole));
+                written.add(term.toString());
+                starts.add(offset.startOffset());
             }
             stream.end();
         } catch (IOException e) {
             throw new UncheckedIOException(e); // a string reader does not fail
+        }
+        // every word capitalised ("Hi Will", a title): capitals tell no name from a function word, each word may be either
+        boolean titleCase = written.stream().filter(w -> Character.isLetter(w.codePointAt(0)))
+                .allMatch(w -> Character.isUpperCase(w.codePointAt(0))) && written.stream().anyMatch(w -> w.chars().anyMatch(Character::isLowerCase));
+        for (int i = 0; i < written.size(); i++) {
+            String word = written.get(i).toLowerCase(Locale.ROOT);
+            double weight = 1;
+            if (Character.isUpperCase(written.get(i).codePointAt(0))) {
+                weight = titleCase || opensSentence(straight, starts.get(i)) ? 0.5
+                        : written.get(i).codePointCount(0, written.get(i).length()) > 1 ? 0 : 1; // "I" is no name
+            }
+            boolean whole = word.indexOf('\'') >= 0 && Language.LATIN.stream().anyMatch(l -> l.stopWords.contains(word));
+            evidence.add(new Evidence(word, weight, whole));
         }
         return evidence;
     }

@@ -31,7 +31,9 @@ import java.util.Set;
  * is closest to, and an older memory takes only its closest newer one (mutual nearest). An update replaces one memory;
  * a conversation that keeps returning to a topic makes many close pairs, and moving each of them pulled later turns
  * of a thread above the turn a question was about (LoCoMo recall@10 0.8154 with the rule off, 0.7672 with every pair,
- * 0.8134 with mutual pairs; the agent-memory scenarios 90, 94 and 95 of 114: docs/benchmarks.md).
+ * 0.8134 with mutual pairs; the agent-memory scenarios 90, 94 and 95 of 114: docs/benchmarks.md). A value that changes
+ * and changes back (A, B, then A' closest to A) pairs A' with A only; A' then also goes above B when B pairs with both,
+ * so that the newest comes first whichever of the older two ranked higher.
  * <p>
  * Nothing is removed: the older memory follows right after the newer, and a newer memory that only shares a subject
  * with an older one stays below it for a question about the older's other fact, at any k. With {@code asOf} before
@@ -85,7 +87,8 @@ public final class NewerWins {
     /**
      * {@code ranked} (memory and message ids, best first) with the newer memory of every pair the rule accepts among
      * {@code candidates} placed right above its older one when it ranked below it (mutually nearest pairs only, so a
-     * chain of updates usually moves each above the one it replaced). Pairs are formed from the candidates only: their
+     * chain of updates usually moves each above the one it replaced; the newest of a chain whose last value reverts goes
+     * above the middle one too: {@link #withChains}). Pairs are formed from the candidates only: their
      * number is small (k and a few more).
      */
     public static List<Placed> order(List<String> ranked, List<Candidate> candidates, Question question, Rule rule) {
@@ -112,7 +115,7 @@ public final class NewerWins {
                 }
             }
         }
-        newerOf = mutuallyNearest(newerOf, candidates);
+        newerOf = withChains(mutuallyNearest(newerOf, candidates), newerOf, candidates);
         for (String old : ranked) {
             List<Candidate> newer = newerOf.getOrDefault(old, List.of()).stream()
                     .sorted(Comparator.comparingLong(Candidate::happened).reversed()) // each goes right above the older: the newest first
@@ -160,6 +163,46 @@ public final class NewerWins {
             }
         });
         return mutual;
+    }
+
+    /**
+     * The mutual pairs ({@code mutual}: older id → its newer) with the newest of each chain above its middle too: when
+     * a memory that came between the two of a mutual pair is, among the accepted pairs ({@code accepted}), closest to the
+     * older on one side and to the newer on the other (A, then B, then A' closest to A: a value changed and changed
+     * back), the newest goes above that middle one also. Else the middle one, ranked above the older, stayed above the
+     * newest. A memory that pairs with both but is closer to another (where every pair reads close, as Chinese does to
+     * an English-trained model) is no middle of theirs.
+     */
+    private static Map<String, List<Candidate>> withChains(Map<String, List<Candidate>> mutual, Map<String, List<Candidate>> accepted,
+                                                          List<Candidate> candidates) {
+        Map<String, List<Candidate>> placed = new HashMap<>();
+        mutual.forEach((older, newer) -> placed.put(older, new ArrayList<>(newer)));
+        for (Candidate older : candidates) {
+            for (Candidate latest : mutual.getOrDefault(older.id(), List.of())) {
+                for (Candidate middle : accepted.getOrDefault(older.id(), List.of())) {
+                    if (middle.happened() < latest.happened() && closest(middle, accepted.getOrDefault(middle.id(), List.of())) == latest
+                            && closest(middle, candidates.stream().filter(c -> accepted.getOrDefault(c.id(), List.of()).contains(middle))
+                                    .toList()) == older) {
+                        placed.computeIfAbsent(middle.id(), x -> new ArrayList<>()).add(latest);
+                    }
+                }
+            }
+        }
+        return placed;
+    }
+
+    /** Of {@code others}, the one closest to {@code to} (second-model cosine; the first of a tie); null for none. */
+    private static Candidate closest(Candidate to, List<Candidate> others) {
+        Candidate closest = null;
+        double best = Double.NEGATIVE_INFINITY;
+        for (Candidate other : others) {
+            double cosine = cosine(to.second(), other.second());
+            if (cosine > best) {
+                best = cosine;
+                closest = other;
+            }
+        }
+        return closest;
     }
 
     /**

@@ -250,26 +250,4 @@ public final class ScopeWords {
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
                 .limit(count).map(Map.Entry::getKey).toList();
     }
-
-    /**
-     * English (Porter2) stems of single words, for {@link FactChanges}' change cues, which are English patterns
-     * themselves; word search reads each text in its own language ({@link MemoryWords}). Not thread-safe.
-     */
-    static final class Stems {
-
-        private final org.tartarus.snowball.ext.EnglishStemmer stemmer; // null: words as written
-        private final Map<String, String> known = new HashMap<>();
-
-        Stems(boolean stemming) {
-            this.stemmer = stemming ? new org.tartarus.snowball.ext.EnglishStemmer() : null;
-        }
-
-        String of(String word) {
-            return stemmer == null ? word : known.computeIfAbsent(word, w -> {
-                stemmer.setCurrent(w);
-                stemmer.stem();
-                return stemmer.getCurrent();
-            });
-        }
-    }
 }

@@ -27,8 +27,12 @@ import java.util.regex.Pattern;
  * person ({@link People}); a product or a service that speaks in no memory states no job. A
  * speakerless first person in a scope written by several authors is nobody in particular. A wish
  * or a plan, a stay for a while, a question, a past state, a pronoun subject and a place or company
- * written without a capital state nothing. The language model role
- * ({@link LlmContradictions}) reads everything else where one runs.
+ * written without a capital state nothing.
+ *
+ * <p>These are English rules: their verbs, auxiliaries and frames are English words and patterns, so a memory in
+ * another language states no fact here. What changed in other languages is suggested by meaning
+ * ({@link FactChanges#byMeaning}), which needs no word of any language, and read by the memory LLM role
+ * ({@link LlmContradictions}), which reads any language, where one runs.
  */
 public final class StatedFacts {
 
@@ -193,11 +197,18 @@ public final class StatedFacts {
         return CUES.getOrDefault(fact.attribute(), fact.attribute());
     }
 
-    /** Whether {@code text} states anything: it is not a question, and no wish, plan or condition ("if", "would", "want") frames it. */
+    /**
+     * Whether {@code text} states anything: it is not a question (by its question mark, in any script: "?", "？", "؟",
+     * or an opening "¿"), and no wish, plan or condition frames it. The last is read from English words ("if", "would",
+     * "want"): a wish in another language is read as a statement, which costs a suggestion the agent dismisses.
+     */
     static boolean statesSomething(String text) {
         String plain = text.strip();
-        return !plain.endsWith("?") && !HYPOTHETICAL.matcher(plain).find();
+        return !QUESTION.matcher(plain).find() && !HYPOTHETICAL.matcher(plain).find();
     }
+
+    /** A question's mark: a closing one in any script, or Spanish's opening one. */
+    private static final Pattern QUESTION = Pattern.compile("[?\uff1f\u061f]\\W*$|^\\W*\u00bf");
 
     /** The names {@code text} introduces as people ("my sister Ana" → "ana"). */
     static List<String> introduced(String text) {

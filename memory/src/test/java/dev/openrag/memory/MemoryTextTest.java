@@ -47,6 +47,22 @@ class MemoryTextTest {
     }
 
     @Test
+    void aCjkNameIsFoundByTheBigramsSearchReadsNotInsideAnotherWordsCharacters() {
+        java.util.Map<String, String> people = java.util.Map.of("明", "明", "小明", "小明", "민수", "민수", "수", "수", "王小明", "王小明");
+        // hostile: a one-character name inside another word ("明" of 明天, tomorrow; "수" of 민수)
+        assertThat(MemoryText.named("明天我们去哪里？", people)).isEmpty();
+        assertThat(MemoryText.named("민수는 어디에 갔어요?", people)).containsExactly("민수");
+        assertThat(MemoryText.namedTogether("明天和后天都下雨。", "明", "小明")).isFalse();
+        // controls: the same names where they stand
+        assertThat(MemoryText.named("明, 你去哪里？", people)).containsExactly("明");
+        assertThat(MemoryText.named("수 씨는 어디에 있어요?", people)).containsExactly("수");
+        assertThat(MemoryText.named("我和王小明明天去公园。", people)).as("a three-character name and the two it holds")
+                .contains("王小明", "小明").doesNotContain("明");
+        assertThat(MemoryText.namedTogether("明和Gina去了哪里？", "明", "Gina")).isFalse(); // 明和 is one run: no lone 明
+        assertThat(MemoryText.namedTogether("明 和 Gina 去了哪里？", "明", "Gina")).isTrue();
+    }
+
+    @Test
     void twoPeopleAreNamedTogetherOnlyWhenJoined() {
         assertThat(MemoryText.namedTogether("What do Jon and Gina both like?", "Gina", "Jon")).isTrue();
         assertThat(MemoryText.namedTogether("Did Gina or Jon win?", "Jon", "Gina")).isTrue();

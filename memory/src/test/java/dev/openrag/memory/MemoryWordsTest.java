@@ -114,6 +114,24 @@ class MemoryWordsTest {
     }
 
     @Test
+    void aTextAllInCapitalisedWordsIsReadByItsFunctionWordsNotByANameAmongThem() {
+        // a greeting or title in capitalised words: a name that is a function word elsewhere tells no language
+        for (String greeting : List.of("Hi Will", "Hello Per", "Happy Birthday Will", "Hola Will", "Bonjour Will", "Thanks Alle")) {
+            assertThat(words.languagesOf(greeting)).as(greeting).hasSize(MemoryWords.Language.LATIN.size());
+            assertThat(words.ofText(greeting)).as(greeting + ": no word dropped as a function word").hasSize(greeting.split(" ").length);
+        }
+        // controls: titles whose capitalised function words say their language still do, in several languages
+        assertThat(words.languagesOf("Meeting With The Team About The Budget")).containsExactly(MemoryWords.Language.ENGLISH);
+        assertThat(words.languagesOf("Die Katze Auf Dem Dach")).containsExactly(MemoryWords.Language.GERMAN);
+        assertThat(words.languagesOf("Ich Will Nach Hause")).containsExactly(MemoryWords.Language.GERMAN);
+        assertThat(words.languagesOf("El Señor De Los Anillos")).containsExactly(MemoryWords.Language.SPANISH);
+        assertThat(words.languagesOf("Le Petit Prince Et La Rose")).containsExactly(MemoryWords.Language.FRENCH);
+        // and the same greeting in a sentence is read by the sentence
+        assertThat(words.languagesOf("Hi Will, the meeting is at noon.")).containsExactly(MemoryWords.Language.ENGLISH);
+        assertThat(words.languagesOf("Hallo Will, wir treffen uns um zwölf.")).containsExactly(MemoryWords.Language.GERMAN);
+    }
+
+    @Test
     void apostrophesSplitWordsAndTermsAreQuotedForLucene() {
         assertThat(words.ofText("Caroline's books")).contains("carolin", "book");
         assertThat(words.ofText("Je vais à l'hôpital demain.")).contains("hôpital");

@@ -105,4 +105,54 @@ class NewerWinsTest {
         assertThat(NewerWins.order(List.of("a", "x", "b", "c"), chain, asked, rule)).extracting(NewerWins.Placed::id)
                 .containsExactly("c", "b", "a", "x");
     }
+
+    @Test
+    void aValueThatChangesBackPutsTheNewestAboveBothOlderOnesWhicheverRankedFirst() {
+        // a, then b, then a2 closest to a (the value went back): a2 pairs with a only, and goes above b too
+        NewerWins.Question asked = new NewerWins.Question("zz", at(0));
+        NewerWins.Rule rule = new NewerWins.Rule(0.9, 0.05);
+        List<NewerWins.Candidate> back = List.of(new NewerWins.Candidate("a", 1, null, "aa", at(0)),
+                new NewerWins.Candidate("b", 2, null, "bb", at(5)),
+                new NewerWins.Candidate("x", 3, null, "xx", at(80)),
+                new NewerWins.Candidate("a2", 4, null, "cc", at(1)));
+        assertThat(NewerWins.order(List.of("b", "a", "x", "a2"), back, asked, rule)).extracting(NewerWins.Placed::id)
+                .containsExactly("a2", "b", "a", "x");
+        assertThat(NewerWins.order(List.of("a", "b", "x", "a2"), back, asked, rule)).extracting(NewerWins.Placed::id)
+                .containsExactly("a2", "a", "b", "x");
+        // control: a middle memory that is no pair of the newest (too far from it) keeps its place above
+        List<NewerWins.Candidate> apart = List.of(new NewerWins.Candidate("a", 1, null, "aa", at(0)),
+                new NewerWins.Candidate("b", 2, null, "bb", at(-24)),
+                new NewerWins.Candidate("x", 3, null, "xx", at(80)),
+                new NewerWins.Candidate("a2", 4, null, "cc", at(1)));
+        assertThat(NewerWins.order(List.of("b", "a", "x", "a2"), apart, asked, rule)).extracting(NewerWins.Placed::id)
+                .containsExactly("b", "a2", "a", "x");
+    }
+
+    @Test
+    void aValueThatChangesBackInWordsRanksTheNewestFirstInEachLanguage() {
+        // the middle value ranked first (as when the question's words match it best): the newest still comes first
+        assertThat(rankedAs(List.of(1, 0, 2), "When is the team meeting?", "The team meeting is on Tuesdays.",
+                "The team meeting is on Thursdays now.", "The team meeting is on Tuesdays again.")).containsExactly("m2", "m1", "m0");
+        assertThat(rankedAs(List.of(1, 0, 2), "Wann ist das Team-Meeting?", "Das Team-Meeting ist dienstags.",
+                "Das Team-Meeting ist jetzt donnerstags.", "Das Team-Meeting ist wieder dienstags.")).containsExactly("m2", "m1", "m0");
+        assertThat(rankedAs(List.of(1, 0, 2), "Wo ist unser Büro?", "Unser Büro ist in Hamburg.", "Unser Büro ist nach Berlin umgezogen.",
+                "Unser Büro ist wieder nach Hamburg umgezogen.")).containsExactly("m2", "m1", "m0");
+        assertThat(rankedAs(List.of(1, 0, 2), "我们的办公室在哪里？", "我们的办公室在上海。", "现在我们的办公室在杭州。",
+                "现在我们的办公室又回到上海了。")).containsExactly("m2", "m1", "m0");
+        // control: asOf before the value went back (the newest no candidate), the middle value is the newest and first
+        assertThat(rankedAs(List.of(1, 0), "Wann ist das Team-Meeting?", "Das Team-Meeting ist dienstags.",
+                "Das Team-Meeting ist jetzt donnerstags.")).startsWith("m1");
+    }
+
+    /** {@link #ranked} with the memories ranked in the order {@code order} gives (indexes into {@code olderThenNewer}). */
+    private static List<String> rankedAs(List<Integer> order, String question, String... olderThenNewer) {
+        List<NewerWins.Candidate> candidates = new ArrayList<>();
+        List<float[]> seconds = SECOND.passages(List.of(olderThenNewer)).join();
+        for (int i = 0; i < olderThenNewer.length; i++) {
+            candidates.add(new NewerWins.Candidate("m" + i, 1000L * (i + 1), null, olderThenNewer[i], seconds.get(i)));
+        }
+        NewerWins.Question asked = new NewerWins.Question(question, SECOND.query(question).join());
+        return NewerWins.order(order.stream().map(i -> "m" + i).toList(), candidates, asked, NewerWins.Rule.DEFAULT).stream()
+                .map(NewerWins.Placed::id).toList();
+    }
 }

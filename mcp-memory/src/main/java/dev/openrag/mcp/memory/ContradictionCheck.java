@@ -2,6 +2,7 @@ package dev.openrag.mcp.memory;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 import jakarta.inject.Singleton;
@@ -28,11 +29,12 @@ import io.quarkus.runtime.Startup;
  * {@code supersedes}, update, forget or correction hides a memory.
  * <ul>
  * <li>{@code rules} (the default, offline): a person's fact that holds one value at a time
- * ({@link StatedFacts}: where someone lives, works, their age …) stated with another value than one
- * of the scope's current memories nearest to it (the same hybrid search agents use, its text with the
- * words such facts are written with); else, for a memory with a change cue ("now", "migrated",
- * "update:" …), the nearest older memory on the same subject. A memory with neither costs no search.
- * People are the scope's speakers and names a memory introduces as people, never a product's name.</li>
+ * ({@link StatedFacts}, English sentences: where someone lives, works, their age …) stated with another value than
+ * one of the scope's current memories nearest to it (the same hybrid search agents use, its text with the
+ * words such facts are written with); else, in any language, the nearest older memory by the same author that is close
+ * to it in meaning and shares content words with it ({@link FactChanges#byMeaning}: the scope's
+ * {@value FactChanges#NEAREST} nearest by vector, compared by their second-model vectors). People are the scope's
+ * speakers and names a memory introduces as people, never a product's name.</li>
  * <li>{@code llm}: the nearest current memories are shown to the {@code memory} LLM role
  * ({@link LlmContradictions}), which reads any kind of fact. A check that fails (model
  * unreachable, answer not the JSON asked for) suggests nothing and is logged: the memory is added
@@ -77,16 +79,28 @@ public class ContradictionCheck {
         return !mode.equals("off");
     }
 
-    /** What the scope's current memories {@code memory} (not stored yet, embedded as {@code vector}) may replace. */
-    public List<FactChanges.Suggestion> suggestedBy(Memory memory, float[] vector, long now) {
+    /**
+     * What the scope's current memories {@code memory} (not stored yet, embedded as {@code vector} by the first model
+     * and {@code second} by the second, null: none) may replace.
+     */
+    public List<FactChanges.Suggestion> suggestedBy(Memory memory, float[] vector, float[] second, long now) {
         if (mode.equals("rules")) {
             StatedFacts.People people = StatedFacts.People.of(store.speakers(memory.scope()), memory.speaker());
             List<StatedFacts.Fact> facts = StatedFacts.of(memory.text(), memory.speaker(), people);
-            if (facts.isEmpty() && !FactChanges.hasCue(memory.text())) {
+            if (!facts.isEmpty()) {
+                List<FactChanges.Suggestion> stated = FactChanges.byRules(memory,
+                        nearest(memory, memory.text() + " " + StatedFacts.cues(facts), vector, MAX_CANDIDATES, now), people);
+                if (!stated.isEmpty()) {
+                    return stated;
+                }
+            }
+            if (second == null) {
                 return List.of();
             }
-            return FactChanges.byRules(memory, nearest(memory, memory.text() + " " + StatedFacts.cues(facts), vector, MAX_CANDIDATES, now),
-                    people);
+            List<Memory> near = store.search(MemoryQuery.byVector(memory.scope(), vector, FactChanges.NEAREST, null, 0, false, now)).stream()
+                    .map(MemoryHit::memory).filter(Objects::nonNull).toList();
+            Map<String, float[]> seconds = store.secondVectors(near.stream().map(Memory::id).toList());
+            return FactChanges.byMeaning(memory, second, near.stream().map(old -> new FactChanges.Near(old, seconds.get(old.id()))).toList());
         }
         if (model == null) {
             return List.of();

@@ -129,7 +129,7 @@ public class MemoryTools {
                 happened == null ? now : happened, who).withMetadata(meta);
         MemoryEmbeddings.Vectors vectors = embeddings.memory(value);
         if (replaced == null && contradictions.enabled()) {
-            memory = memory.linking(contradictions.suggestedBy(memory, vectors.first(), now).stream().map(FactChanges.Suggestion::link).toList());
+            memory = memory.linking(contradictions.suggestedBy(memory, vectors.first(), vectors.second(), now).stream().map(FactChanges.Suggestion::link).toList());
         }
         memory = memory.mentioning(entities.names(value));
         return store.add(memory, vectors.first(), vectors.second());

@@ -633,6 +633,26 @@ public final class Neo4jMemoryStore implements MemoryStore {
     }
 
     @Override
+    public Map<String, float[]> secondVectors(Collection<String> ids) {
+        Map<String, float[]> vectors = new HashMap<>();
+        if (ids.isEmpty()) {
+            return vectors;
+        }
+        for (Record row : read("MATCH (m:Memory) WHERE m.id IN $ids RETURN m.id AS id, " + MemoryVectors.READ,
+                Map.of("ids", List.copyOf(ids)))) {
+            try {
+                float[] second = MemoryVectors.of(row).second();
+                if (second != null) {
+                    vectors.put(row.get("id").asString(), second);
+                }
+            } catch (IllegalStateException unreadable) {
+                // bytes no release wrote this way: the memory has no vector to compare
+            }
+        }
+        return vectors;
+    }
+
+    @Override
     public Set<String> speakers(String scope) {
         return searcher.speakers(scope);
     }

@@ -91,6 +91,30 @@ class NewerWinsOnNeo4jTest {
     }
 
     @Test
+    void aValueThatChangesBackRanksTheNewestFirstAndAsOfFindsTheMiddleOne() {
+        Neo4jMemoryStore store = new Neo4jMemoryStore(driver);
+        List<String[]> cases = List.of(
+                new String[] {"en", "The team meeting is on Tuesdays.", "The team meeting is on Thursdays now.",
+                        "The team meeting is on Tuesdays again.", "When is the team meeting?"},
+                new String[] {"de", "Unser Büro ist in Hamburg.", "Unser Büro ist nach Berlin umgezogen.",
+                        "Unser Büro ist wieder nach Hamburg umgezogen.", "Wo ist unser Büro?"},
+                new String[] {"zh", "我们的办公室在上海。", "现在我们的办公室在杭州。", "现在我们的办公室又回到上海了。", "我们的办公室在哪里？"});
+        List<String> missed = new ArrayList<>();
+        for (String[] c : cases) {
+            String scope = scope(store, "back-" + c[0], c[1], c[2], c[3]);
+            List<String> now = searchBoth(store, scope, c[4], 10, null);
+            if (!now.get(0).equals("2")) {
+                missed.add(c[0] + " now: " + now);
+            }
+            List<String> then = searchBoth(store, scope, c[4], 10, 2 * MONTH + 1);
+            if (!then.get(0).equals("1") || then.contains("2")) {
+                missed.add(c[0] + " asOf before it went back: " + then);
+            }
+        }
+        assertThat(missed).isEmpty();
+    }
+
+    @Test
     void aNewerFactAboutAPersonLeavesTheirOlderUnrelatedFactFirstAtKOne() {
         Neo4jMemoryStore store = new Neo4jMemoryStore(driver);
         List<String[]> cases = List.of(
