@@ -146,15 +146,36 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         }
     }
 
+    /**
+     * As {@link Neo4jDocumentMetadata#sweepDeletes}: one transaction that finds and write-locks the old tombstones,
+     * then removes those that still are old tombstones, in a statement of its own; a re-upload's text written between
+     * the two (the node no longer a tombstone) stays.
+     */
     @Override
     public int sweepTombstones(long before, int limit) {
+        if (limit <= 0) {
+            return 0;
+        }
         try (Session session = driver.session()) {
-            return session.executeWrite(tx -> tx.run("""
-                    MATCH (t:DocumentText)
-                    WHERE t.deleted = true AND t.arrivedAt < $before
-                    WITH t LIMIT $limit
-                    DETACH DELETE t
-                    RETURN count(*) AS removed""", Map.of("before", before, "limit", limit)).single().get("removed").asInt());
+            return session.executeWrite(tx -> {
+                List<String> locked = tx.run("""
+                        MATCH (t:DocumentText)
+                        WHERE t.deleted = true AND t.arrivedAt < $before
+                        WITH t LIMIT $limit
+                        SET t._lock = true
+                        RETURN t.uid AS uid""", Map.of("before", before, "limit", limit)).list(r -> r.get("uid").asString());
+                if (locked.isEmpty()) {
+                    return 0;
+                }
+                int removed = tx.run("""
+                        UNWIND $uids AS uid
+                        MATCH (t:DocumentText {uid: uid})
+                        WHERE t.deleted = true AND t.arrivedAt < $before
+                        DETACH DELETE t
+                        RETURN count(*) AS removed""", Map.of("uids", locked, "before", before)).single().get("removed").asInt();
+                tx.run("UNWIND $uids AS uid MATCH (t:DocumentText {uid: uid}) REMOVE t._lock", Map.of("uids", locked)).consume();
+                return removed;
+            });
         }
     }
 
