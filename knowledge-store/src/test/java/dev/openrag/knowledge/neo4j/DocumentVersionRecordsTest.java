@@ -3,6 +3,7 @@ package dev.openrag.knowledge.neo4j;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -190,6 +191,55 @@ class DocumentVersionRecordsTest {
                 + "t.version = 'j2@300', t.arrivedAt = 300", () -> texts.sweepTombstones(500, 10_000));
         assertThat(texts.get("race", "text")).as("a re-upload's text written over the tombstone while the sweep looked").isPresent();
         assertThat(tombstones("race")).as("the control's tombstone, with no writer").doesNotContain("control-text");
+    }
+
+    /**
+     * The other order: a writer that reaches a record while a sweep holds it and then removes it waits for the sweep,
+     * and then writes as if there had been no record (a new one where it makes one), never failing on the removed node.
+     */
+    @Test
+    void aWriterWaitingOnARecordTheSweepRemovesStillWrites() throws Exception {
+        Neo4jDocumentTexts texts = new Neo4jDocumentTexts(driver);
+        Map<String, java.util.concurrent.Callable<Object>> writers = new java.util.LinkedHashMap<>();
+        writers.put("entered", () -> {
+            versions.versionEntered("race", "w-entered", "j2@300", 300);
+            return null;
+        });
+        writers.put("stored", () -> versions.versionStored("race", "w-stored", STORE, "j2@300", 300));
+        writers.put("deleted", () -> versions.deleteVersion("race", "w-deleted", STORE, 300));
+        writers.put("claimed", () -> versions.claimInPlace("race", "w-claimed", List.of(STORE), "j2@300+in-place", 300));
+        for (Map.Entry<String, java.util.concurrent.Callable<Object>> writer : writers.entrySet()) {
+            String id = "w-" + writer.getKey();
+            oldDelete(id);
+            whileASweepHolds("MATCH (v:DocumentVersion {uid: $uid})", "race/" + id, writer.getValue());
+        }
+        assertThat(driver.executableQuery("MATCH (v:DocumentVersion {uid: 'race/w-entered'}) RETURN v.enteredAt AS at").execute()
+                .records().get(0).get("at").asLong()).isEqualTo(300);
+        assertThat(versions.mayWrite("race", "w-deleted", STORE, 250)).as("the delete recorded anew").isFalse();
+
+        texts.delete("race", "w-text", 200);
+        whileASweepHolds("MATCH (v:DocumentText {uid: $uid})", Neo4jGraphStore.documentUid("race", "w-text"), () -> texts.put(
+                new dev.openrag.knowledge.browse.DocumentText("race", "w-text", "j2@300", "The re-upload.", List.of(), List.of(),
+                        List.of()), 300));
+        assertThat(texts.get("race", "w-text")).isPresent();
+    }
+
+    /** Locks the node as a sweep does, starts {@code write}, waits until it is blocked, removes the node and commits; the write must then succeed. */
+    private static void whileASweepHolds(String match, String uid, java.util.concurrent.Callable<Object> write) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (org.neo4j.driver.Session session = driver.session(); org.neo4j.driver.Transaction sweep = session.beginTransaction()) {
+            sweep.run(match + " SET v._lock = true", Map.of("uid", uid)).consume();
+            java.util.concurrent.Future<Object> written = pool.submit(write);
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (!blockedSweep() && !written.isDone() && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            sweep.run(match + " DETACH DELETE v", Map.of("uid", uid)).consume();
+            sweep.commit();
+            written.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     /** A record of an old delete (made at 200) of a version that entered at 100. */
