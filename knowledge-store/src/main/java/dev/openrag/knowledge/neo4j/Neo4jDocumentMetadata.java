@@ -78,13 +78,10 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
      */
     @Override
     public void versionEntered(String collection, String documentId, String version, long arrivedAt) {
-        try (Session session = driver.session()) {
-            session.executeWriteWithoutResult(tx -> tx.run("""
-                    MERGE (v:DocumentVersion {uid: $uid})
-                    SET v.collection = $collection, v.documentId = $documentId, v.entered = $version, v.enteredAt = $arrivedAt""",
-                    Map.of("uid", uid(collection, documentId), "collection", collection, "documentId", documentId,
-                            "version", version, "arrivedAt", arrivedAt)).consume());
-        }
+        locked(collection, documentId, true, (tx, v) -> {
+            set(tx, collection, documentId, Map.of("entered", version, "enteredAt", arrivedAt));
+            return true;
+        });
     }
 
     @Override
@@ -201,19 +198,30 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
         Map<String, Object> params = Map.of("uid", uid(collection, documentId), "collection", collection, "documentId", documentId);
         try (Session session = driver.session()) {
             return session.executeWrite(tx -> {
-                List<org.neo4j.driver.types.Node> found = tx.run(create ? """
+                String lock = create ? """
                         MERGE (v:DocumentVersion {uid: $uid})
                         ON CREATE SET v.collection = $collection, v.documentId = $documentId
-                        SET v._lock = true
-                        RETURN v""" : """
+                        SET v._lock = true""" : """
                         MATCH (v:DocumentVersion {uid: $uid})
-                        SET v._lock = true
-                        RETURN v""", params).list(r -> r.get("v").asNode());
+                        SET v._lock = true""";
+                tx.run(lock, params).consume();
+                // read in a statement of its own, under the lock: a sweep that removed the record while this waited
+                // leaves a node that is gone (Neo4j drops writes to it without a word); then it is taken again (made
+                // anew where create), as if there had been none
+                List<org.neo4j.driver.types.Node> found = read(tx, params);
+                if (found.isEmpty() && create) {
+                    tx.run(lock, params).consume();
+                    found = read(tx, params);
+                }
                 boolean done = work.apply(tx, found.isEmpty() ? null : found.get(0));
                 tx.run("MATCH (v:DocumentVersion {uid: $uid}) REMOVE v._lock", params).consume();
                 return done;
             });
         }
+    }
+
+    private static List<org.neo4j.driver.types.Node> read(org.neo4j.driver.TransactionContext tx, Map<String, Object> params) {
+        return tx.run("MATCH (v:DocumentVersion {uid: $uid}) RETURN v", params).list(r -> r.get("v").asNode());
     }
 
     private static void set(org.neo4j.driver.TransactionContext tx, String collection, String documentId, Map<String, Object> changes) {

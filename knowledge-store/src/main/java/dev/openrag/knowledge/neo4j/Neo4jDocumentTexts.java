@@ -60,7 +60,7 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         List<Map<String, Object>> places = text.places().stream().map(Neo4jDocumentTexts::placeRow).toList();
         try (Session session = driver.session()) {
             // a text stored before versions were (no arrivedAt) is replaced; a tombstone of the same instant wins
-            return session.executeWrite(tx -> placed(tx, tx.run("""
+            return session.executeWrite(tx -> placed(tx, lockText(tx, params).run("""
                     MERGE (t:DocumentText {uid: $uid})
                     SET t._lock = true
                     WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt < $arrivedAt OR (t.arrivedAt = $arrivedAt AND t.deleted IS NULL)
@@ -73,6 +73,20 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                         t.placesVersion = $version, t.placesComplete = $placesComplete
                     RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, places));
         }
+    }
+
+    /**
+     * Takes the text node's write lock (made where there is none) before a conditional write: a tombstone sweep that
+     * removed the node while this waited for its lock leaves a node that is gone, whose writes Neo4j drops without a
+     * word, so the node is looked up again in a statement of its own and made anew when it is gone.
+     */
+    private static org.neo4j.driver.TransactionContext lockText(org.neo4j.driver.TransactionContext tx, Map<String, Object> params) {
+        Map<String, Object> uid = Map.of("uid", params.get("uid"));
+        tx.run("MERGE (t:DocumentText {uid: $uid}) SET t._lock = true", uid).consume();
+        if (tx.run("MATCH (t:DocumentText {uid: $uid}) RETURN count(t) AS n", uid).single().get("n").asLong() == 0) {
+            tx.run("MERGE (t:DocumentText {uid: $uid}) SET t._lock = true", uid).consume();
+        }
+        return tx;
     }
 
     /** Places written per statement: a long document's thousands of chunks go in a few round trips, one transaction. */
@@ -133,7 +147,7 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         Map<String, Object> params = Map.of("uid", Neo4jGraphStore.documentUid(collection, documentId), "collection", collection,
                 "documentId", documentId, "deletedAt", deletedAt);
         try (Session session = driver.session()) {
-            session.executeWrite(tx -> placed(tx, tx.run("""
+            session.executeWrite(tx -> placed(tx, lockText(tx, params).run("""
                     MERGE (t:DocumentText {uid: $uid})
                     SET t._lock = true
                     WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt <= $deletedAt
