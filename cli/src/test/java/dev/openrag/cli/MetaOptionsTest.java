@@ -60,4 +60,23 @@ class MetaOptionsTest {
             java.util.Locale.setDefault(before);
         }
     }
+
+    /** The server's cap on the whole of the metadata, here before anything is sent; just under it passes. */
+    @Test
+    void metadataOverTheTotalCapIsRefusedBeforeAnythingIsSent() {
+        List<String> under = new java.util.ArrayList<>();
+        for (int key = 0; key < 8; key++) {
+            for (int item = 0; item < 8; item++) {
+                under.add("k" + key + "=" + (char) ('a' + item) + "x".repeat(999)); // 8 keys of 8 distinct 1000-character values
+            }
+        }
+        assertThat(MetaOptions.map(under)).hasSize(8);
+        assertThat(MetaOptions.json(under)).hasSizeLessThan(dev.openrag.schemas.Metadata.MAX_TOTAL_BYTES);
+        List<String> over = new java.util.ArrayList<>(under);
+        for (int item = 0; item < 8; item++) {
+            over.add("k8=" + (char) ('a' + item) + "y".repeat(999));
+        }
+        assertThatThrownBy(() -> MetaOptions.json(over)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--meta: metadata takes").hasMessageContaining("at most 65536 are allowed in all");
+    }
 }

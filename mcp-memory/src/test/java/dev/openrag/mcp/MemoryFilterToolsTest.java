@@ -116,6 +116,16 @@ class MemoryFilterToolsTest {
                 .contains("nests deeper than 8 levels");
         assertThat(mcp.callError("add_memory", args("text", "x", "scope", scope, "metadata", Map.of("tags", "a"))))
                 .contains("argument 'metadata': metadata key 'tags' is reserved");
+        for (String tags : List.of("Tags", "TAGS")) {
+            assertThat(mcp.callError("add_memory", args("text", "x", "scope", scope, "metadata", Map.of(tags, "a"))))
+                    .contains("argument 'metadata': metadata key '" + tags + "' is in another case reserved");
+        }
+        Map<String, Object> large = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 9; i++) {
+            large.put("k" + i, java.util.Collections.nCopies(8, "x".repeat(1000)));
+        }
+        assertThat(mcp.callError("add_memory", args("text", "x", "scope", scope, "metadata", large)))
+                .contains("argument 'metadata': metadata takes").contains("at most 65536 are allowed in all");
         assertThat(mcp.callError("add_memories", args("scope", scope, "memories", List.of(
                 Map.of("text", "y", "metadata", Map.of("team", Map.of("nested", true)))))))
                 .contains("memories[0].metadata").contains("nested objects are not allowed");

@@ -15,7 +15,8 @@ import dev.openrag.schemas.Metadata;
  * {@code tags} as one more field, a list of strings: equality means "has this tag", {@code in} "has
  * one of them", {@code not} "lacks it", {@code exists} "has any tag", {@code prefix} "has a tag
  * starting so". A memory's metadata may use a document's source field names (no pipeline fills them
- * on a memory); only {@code tags} is reserved, with the filter's own words.
+ * on a memory); only {@code tags} is reserved (in any case), with the filter's own words, and all of it counts
+ * towards {@link Metadata#maxTotalBytes()}.
  */
 public final class MemoryFilter {
 
@@ -35,13 +36,18 @@ public final class MemoryFilter {
         if (metadata == null || metadata.isEmpty()) {
             return Map.of();
         }
-        if (metadata.containsKey(TAGS)) {
-            throw new IllegalArgumentException("metadata key 'tags' is reserved: a memory's tags are its own argument 'tags'");
+        // in any case: "Tags" would be a second field that reads as the tags in filters and hits (equalsIgnoreCase
+        // compares characters without the default locale's rules, so a Turkish default changes nothing)
+        for (String key : metadata.keySet()) {
+            if (TAGS.equalsIgnoreCase(key)) {
+                throw new IllegalArgumentException("metadata key '" + key + "' is " + (TAGS.equals(key) ? "" : "in another case ")
+                        + "reserved: a memory's tags are its own argument 'tags'");
+            }
         }
         if (metadata.size() > Metadata.MAX_KEYS) {
             throw new IllegalArgumentException("metadata has " + metadata.size() + " keys; at most " + Metadata.MAX_KEYS + " are allowed");
         }
-        return Metadata.toJson(Metadata.normalise(metadata, true));
+        return Metadata.toJson(Metadata.withinTotal(Metadata.normalise(metadata, true), true));
     }
 
     /**

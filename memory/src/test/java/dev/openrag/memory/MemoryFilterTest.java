@@ -80,4 +80,39 @@ class MemoryFilterTest {
         }
         assertThatThrownBy(() -> MemoryFilter.metadata(tooMany)).hasMessageContaining("at most 32");
     }
+
+    /** {@code tags} is reserved in every case, whatever the default locale; names that only contain it are the caller's. */
+    @Test
+    void tagsIsReservedInAnyCase() {
+        java.util.Locale before = java.util.Locale.getDefault();
+        try {
+            for (java.util.Locale locale : List.of(java.util.Locale.ROOT, java.util.Locale.forLanguageTag("tr-TR"))) {
+                java.util.Locale.setDefault(locale);
+                for (String key : List.of("Tags", "TAGS", "tAgS", "tagS")) {
+                    assertThatThrownBy(() -> MemoryFilter.metadata(Map.of(key, "x", "team", "a"))).as(key + " in " + locale)
+                            .isInstanceOf(IllegalArgumentException.class)
+                            .hasMessageContaining("metadata key '" + key + "' is in another case reserved");
+                }
+                // controls: names that contain or resemble it are the caller's own
+                assertThat(MemoryFilter.metadata(Map.of("tag", "a", "tagset", "b", "hashtags", "c", "TITLE", "d")))
+                        .containsKeys("tag", "tagset", "hashtags", "TITLE");
+            }
+        } finally {
+            java.util.Locale.setDefault(before);
+        }
+    }
+
+    /** A memory's metadata has the documents' total cap, every key counted (a memory has no source fields). */
+    @Test
+    void aMemorysMetadataHasTheTotalCap() {
+        Map<String, Object> under = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < 8; i++) {
+            under.put("k" + i, java.util.Collections.nCopies(8, "x".repeat(1000)));
+        }
+        assertThat(MemoryFilter.metadata(under)).hasSize(8); // about 64,100 bytes: under
+        Map<String, Object> over = new java.util.LinkedHashMap<>(under);
+        over.put("path", "p".repeat(1024));
+        over.put("title", "t".repeat(1024));
+        assertThatThrownBy(() -> MemoryFilter.metadata(over)).hasMessageContaining("at most 65536 are allowed in all");
+    }
 }

@@ -46,6 +46,14 @@ public final class Metadata {
     public static final long MAX_EXACT_INTEGER = 1L << 53;
     public static final int MAX_LIST_SIZE = 64;
     /**
+     * The most a document's caller metadata (every key that is not a source field, with its values) may take as JSON,
+     * in UTF-8 bytes, unless {@value #MAX_TOTAL_BYTES_PROPERTY} (a system property, or the environment's
+     * {@code OPENRAG_METADATA_MAX_BYTES}) says otherwise: each key and value has its own limit, but 32 keys of 64 items
+     * of 1024 characters would be 2 MiB, copied onto every chunk in every store.
+     */
+    public static final int MAX_TOTAL_BYTES = 65_536;
+    public static final String MAX_TOTAL_BYTES_PROPERTY = "openrag.metadata.max-bytes";
+    /**
      * The most distinct metadata fields one collection holds, source fields included: a key counts
      * once for each kind of value it has among the collection's documents (text, number, date, and
      * dates within a list). OpenSearch maps each such field, and an index takes 1000 fields with its
@@ -70,7 +78,7 @@ public final class Metadata {
      * @throws IllegalArgumentException naming the key and the rule it breaks
      */
     public static Map<String, Object> fromCaller(Map<String, ?> metadata) {
-        return normalise(metadata, false);
+        return withinTotal(normalise(metadata, false), false);
     }
 
     /**
@@ -88,8 +96,60 @@ public final class Metadata {
                 }
             }
         }
-        return normalise(metadata, true);
+        return withinTotal(normalise(metadata, true), false);
     }
+
+    /**
+     * {@code normalised} unless its caller keys (every key when {@code sourceFieldsCount}: a memory has no source fields)
+     * take more than {@link #maxTotalBytes()} as JSON.
+     *
+     * @throws IllegalArgumentException saying the size and the limit
+     */
+    public static Map<String, Object> withinTotal(Map<String, Object> normalised, boolean sourceFieldsCount) {
+        Map<String, Object> counted = new LinkedHashMap<>(toJson(normalised));
+        if (!sourceFieldsCount) {
+            counted.keySet().removeAll(SOURCE_FIELDS);
+        }
+        if (counted.isEmpty()) {
+            return normalised;
+        }
+        long max = maxTotalBytes();
+        long bytes;
+        try {
+            bytes = JSON.writeValueAsBytes(counted).length;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("metadata could not be written as JSON", e); // normalised values always can
+        }
+        if (bytes > max) {
+            throw new IllegalArgumentException("metadata takes " + bytes + " bytes as JSON (" + counted.size()
+                    + " keys with their values); at most " + max + " are allowed in all (" + MAX_TOTAL_BYTES_PROPERTY
+                    + "): shorten or drop values, they are copied onto every chunk");
+        }
+        return normalised;
+    }
+
+    /** {@link #MAX_TOTAL_BYTES}, or the system property or environment variable that sets it. */
+    public static long maxTotalBytes() {
+        String set = System.getProperty(MAX_TOTAL_BYTES_PROPERTY);
+        if (set == null || set.isBlank()) {
+            set = System.getenv("OPENRAG_METADATA_MAX_BYTES");
+        }
+        if (set == null || set.isBlank()) {
+            return MAX_TOTAL_BYTES;
+        }
+        try {
+            long max = Long.parseLong(set.strip());
+            if (max > 0) {
+                return max;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalStateException(MAX_TOTAL_BYTES_PROPERTY + " (OPENRAG_METADATA_MAX_BYTES) must be a positive number of bytes, got '"
+                + set + "'");
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     /** Metadata that may include source fields (the pipeline's own, or a producer's event); what the stores read back. */
     public static Map<String, Object> normalise(Map<String, ?> metadata, boolean sourceFieldsAllowed) {

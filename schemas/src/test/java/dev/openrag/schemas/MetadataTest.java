@@ -209,4 +209,100 @@ class MetadataTest {
         assertThat(new EventCodec().fromJson(json.replace("12345678901234567890", "9007199254740992"), DocumentArrived.class).metadata())
                 .containsEntry("id", limit);
     }
+
+    /**
+     * Caller metadata of exactly {@code bytes} bytes as JSON: keys {@code k0…} with lists of {@code unit} repeated (each
+     * key and list well within its own limits), the last item cut to land on the size; unit is one character of 1, 2 or
+     * 3 UTF-8 bytes.
+     */
+    static Map<String, Object> metadataOfBytes(int bytes, String unit) {
+        Map<String, Object> metadata = new java.util.LinkedHashMap<>();
+        int unitBytes = unit.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        for (int key = 0; jsonBytes(metadata) < bytes; key++) {
+            List<String> items = new java.util.ArrayList<>();
+            metadata.put("k" + key, items);
+            while (items.size() < 8 && jsonBytes(metadata) < bytes) {
+                items.add(unit.repeat(1000));
+            }
+        }
+        // trim the last item to the size (its characters are all unitBytes long)
+        @SuppressWarnings("unchecked")
+        List<String> last = (List<String>) metadata.values().stream().reduce((a, b) -> b).orElseThrow();
+        int over = jsonBytes(metadata) - bytes;
+        String item = last.remove(last.size() - 1);
+        last.add(item.substring(0, item.length() - (over + unitBytes - 1) / unitBytes));
+        assertThat(jsonBytes(metadata)).as("built to size").isBetween(bytes - unitBytes + 1, bytes);
+        return metadata;
+    }
+
+    static int jsonBytes(Map<String, Object> metadata) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsBytes(metadata).length;
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The whole of a caller's metadata has a cap (bytes as JSON, not characters), from every way in; just under it passes. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theTotalOfACallersMetadataIsCappedInBytes() {
+        for (String unit : List.of("x", "é", "€")) {
+            Map<String, Object> atLimit = metadataOfBytes(Metadata.MAX_TOTAL_BYTES, unit);
+            assertThat(Metadata.fromCaller(atLimit)).as("at the limit, " + unit).hasSameSizeAs(atLimit);
+            Map<String, Object> over = metadataOfBytes(Metadata.MAX_TOTAL_BYTES + 3, unit);
+            assertThatThrownBy(() -> Metadata.fromCaller(over)).as("over, " + unit).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("bytes as JSON").hasMessageContaining("at most 65536 are allowed in all")
+                    .hasMessageContaining(Metadata.MAX_TOTAL_BYTES_PROPERTY);
+        }
+        // 30,000 three-byte characters: under the limit in characters, over it in bytes
+        Map<String, Object> wide = metadataOfBytes(90_000, "€");
+        assertThat(wide.values().stream().mapToInt(v -> String.join("", (List<String>) v).length()).sum()).isLessThan(Metadata.MAX_TOTAL_BYTES);
+        assertThatThrownBy(() -> Metadata.fromCaller(wide)).hasMessageContaining("at most 65536");
+        // a producer's (the Kafka event's) source fields do not count: the pipeline bounds each of them itself
+        Map<String, Object> withSource = new java.util.LinkedHashMap<>(metadataOfBytes(Metadata.MAX_TOTAL_BYTES - 100, "x"));
+        withSource.put("url", "https://example.org/" + "p".repeat(8000));
+        withSource.put("title", "t".repeat(8000));
+        assertThat(Metadata.fromProducer(withSource)).containsKeys("url", "title");
+        withSource.put("team", "p".repeat(200));
+        assertThatThrownBy(() -> Metadata.fromProducer(withSource)).hasMessageContaining("at most 65536");
+        // the pipeline's own reading back (normalise) is not capped: a lowered cap never breaks stored documents
+        assertThat(Metadata.normalise(over(), true)).isNotEmpty();
+    }
+
+    private static Map<String, Object> over() {
+        return metadataOfBytes(Metadata.MAX_TOTAL_BYTES + 1000, "x");
+    }
+
+    /** The cap is set by {@value Metadata#MAX_TOTAL_BYTES_PROPERTY}; a value that is no positive number is said to be wrong. */
+    @Test
+    void theTotalCapIsConfigurable() {
+        Map<String, Object> small = metadataOfBytes(2000, "x");
+        String before = System.getProperty(Metadata.MAX_TOTAL_BYTES_PROPERTY);
+        try {
+            System.setProperty(Metadata.MAX_TOTAL_BYTES_PROPERTY, "1999");
+            assertThatThrownBy(() -> Metadata.fromCaller(small)).hasMessageContaining("at most 1999 are allowed");
+            System.setProperty(Metadata.MAX_TOTAL_BYTES_PROPERTY, "2000");
+            assertThat(Metadata.fromCaller(small)).hasSameSizeAs(small);
+            System.setProperty(Metadata.MAX_TOTAL_BYTES_PROPERTY, "lots");
+            assertThatThrownBy(() -> Metadata.fromCaller(small)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("must be a positive number of bytes, got 'lots'");
+        } finally {
+            if (before == null) {
+                System.clearProperty(Metadata.MAX_TOTAL_BYTES_PROPERTY);
+            } else {
+                System.setProperty(Metadata.MAX_TOTAL_BYTES_PROPERTY, before);
+            }
+        }
+    }
+
+    /** The Kafka event over the cap is invalid (a dead letter with the reason); one just under is read. */
+    @Test
+    void aKafkaEventOverTheTotalCapIsInvalid() {
+        String over = arrivedWith(metadataOfBytes(Metadata.MAX_TOTAL_BYTES + 1, "x"));
+        assertThatThrownBy(() -> new EventCodec().fromJson(over, DocumentArrived.class)).isInstanceOf(InvalidEventException.class)
+                .hasMessageContaining("$.metadata").hasMessageContaining("at most 65536 are allowed in all");
+        String under = arrivedWith(metadataOfBytes(Metadata.MAX_TOTAL_BYTES, "x"));
+        assertThat(new EventCodec().fromJson(under, DocumentArrived.class).metadata()).isNotEmpty();
+    }
 }

@@ -18,6 +18,8 @@ import io.quarkus.scheduler.Scheduled;
  * of the topic); past the pipeline topics' retention (the broker's 7 days) none can, so the records only grow.
  * A dead letter redriven after that long is the one way left for such a version: it is written as any redrive.
  * Each sweep removes at most {@code openrag.ingest.delete-records.batch} of each, so none holds a long transaction.
+ * A record a version entered after its delete is kept (that version is on its way); each store checks its conditions
+ * again under the records' write locks when it removes them, so a write meanwhile keeps what it wrote.
  */
 @ApplicationScoped
 public class DeleteRecordSweeper {

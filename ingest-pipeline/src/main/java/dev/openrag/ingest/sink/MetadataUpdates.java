@@ -74,7 +74,7 @@ public class MetadataUpdates {
 
     /** Records the version of {@code record} as sent down the whole pipeline; before it is sent. */
     public void entered(ConsumerRecord<?, ?> record, EventEnvelope event) {
-        documents.versionEntered(event.collection(), event.documentId(), version(record, event));
+        documents.versionEntered(event.collection(), event.documentId(), version(record, event), StageRunner.versionTime(record, event));
     }
 
     /**

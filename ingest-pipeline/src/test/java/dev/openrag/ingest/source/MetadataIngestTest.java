@@ -164,6 +164,49 @@ class MetadataIngestTest {
                 "metadata", Map.of("team", "payments", "tags", List.of("a")))).post("/api/documents").then().statusCode(202);
     }
 
+    /** {@code keys} keys of 8 values of 1000 characters: 8 keys are 64,249 bytes as JSON (under the 65,536 cap), 9 are 72,280. */
+    private static Map<String, Object> sizedMetadata(int keys) {
+        Map<String, Object> metadata = new java.util.LinkedHashMap<>();
+        IntStream.range(0, keys).forEach(i -> metadata.put("k" + i, java.util.Collections.nCopies(8, ("v" + i).repeat(500))));
+        return metadata;
+    }
+
+    /** The whole of a document's caller metadata is capped: a 400 on both uploads, a dead letter for the event; just under goes through. */
+    @Test
+    void metadataOverTheTotalCapIsRefusedOnEveryWayInAndJustUnderIsStored() throws Exception {
+        String cap = "at most " + dev.openrag.schemas.Metadata.MAX_TOTAL_BYTES + " are allowed in all";
+        given().contentType(ContentType.JSON).body(Map.of("collection", COLLECTION, "title", "t", "text", "hello",
+                "metadata", sizedMetadata(9))).post("/api/documents").then()
+                .statusCode(400).body("error", equalTo("bad_request")).body("message", containsString("field 'metadata'"))
+                .body("message", containsString(cap));
+        String overJson = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(sizedMetadata(9));
+        given().multiPart("metadata", overJson, "application/json")
+                .multiPart("files", "capped.txt", "hello".getBytes(StandardCharsets.UTF_8), "text/plain")
+                .post("/api/documents").then().statusCode(400).body("error", equalTo("bad_request")).body("message", containsString(cap));
+        produce("meta-evt-over-cap", new EventCodec().toJson(event("meta-evt-over-cap", sizedMetadata(9))));
+        List<String> dead = dev.openrag.ingest.IngestTestSupportAccess.readUntil(Topics.INGEST_DLQ, "meta-evt-over-cap", Duration.ofSeconds(60));
+        assertThat(dead.get(0)).contains("$.metadata").contains(cap);
+
+        // controls, just under the cap on each way in: taken and stored whole
+        String jsonJob = given().contentType(ContentType.JSON).body(Map.of("collection", COLLECTION, "title", "under cap",
+                "text", "Kept whole.", "uri", "notes://under-cap", "metadata", sizedMetadata(8)))
+                .post("/api/documents").then().statusCode(202).extract().path("jobId");
+        String underJson = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(sizedMetadata(8));
+        String multipartJob = given().multiPart("collection", COLLECTION).multiPart("metadata", underJson, "application/json")
+                .multiPart("files", "under-cap.txt", "Kept whole too.".getBytes(StandardCharsets.UTF_8), "text/plain")
+                .post("/api/documents").then().statusCode(202).extract().path("jobId");
+        assertThat(awaitJob(jsonJob).getString("state")).isEqualTo("completed");
+        assertThat(awaitJob(multipartJob).getString("state")).isEqualTo("completed");
+        assertThat(documentNode(dev.openrag.schemas.Ids.documentIdFromUri("upload://under-cap.txt")).get("meta_s_k7")
+                .asList(Value::asString)).hasSize(8);
+        produce("meta-evt-under-cap", new EventCodec().toJson(event("meta-evt-under-cap", sizedMetadata(8))));
+        long deadline = System.currentTimeMillis() + 120_000;
+        while (System.currentTimeMillis() < deadline && documentNodeOrNull("meta-evt-under-cap", "meta_s_k7") == null) {
+            Thread.sleep(300);
+        }
+        assertThat(documentNode("meta-evt-under-cap").get("meta_s_k7").asList(Value::asString)).hasSize(8);
+    }
+
     private static DocumentArrived event(String documentId, Map<String, Object> metadata) {
         return new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, "evt-" + documentId, documentId, "job-" + documentId,
                 COLLECTION, new Source("producer", "s3://bucket/" + documentId + ".md"), "Event doc", "text/markdown",

@@ -72,19 +72,16 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
      * stage records a version before the Neo4j sink has created its Document, which browsing must not
      * see half made, and a delete's record outlives the Document. Properties: entered; per store
      * stored_<store> (the version) and storedAt_<store> (when it arrived), or deleted_<store> (the
-     * latest delete's time). Each check-and-write is one transaction that takes the node's write lock
+     * latest delete's time); enteredAt (when the entered version arrived; absent on records made before it was kept). Each check-and-write is one transaction that takes the node's write lock
      * first ({@code SET v._lock}), as Neo4jDocumentTexts does, so a write and a delete cannot both pass
      * their checks on the same old state.
      */
     @Override
-    public void versionEntered(String collection, String documentId, String version) {
-        try (Session session = driver.session()) {
-            session.executeWriteWithoutResult(tx -> tx.run("""
-                    MERGE (v:DocumentVersion {uid: $uid})
-                    SET v.collection = $collection, v.documentId = $documentId, v.entered = $version""",
-                    Map.of("uid", uid(collection, documentId), "collection", collection, "documentId", documentId,
-                            "version", version)).consume());
-        }
+    public void versionEntered(String collection, String documentId, String version, long arrivedAt) {
+        locked(collection, documentId, true, (tx, v) -> {
+            set(tx, collection, documentId, Map.of("entered", version, "enteredAt", arrivedAt));
+            return true;
+        });
     }
 
     @Override
@@ -142,6 +139,7 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
             }
             Map<String, Object> changes = new HashMap<>();
             changes.put("entered", version);
+            changes.put("enteredAt", arrivedAt);
             stores.forEach(store -> {
                 changes.put("stored_" + store, version);
                 changes.put("storedAt_" + store, arrivedAt);
@@ -151,17 +149,46 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
         });
     }
 
+    /**
+     * What a sweep may remove: a record that holds no stored version, has a delete, every delete made before
+     * {@code $before}, and no version entered after any of them (one still on its way: its store needs the record
+     * to keep an older, replayed version out, and a delete made before it must not remove it).
+     */
+    private static final String SWEEPABLE = """
+            none(k IN keys(v) WHERE k STARTS WITH 'stored_')
+              AND any(k IN keys(v) WHERE k STARTS WITH 'deleted_')
+              AND all(k IN keys(v) WHERE NOT k STARTS WITH 'deleted_' OR v[k] < $before)
+              AND (v.enteredAt IS NULL OR all(k IN keys(v) WHERE NOT k STARTS WITH 'deleted_' OR v[k] >= v.enteredAt))""";
+
+    /**
+     * One transaction: the candidates are found and write-locked ({@code SET v._lock}, as every check-and-write here
+     * does), then looked at again and removed only if they still qualify. A version stored or entered by a write that
+     * committed between the first look and the lock is seen by the second, in a statement of its own (so no value
+     * read before the lock is reused); a write after the lock waits for the removal and finds no record (a delete's
+     * record is then made anew by {@link #deleteVersion}).
+     */
     @Override
     public int sweepDeletes(long before, int limit) {
+        if (limit <= 0) {
+            return 0;
+        }
         try (Session session = driver.session()) {
-            return session.executeWrite(tx -> tx.run("""
-                    MATCH (v:DocumentVersion)
-                    WHERE none(k IN keys(v) WHERE k STARTS WITH 'stored_')
-                      AND any(k IN keys(v) WHERE k STARTS WITH 'deleted_')
-                      AND all(k IN keys(v) WHERE NOT k STARTS WITH 'deleted_' OR v[k] < $before)
-                    WITH v LIMIT $limit
-                    DETACH DELETE v
-                    RETURN count(*) AS removed""", Map.of("before", before, "limit", limit)).single().get("removed").asInt());
+            return session.executeWrite(tx -> {
+                List<String> locked = tx.run("MATCH (v:DocumentVersion) WHERE " + SWEEPABLE + """
+
+                        WITH v LIMIT $limit
+                        SET v._lock = true
+                        RETURN v.uid AS uid""", Map.of("before", before, "limit", limit)).list(r -> r.get("uid").asString());
+                if (locked.isEmpty()) {
+                    return 0;
+                }
+                int removed = tx.run("UNWIND $uids AS uid MATCH (v:DocumentVersion {uid: uid}) WHERE " + SWEEPABLE + """
+
+                        DETACH DELETE v
+                        RETURN count(*) AS removed""", Map.of("uids", locked, "before", before)).single().get("removed").asInt();
+                tx.run("UNWIND $uids AS uid MATCH (v:DocumentVersion {uid: uid}) REMOVE v._lock", Map.of("uids", locked)).consume();
+                return removed;
+            });
         }
     }
 
@@ -171,19 +198,30 @@ public final class Neo4jDocumentMetadata implements DocumentMetadataStore {
         Map<String, Object> params = Map.of("uid", uid(collection, documentId), "collection", collection, "documentId", documentId);
         try (Session session = driver.session()) {
             return session.executeWrite(tx -> {
-                List<org.neo4j.driver.types.Node> found = tx.run(create ? """
+                String lock = create ? """
                         MERGE (v:DocumentVersion {uid: $uid})
                         ON CREATE SET v.collection = $collection, v.documentId = $documentId
-                        SET v._lock = true
-                        RETURN v""" : """
+                        SET v._lock = true""" : """
                         MATCH (v:DocumentVersion {uid: $uid})
-                        SET v._lock = true
-                        RETURN v""", params).list(r -> r.get("v").asNode());
+                        SET v._lock = true""";
+                tx.run(lock, params).consume();
+                // read in a statement of its own, under the lock: a sweep that removed the record while this waited
+                // leaves a node that is gone (Neo4j drops writes to it without a word); then it is taken again (made
+                // anew where create), as if there had been none
+                List<org.neo4j.driver.types.Node> found = read(tx, params);
+                if (found.isEmpty() && create) {
+                    tx.run(lock, params).consume();
+                    found = read(tx, params);
+                }
                 boolean done = work.apply(tx, found.isEmpty() ? null : found.get(0));
                 tx.run("MATCH (v:DocumentVersion {uid: $uid}) REMOVE v._lock", params).consume();
                 return done;
             });
         }
+    }
+
+    private static List<org.neo4j.driver.types.Node> read(org.neo4j.driver.TransactionContext tx, Map<String, Object> params) {
+        return tx.run("MATCH (v:DocumentVersion {uid: $uid}) RETURN v", params).list(r -> r.get("v").asNode());
     }
 
     private static void set(org.neo4j.driver.TransactionContext tx, String collection, String documentId, Map<String, Object> changes) {

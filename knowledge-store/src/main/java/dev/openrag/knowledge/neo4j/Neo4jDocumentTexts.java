@@ -60,7 +60,7 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         List<Map<String, Object>> places = text.places().stream().map(Neo4jDocumentTexts::placeRow).toList();
         try (Session session = driver.session()) {
             // a text stored before versions were (no arrivedAt) is replaced; a tombstone of the same instant wins
-            return session.executeWrite(tx -> placed(tx, tx.run("""
+            return session.executeWrite(tx -> placed(tx, lockText(tx, params).run("""
                     MERGE (t:DocumentText {uid: $uid})
                     SET t._lock = true
                     WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt < $arrivedAt OR (t.arrivedAt = $arrivedAt AND t.deleted IS NULL)
@@ -73,6 +73,20 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                         t.placesVersion = $version, t.placesComplete = $placesComplete
                     RETURN count(t) AS written""", params).single().get("written").asLong() > 0, params, places));
         }
+    }
+
+    /**
+     * Takes the text node's write lock (made where there is none) before a conditional write: a tombstone sweep that
+     * removed the node while this waited for its lock leaves a node that is gone, whose writes Neo4j drops without a
+     * word, so the node is looked up again in a statement of its own and made anew when it is gone.
+     */
+    private static org.neo4j.driver.TransactionContext lockText(org.neo4j.driver.TransactionContext tx, Map<String, Object> params) {
+        Map<String, Object> uid = Map.of("uid", params.get("uid"));
+        tx.run("MERGE (t:DocumentText {uid: $uid}) SET t._lock = true", uid).consume();
+        if (tx.run("MATCH (t:DocumentText {uid: $uid}) RETURN count(t) AS n", uid).single().get("n").asLong() == 0) {
+            tx.run("MERGE (t:DocumentText {uid: $uid}) SET t._lock = true", uid).consume();
+        }
+        return tx;
     }
 
     /** Places written per statement: a long document's thousands of chunks go in a few round trips, one transaction. */
@@ -133,7 +147,7 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         Map<String, Object> params = Map.of("uid", Neo4jGraphStore.documentUid(collection, documentId), "collection", collection,
                 "documentId", documentId, "deletedAt", deletedAt);
         try (Session session = driver.session()) {
-            session.executeWrite(tx -> placed(tx, tx.run("""
+            session.executeWrite(tx -> placed(tx, lockText(tx, params).run("""
                     MERGE (t:DocumentText {uid: $uid})
                     SET t._lock = true
                     WITH t WHERE t.arrivedAt IS NULL OR t.arrivedAt <= $deletedAt
@@ -146,15 +160,36 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
         }
     }
 
+    /**
+     * As {@link Neo4jDocumentMetadata#sweepDeletes}: one transaction that finds and write-locks the old tombstones,
+     * then removes those that still are old tombstones, in a statement of its own; a re-upload's text written between
+     * the two (the node no longer a tombstone) stays.
+     */
     @Override
     public int sweepTombstones(long before, int limit) {
+        if (limit <= 0) {
+            return 0;
+        }
         try (Session session = driver.session()) {
-            return session.executeWrite(tx -> tx.run("""
-                    MATCH (t:DocumentText)
-                    WHERE t.deleted = true AND t.arrivedAt < $before
-                    WITH t LIMIT $limit
-                    DETACH DELETE t
-                    RETURN count(*) AS removed""", Map.of("before", before, "limit", limit)).single().get("removed").asInt());
+            return session.executeWrite(tx -> {
+                List<String> locked = tx.run("""
+                        MATCH (t:DocumentText)
+                        WHERE t.deleted = true AND t.arrivedAt < $before
+                        WITH t LIMIT $limit
+                        SET t._lock = true
+                        RETURN t.uid AS uid""", Map.of("before", before, "limit", limit)).list(r -> r.get("uid").asString());
+                if (locked.isEmpty()) {
+                    return 0;
+                }
+                int removed = tx.run("""
+                        UNWIND $uids AS uid
+                        MATCH (t:DocumentText {uid: uid})
+                        WHERE t.deleted = true AND t.arrivedAt < $before
+                        DETACH DELETE t
+                        RETURN count(*) AS removed""", Map.of("uids", locked, "before", before)).single().get("removed").asInt();
+                tx.run("UNWIND $uids AS uid MATCH (t:DocumentText {uid: uid}) REMOVE t._lock", Map.of("uids", locked)).consume();
+                return removed;
+            });
         }
     }
 

@@ -49,7 +49,11 @@ public final class OpenSearchFacets implements MetadataFacets {
         return held(collection, mapped);
     }
 
-    /** One round trip: a filters aggregation with a bucket per key, counting the chunks that hold it in any kind. */
+    /**
+     * One round trip: a filters aggregation with a bucket per key, counting the chunks that hold it in any kind. Every
+     * filtered search asks it: OpenSearch's shard request cache answers it again (size 0) until the index next
+     * changes, so the cache follows writes as searches see them.
+     */
     @Override
     @SuppressWarnings("rawtypes")
     public Set<String> held(String collection, java.util.Collection<String> keys) {
@@ -59,7 +63,7 @@ public final class OpenSearchFacets implements MetadataFacets {
         Map<String, Query> holding = new java.util.LinkedHashMap<>();
         keys.forEach(key -> holding.put(key, OpenSearchFilters.query(new dev.openrag.knowledge.filter.DocumentFilter.Exists(key, true))));
         try {
-            SearchResponse<Map> response = client.search(s -> s.index(ChunkIndex.name(collection)).ignoreUnavailable(true).size(0)
+            SearchResponse<Map> response = client.search(s -> s.index(ChunkIndex.name(collection)).ignoreUnavailable(true).size(0).requestCache(true)
                     .aggregations("held", Aggregation.of(a -> a.filters(f -> f.filters(b -> b.keyed(holding))))), Map.class);
             Aggregate held = response.aggregations().get("held");
             Set<String> found = new TreeSet<>();

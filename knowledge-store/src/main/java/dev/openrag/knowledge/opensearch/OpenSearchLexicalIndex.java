@@ -224,7 +224,8 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
                     + " (a key counts once per kind of value: text, number, date). New here: "
                     + added.stream().limit(10).map(OpenSearchLexicalIndex::describeField).collect(java.util.stream.Collectors.joining(", "))
                     + (added.size() > 10 ? " and " + (added.size() - 10) + " more" : "")
-                    + ". Reuse the collection's keys, or give several values of one kind as a list under one key");
+                    + ". Reuse the collection's keys, or give several values of one kind as a list under one key"
+                    + " (fields of documents since deleted still count: OpenSearch never drops a mapped field)");
         }
     }
 

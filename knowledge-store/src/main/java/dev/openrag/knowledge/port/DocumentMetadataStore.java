@@ -28,9 +28,10 @@ public interface DocumentMetadataStore {
      * Records {@code version} as the newest version of the document sent down the whole pipeline
      * (written before it is sent on): until every metadata-keeping store has stored it
      * ({@link #versionStored}), a later version must not update metadata in place, or the older
-     * one's write, still to come, would put its metadata back over it.
+     * one's write, still to come, would put its metadata back over it. {@code arrivedAt}: when the version arrived
+     * (a delete record older than that is kept by {@link #sweepDeletes}, the version still being on its way).
      */
-    void versionEntered(String collection, String documentId, String version);
+    void versionEntered(String collection, String documentId, String version, long arrivedAt);
 
     /*
      * Deletes travel on a topic of their own, unordered with the versions, so each store keeps the
@@ -72,8 +73,9 @@ public interface DocumentMetadataStore {
     boolean claimInPlace(String collection, String documentId, Collection<String> stores, String version, long arrivedAt);
 
     /**
-     * Removes at most {@code limit} version records that hold no stored version and whose every delete was made
-     * before {@code before}; returns how many. A version older than such a delete could then be written again, so
+     * Removes at most {@code limit} version records that hold no stored version, entered none after a delete, and
+     * whose every delete was made before {@code before}; returns how many. The conditions hold when each is removed:
+     * a version stored or entered meanwhile keeps its record. A version older than such a delete could then be written again, so
      * {@code before} lies past the time any such version can still reach a sink (see DeleteRecordSweeper).
      */
     int sweepDeletes(long before, int limit);

@@ -3,6 +3,7 @@ package dev.openrag.knowledge.neo4j;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -44,7 +45,7 @@ class DocumentVersionRecordsTest {
     @Test
     void aDeleteRemovesOnlyWhatArrivedBeforeItAndKeepsOutLateWritesOfOlderVersions() {
         String doc = "ordered";
-        versions.versionEntered("c", doc, "j1@1000");
+        versions.versionEntered("c", doc, "j1@1000", 1000);
         assertThat(versions.mayWrite("c", doc, STORE, 1000)).isTrue();
         assertThat(versions.versionStored("c", doc, STORE, "j1@1000", 1000)).isTrue();
 
@@ -63,7 +64,7 @@ class DocumentVersionRecordsTest {
     @Test
     void anOlderVersionReplayedAfterANewerOneWasStoredIsNotWrittenOverIt() {
         String doc = "replayed";
-        versions.versionEntered("c", doc, "j2@2000");
+        versions.versionEntered("c", doc, "j2@2000", 2000);
         assertThat(versions.versionStored("c", doc, STORE, "j2@2000", 2000)).isTrue();
         assertThat(versions.mayWrite("c", doc, STORE, 1000)).as("v1's event redriven after v2 was stored").isFalse();
         // controls: the same version delivered again, a newer one, and another store that holds nothing yet
@@ -76,7 +77,7 @@ class DocumentVersionRecordsTest {
     void anUpdateInPlaceIsClaimedOnlyWhenEveryStoreHoldsTheLastVersionAndThenOutranksAnOlderDelete() {
         String doc = "in-place";
         List<String> stores = List.of(STORE, OTHER);
-        versions.versionEntered("c", doc, "j1@1000");
+        versions.versionEntered("c", doc, "j1@1000", 1000);
         versions.versionStored("c", doc, STORE, "j1@1000", 1000);
         assertThat(versions.claimInPlace("c", doc, stores, "j2@2000+in-place", 2000)).as("one store still waits for j1").isFalse();
         versions.versionStored("c", doc, OTHER, "j1@1000", 1000);
@@ -93,7 +94,7 @@ class DocumentVersionRecordsTest {
     void aDeleteForStoresRemovedTogetherIsRecordedForAllOrNone() {
         String doc = "together";
         List<String> both = List.of(OTHER, GRAPH);
-        versions.versionEntered("c", doc, "j1@1000");
+        versions.versionEntered("c", doc, "j1@1000", 1000);
         versions.versionStored("c", doc, OTHER, "j1@1000", 1000);
         versions.versionStored("c", doc, GRAPH, "j2@3000", 3000);
         assertThat(versions.deleteVersion("c", doc, both, 2000)).as("the graph holds a version made after the delete").isFalse();
@@ -109,13 +110,13 @@ class DocumentVersionRecordsTest {
     @Test
     void aSweepRemovesOnlyOldDeleteRecordsThatHoldNoVersion() {
         Neo4jDocumentTexts texts = new Neo4jDocumentTexts(driver);
-        versions.versionEntered("swept", "old", "j1@100");
+        versions.versionEntered("swept", "old", "j1@100", 100);
         versions.deleteVersion("swept", "old", List.of(STORE, OTHER), 200);
         texts.delete("swept", "old", 200);
         // controls: a delete after the horizon, a store still holding a version, one store deleted late
         versions.deleteVersion("swept", "recent", STORE, 900);
         texts.delete("swept", "recent", 900);
-        versions.versionEntered("swept", "held", "j1@100");
+        versions.versionEntered("swept", "held", "j1@100", 100);
         versions.versionStored("swept", "held", OTHER, "j1@100", 100);
         versions.deleteVersion("swept", "held", STORE, 200);
         versions.deleteVersion("swept", "mixed", STORE, 200);
@@ -133,6 +134,144 @@ class DocumentVersionRecordsTest {
         assertThat(recordOf("swept", "held")).isTrue();
         assertThat(recordOf("swept", "mixed")).isTrue();
         assertThat(versions.mayWrite("swept", "recent", STORE, 800)).as("what a kept record still keeps out").isFalse();
+    }
+
+    /** A version entered after a document's delete is on its way to the stores: its record stays; one entered before goes. */
+    @Test
+    void aSweepKeepsTheRecordOfAVersionEnteredAfterTheDelete() {
+        versions.versionEntered("entered", "after", "j1@100", 100);
+        versions.versionStored("entered", "after", STORE, "j1@100", 100);
+        versions.deleteVersion("entered", "after", STORE, 200);
+        versions.versionEntered("entered", "after", "j2@300", 300); // the re-upload, not yet written by any store
+        // controls: entered before the delete, and a record made before arrival times were kept
+        versions.versionEntered("entered", "before", "j1@100", 100);
+        versions.deleteVersion("entered", "before", STORE, 200);
+        versions.deleteVersion("entered", "legacy", STORE, 200);
+        driver.executableQuery("MATCH (v:DocumentVersion {uid: 'entered/legacy'}) SET v.entered = 'j0@50'").execute();
+
+        while (versions.sweepDeletes(500, 100) > 0) {
+            // until none is left
+        }
+        assertThat(recordOf("entered", "after")).as("a version entered after the delete").isTrue();
+        assertThat(recordOf("entered", "before")).isFalse();
+        assertThat(recordOf("entered", "legacy")).isFalse();
+        // what the kept record still does: an older version replayed is kept out once the re-upload is stored
+        assertThat(versions.versionStored("entered", "after", STORE, "j2@300", 300)).isTrue();
+        assertThat(versions.mayWrite("entered", "after", STORE, 100)).isFalse();
+    }
+
+    /**
+     * A writer that commits while a sweep is looking at the same old record: the sweep waits for its lock and then
+     * sees the write. Each writer here holds its transaction open (as a sink's write does between its lock and its
+     * commit) until the sweep is blocked on it; the control is the same record with no writer.
+     */
+    @Test
+    void aSweepKeepsWhatAConcurrentWriterStoredWhileItLooked() throws Exception {
+        Neo4jDocumentTexts texts = new Neo4jDocumentTexts(driver);
+        // a re-upload's version stored over an old delete's record
+        oldDelete("stored");
+        oldDelete("control");
+        whileAWriterHolds("MATCH (v:DocumentVersion {uid: 'race/stored'}) SET v._lock = true, v.`stored_" + STORE
+                + "` = 'j2@300', v.`storedAt_" + STORE + "` = 300", () -> versions.sweepDeletes(500, 10_000));
+        assertThat(recordOf("race", "stored")).as("a version stored while the sweep looked").isTrue();
+        assertThat(recordOf("race", "control")).as("the control, with no writer").isFalse();
+
+        // a re-upload's version entered
+        oldDelete("entered");
+        oldDelete("control");
+        whileAWriterHolds("MATCH (v:DocumentVersion {uid: 'race/entered'}) SET v._lock = true, v.entered = 'j2@300', v.enteredAt = 300",
+                () -> versions.sweepDeletes(500, 10_000));
+        assertThat(recordOf("race", "entered")).as("a version entered while the sweep looked").isTrue();
+        assertThat(recordOf("race", "control")).as("the control, with no writer").isFalse();
+
+        // a re-upload's text written over the tombstone, as Neo4jDocumentTexts.put writes it
+        texts.delete("race", "text", 200);
+        texts.delete("race", "control-text", 200);
+        whileAWriterHolds("MATCH (t:DocumentText {uid: $uid}) SET t._lock = true, t.deleted = null, t.text = 'The re-upload.', "
+                + "t.version = 'j2@300', t.arrivedAt = 300", () -> texts.sweepTombstones(500, 10_000));
+        assertThat(texts.get("race", "text")).as("a re-upload's text written over the tombstone while the sweep looked").isPresent();
+        assertThat(tombstones("race")).as("the control's tombstone, with no writer").doesNotContain("control-text");
+    }
+
+    /**
+     * The other order: a writer that reaches a record while a sweep holds it and then removes it waits for the sweep,
+     * and then writes as if there had been no record (a new one where it makes one), never failing on the removed node.
+     */
+    @Test
+    void aWriterWaitingOnARecordTheSweepRemovesStillWrites() throws Exception {
+        Neo4jDocumentTexts texts = new Neo4jDocumentTexts(driver);
+        Map<String, java.util.concurrent.Callable<Object>> writers = new java.util.LinkedHashMap<>();
+        writers.put("entered", () -> {
+            versions.versionEntered("race", "w-entered", "j2@300", 300);
+            return null;
+        });
+        writers.put("stored", () -> versions.versionStored("race", "w-stored", STORE, "j2@300", 300));
+        writers.put("deleted", () -> versions.deleteVersion("race", "w-deleted", STORE, 300));
+        writers.put("claimed", () -> versions.claimInPlace("race", "w-claimed", List.of(STORE), "j2@300+in-place", 300));
+        for (Map.Entry<String, java.util.concurrent.Callable<Object>> writer : writers.entrySet()) {
+            String id = "w-" + writer.getKey();
+            oldDelete(id);
+            whileASweepHolds("MATCH (v:DocumentVersion {uid: $uid})", "race/" + id, writer.getValue());
+        }
+        assertThat(driver.executableQuery("MATCH (v:DocumentVersion {uid: 'race/w-entered'}) RETURN v.enteredAt AS at").execute()
+                .records().get(0).get("at").asLong()).isEqualTo(300);
+        assertThat(versions.mayWrite("race", "w-deleted", STORE, 250)).as("the delete recorded anew").isFalse();
+
+        texts.delete("race", "w-text", 200);
+        whileASweepHolds("MATCH (v:DocumentText {uid: $uid})", Neo4jGraphStore.documentUid("race", "w-text"), () -> texts.put(
+                new dev.openrag.knowledge.browse.DocumentText("race", "w-text", "j2@300", "The re-upload.", List.of(), List.of(),
+                        List.of()), 300));
+        assertThat(texts.get("race", "w-text")).isPresent();
+    }
+
+    /** Locks the node as a sweep does, starts {@code write}, waits until it is blocked, removes the node and commits; the write must then succeed. */
+    private static void whileASweepHolds(String match, String uid, java.util.concurrent.Callable<Object> write) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (org.neo4j.driver.Session session = driver.session(); org.neo4j.driver.Transaction sweep = session.beginTransaction()) {
+            sweep.run(match + " SET v._lock = true", Map.of("uid", uid)).consume();
+            java.util.concurrent.Future<Object> written = pool.submit(write);
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (!blockedSweep() && !written.isDone() && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            sweep.run(match + " DETACH DELETE v", Map.of("uid", uid)).consume();
+            sweep.commit();
+            written.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** A record of an old delete (made at 200) of a version that entered at 100. */
+    private static void oldDelete(String documentId) {
+        versions.versionEntered("race", documentId, "j1@100", 100);
+        versions.deleteVersion("race", documentId, STORE, 200);
+    }
+
+    /**
+     * Runs {@code write} in a transaction held open until {@code sweep}, started beside it, is blocked by it (Neo4j
+     * lists it so), then commits, and waits for the sweep.
+     */
+    private static void whileAWriterHolds(String write, java.util.concurrent.Callable<Integer> sweep) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try (org.neo4j.driver.Session session = driver.session(); org.neo4j.driver.Transaction writer = session.beginTransaction()) {
+            writer.run(write, java.util.Map.of("uid", Neo4jGraphStore.documentUid("race", "text"))).consume();
+            java.util.concurrent.Future<Integer> swept = pool.submit(sweep);
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (!blockedSweep() && !swept.isDone() && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(swept.isDone()).as("the sweep waits for the writer's lock").isFalse();
+            writer.commit();
+            swept.get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static boolean blockedSweep() {
+        return driver.executableQuery("SHOW TRANSACTIONS YIELD currentQuery, status WHERE status STARTS WITH 'Blocked' RETURN count(*) AS n")
+                .execute().records().get(0).get("n").asLong() > 0;
     }
 
     private static boolean recordOf(String collection, String documentId) {

@@ -77,8 +77,8 @@ public class MemoryTools {
     }
 
     static final String METADATA = "Caller metadata, key -> value (a string, a number, an ISO-8601 date or a list of strings), as "
-            + "a document's: plain keys (a letter, then letters, digits, '_' or '-'), at most 32; 'tags' and the filter's words are "
-            + "reserved";
+            + "a document's: plain keys (a letter, then letters, digits, '_' or '-'), at most 32, at most 64 KiB in all as JSON by default; "
+            + "'tags' (in any case) and the filter's words are reserved";
 
     static final String FILTER = "Only memories whose tags or metadata match, as a JSON object (the form of document search's "
             + "filter): {\"team\": \"payments\"}, {\"tags\": \"travel\"} (has the tag), {\"tags\": {\"in\": [...]}}, "

@@ -18,7 +18,8 @@ import dev.openrag.query.cite.Span;
  * {@code skipped} the steps that did no work because they could not change the answer, with why
  * ({@code {"memories": "no pinned memory or correction in the searched scopes"}}).
  * {@code unknownFilterKeys}: the filter's keys that no document of the searched collections has
- * (absent when every key is known or there is no filter); {@code collections}: the collections a
+ * (absent when every key is known or there is no filter; when their lookup was late or failed, absent too, and
+ * {@code degraded} names {@code unknownFilterKeys}); {@code collections}: the collections a
  * search of several covered (absent for one).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

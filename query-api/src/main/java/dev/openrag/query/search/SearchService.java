@@ -422,8 +422,8 @@ public class SearchService {
         }).toList();
         RelatedKnowledge related = orElse(relatedLookup, deadline, RelatedKnowledge.NONE, "memories", memoriesDegraded);
         degraded.addAll(List.copyOf(memoriesDegraded));
+        Set<String> known = knownKeys == null ? null : heldKeys(knownKeys, deadline, degraded);
         List<String> named = List.copyOf(new java.util.LinkedHashSet<>(List.copyOf(degraded)));
-        Set<String> known = knownKeys == null ? null : orElse(knownKeys, deadline, null);
         List<String> unknownKeys = known == null ? null
                 : DocumentFilters.keys(filter).stream().filter(key -> !known.contains(key)).toList();
         return new Searched(new SearchResponse(results, related.memories().stream()
@@ -670,6 +670,20 @@ public class SearchService {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** In {@code degraded} when the filter's keys were not looked up in time, or could not be: unknown keys go unnamed. */
+    static final String FILTER_KEYS = "unknownFilterKeys";
+
+    /** The filter's keys some document holds (OpenSearch), or null, with {@link #FILTER_KEYS} named in {@code degraded}. */
+    private Set<String> heldKeys(CompletableFuture<Set<String>> lookup, long deadline, List<String> degraded) {
+        try {
+            return orElse(lookup, deadline, null, FILTER_KEYS, degraded);
+        } catch (RuntimeException e) {
+            LOG.warnf("the filter's keys could not be looked up, answering without naming unknown ones: %s", rootMessage(e));
+            degraded.add(FILTER_KEYS);
+            return null;
         }
     }
 

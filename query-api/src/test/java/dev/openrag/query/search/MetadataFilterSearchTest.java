@@ -93,6 +93,75 @@ class MetadataFilterSearchTest {
         loaded = true;
     }
 
+    private static io.restassured.path.json.JsonPath searched(Map<String, Object> body) {
+        return given().contentType(ContentType.JSON).body(body).post("/api/search").then().statusCode(200).extract().jsonPath();
+    }
+
+    /**
+     * The lookup that names a filter's unknown keys, late (held back past the search's read timeout) or failing: the
+     * answer names no key and says so in {@code degraded}, in search and ask; on time (the control before and after)
+     * it names them and nothing is degraded.
+     */
+    @Test
+    void aLateOrFailedKeyLookupIsNamedInDegraded() {
+        Map<String, Object> body = Map.of("query", "handbook", "k", 5, "collection", OPS, "mode", "bm25", "rerank", false,
+                "filter", Map.of("teem", "payments"));
+        Map<String, Object> ask = Map.of("question", "which handbook is for billing?", "collection", OPS, "filter", Map.of("teem", "x"));
+        io.restassured.path.json.JsonPath whole = searched(body);
+        assertThat(whole.getList("unknownFilterKeys", String.class)).containsExactly("teem");
+        assertThat(whole.getList("degraded")).as(whole.prettify()).isNull();
+
+        java.util.concurrent.CountDownLatch stall = new java.util.concurrent.CountDownLatch(1);
+        dev.openrag.query.StallableMetadataFacets.STALLED.put(OPS, stall);
+        try {
+            io.restassured.path.json.JsonPath late = searched(body);
+            assertThat(late.getList("degraded", String.class)).as(late.prettify()).contains("unknownFilterKeys");
+            assertThat(late.getList("unknownFilterKeys")).isNull();
+            assertThat(late.getList("results")).as("the filter still applies").isEmpty();
+            given().contentType(ContentType.JSON).body(ask).post("/api/ask").then().statusCode(200)
+                    .body("degraded", org.hamcrest.Matchers.hasItem("unknownFilterKeys"))
+                    .body("unknownFilterKeys", org.hamcrest.Matchers.nullValue());
+        } finally {
+            dev.openrag.query.StallableMetadataFacets.STALLED.remove(OPS);
+            stall.countDown();
+        }
+        dev.openrag.query.StallableMetadataFacets.FAILING.add(OPS);
+        try {
+            io.restassured.path.json.JsonPath failed = searched(body);
+            assertThat(failed.getList("degraded", String.class)).as(failed.prettify()).contains("unknownFilterKeys");
+            assertThat(failed.getList("unknownFilterKeys")).isNull();
+        } finally {
+            dev.openrag.query.StallableMetadataFacets.FAILING.remove(OPS);
+        }
+        io.restassured.path.json.JsonPath again = searched(body);
+        assertThat(again.getList("unknownFilterKeys", String.class)).as("the control after").containsExactly("teem");
+        assertThat(again.getList("degraded")).isNull();
+    }
+
+    /** The key lookup is answered from OpenSearch's request cache on a repeated filter, and a write is seen at once. */
+    @Test
+    void theKeyLookupIsCachedUntilTheIndexChanges() throws Exception {
+        String collection = "meta-keys-cache";
+        document(collection, "x", "Handbook for the cache.", Map.of("team", "a"));
+        String key = "fresh" + Integer.toHexString(new java.util.Random().nextInt(1 << 20));
+        Map<String, Object> body = Map.of("query", "handbook", "k", 5, "collection", collection, "mode", "bm25", "rerank", false,
+                "filter", Map.of(key, "x"));
+        assertThat(searched(body).getList("unknownFilterKeys", String.class)).containsExactly(key);
+        long hits = requestCacheHits(collection);
+        assertThat(searched(body).getList("unknownFilterKeys", String.class)).containsExactly(key);
+        assertThat(requestCacheHits(collection)).as("the repeated lookup came from the cache").isGreaterThan(hits);
+        // the write: the key is held now, and the next search says so (the cache does not outlive the change)
+        document(collection, "y", "Handbook with the fresh key.", Map.of(key, "x"));
+        io.restassured.path.json.JsonPath after = searched(body);
+        assertThat(after.getList("unknownFilterKeys")).isNull();
+        assertThat(after.getList("results.documentId", String.class)).containsExactly("y");
+    }
+
+    private long requestCacheHits(String collection) throws java.io.IOException {
+        String index = dev.openrag.knowledge.opensearch.ChunkIndex.name(collection);
+        return openSearch.indices().stats(r -> r.index(index).metric(org.opensearch.client.opensearch.indices.stats.IndicesStatsMetric.RequestCache)).all().total().requestCache().hitCount();
+    }
+
     private void document(String collection, String documentId, String text, Map<String, Object> metadata) {
         String title = "Doc " + documentId;
         IndexedChunk chunk = new IndexedChunk(collection, documentId, collection + "/" + documentId + "#0", 0, title,
