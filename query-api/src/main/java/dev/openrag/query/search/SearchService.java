@@ -30,6 +30,7 @@ import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.CorrectionStore;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
+import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.MetadataFacets;
 import dev.openrag.knowledge.port.Reranker;
@@ -70,7 +71,10 @@ public class SearchService {
     static final String GRAPH = "graph";
     static final String SUMMARY = "summary";
     static final String HYBRID_EXPANDED = "hybrid_expanded";
-    /** Span attributes: {@code search.embedQuery} answered from {@link QueryVectors}; why a step did no work. */
+    /**
+     * Span attributes: {@code search.embedQuery} answered from {@link QueryVectors}, {@code search.bm25}'s chunks all from
+     * the in-memory copy; why a step did no work.
+     */
     static final AttributeKey<Boolean> CACHE_HIT = AttributeKey.booleanKey("openrag.cache.hit");
     static final AttributeKey<String> SKIPPED = AttributeKey.stringKey("openrag.skipped");
 
@@ -314,13 +318,18 @@ public class SearchService {
                 return timed(timings, GRAPH, () -> graph.search(collection, query, vector, maxHops, nodeSeeds, depth, filter));
             }));
         }
+        long deadline = started + readTimeoutNanos;
         if (hybrid || mode.equals(BM25)) {
-            running.put(BM25, retrieve(() -> timed(timings, BM25, () -> lexical.search(collection, query, depth, filter))));
+            // fused with the vector retriever's hits over a copy of the collection's chunks held in memory: BM25 brings back
+            // only its hits' ids and scores, and their chunks come from that copy (no hit's text travels from OpenSearch)
+            boolean chunksHeld = hybrid && chunks.holdsCopy(collection);
+            running.put(BM25, retrieve(() -> timed(timings, BM25, () -> chunksHeld
+                    ? withChunks(collection, lexical.searchWithoutText(collection, query, depth, filter), stores, cached)
+                    : lexical.search(collection, query, depth, filter))));
         }
         Map<String, List<ScoredChunk>> hits = new LinkedHashMap<>();
         // steps past the deadline may still add to it from their own threads: synchronized, and copied once at the end
         List<String> degraded = java.util.Collections.synchronizedList(new ArrayList<>());
-        long deadline = started + readTimeoutNanos;
         running.forEach((retriever, future) -> {
             try {
                 hits.put(retriever, within(future, deadline));
@@ -552,6 +561,51 @@ public class SearchService {
             LOG.warnf("operations of collection %s unavailable: %s", collection, e.getMessage());
             degraded.add("graph");
             return results;
+        }
+    }
+
+    /**
+     * BM25's hits without their text ({@link LexicalIndex#searchWithoutText}) made whole: each chunk from the copy held in
+     * memory where that copy is the collection at the version this search read, the same chunk the vector retriever
+     * answers from; the rest (the copy behind a write, or lacking the chunk) from OpenSearch in one more read, as a
+     * search with text would have given them. A hit whose chunk neither has (deleted meanwhile) is left out. With explain,
+     * {@code cache.bm25} says "hit" where the copy had every chunk, "miss" where some were read (as its span's
+     * {@link #CACHE_HIT}).
+     */
+    private List<ScoredChunk> withChunks(String collection, List<ScoredChunk> hits, CompletableFuture<SearchState.Snapshot> stores,
+                                         Map<String, String> cached) {
+        Map<String, IndexedChunk> found = new HashMap<>();
+        SearchState.Snapshot held = readyWithin(stores, LATE_WAIT_NANOS); // read beside BM25: answered by now but for a slow Neo4j
+        List<IndexedChunk> fromCopy = held == null ? null : chunks.heldChunks(collection, held.vectors(),
+                hits.stream().map(hit -> new ChunkLookup.ChunkKey(hit.chunk().documentId(), hit.chunk().chunkIndex())).toList());
+        if (fromCopy != null) {
+            fromCopy.forEach(chunk -> found.put(chunk.chunkId(), chunk));
+        }
+        List<String> missing = hits.stream().map(hit -> hit.chunk().chunkId()).filter(id -> !found.containsKey(id)).toList();
+        if (!missing.isEmpty()) {
+            lexical.chunks(collection, missing).forEach(chunk -> found.put(chunk.chunkId(), chunk));
+        }
+        io.opentelemetry.api.trace.Span.current().setAttribute(CACHE_HIT, missing.isEmpty());
+        cached.put(BM25, missing.isEmpty() ? "hit" : "miss");
+        List<ScoredChunk> whole = new ArrayList<>(hits.size());
+        for (ScoredChunk hit : hits) {
+            IndexedChunk chunk = found.get(hit.chunk().chunkId());
+            if (chunk != null) {
+                whole.add(new ScoredChunk(chunk, hit.rank(), hit.score(), hit.signals()));
+            }
+        }
+        return whole;
+    }
+
+    /** The future's value if it comes within {@code nanos}, else null (failed or late; the future itself is left running). */
+    private static <T> T readyWithin(CompletableFuture<T> future, long nanos) {
+        try {
+            return future.get(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
         }
     }
 
