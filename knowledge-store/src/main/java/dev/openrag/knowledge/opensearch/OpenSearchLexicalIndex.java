@@ -160,11 +160,16 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         List<ScoredChunk> results = new ArrayList<>();
         for (Hit<Map> hit : search(collection, query, k, filter, s -> s.source(src -> src.fetch(false))
                 .docvalueFields(DOC_VALUE_FIELDS))) {
-            IndexedChunk chunk = new IndexedChunk(collection, hit.fields().get("documentId").to(List.class).get(0).toString(), hit.id(),
-                    ((Number) hit.fields().get("chunkIndex").to(List.class).get(0)).intValue(), null, null, List.of(), null, null, null);
+            IndexedChunk chunk = new IndexedChunk(collection, ((jakarta.json.JsonString) docValue(hit, "documentId")).getString(), hit.id(),
+                    ((jakarta.json.JsonNumber) docValue(hit, "chunkIndex")).intValue(), null, null, List.of(), null, null, null);
             results.add(new ScoredChunk(chunk, results.size() + 1, hit.score() == null ? 0 : hit.score()));
         }
         return results;
+    }
+
+    /** A hit's one value of a doc-value field (doc values come as arrays). */
+    private static jakarta.json.JsonValue docValue(Hit<?> hit, String field) {
+        return hit.fields().get(field).toJson().asJsonArray().get(0);
     }
 
     @SuppressWarnings("rawtypes")
