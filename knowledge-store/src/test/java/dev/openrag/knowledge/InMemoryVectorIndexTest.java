@@ -221,6 +221,67 @@ class InMemoryVectorIndexTest {
         }
     }
 
+    /** Issue 72: which lookups a search's memories step needs, per kind, in the searched scopes only. */
+    @Test
+    void theSearchStateTellsPinnedMemoriesThoseAboutSomethingAndCorrectionsApartPerScope() {
+        String scope = "state-kinds-" + System.nanoTime();
+        Neo4jSearchState state = new Neo4jSearchState(driver);
+        try (var session = driver.session()) {
+            assertThat(state.read("mem-state", List.of(scope))).satisfies(none -> {
+                assertThat(none.anyPinned()).isFalse();
+                assertThat(none.anyPinnedAbout()).isFalse();
+                assertThat(none.anyCorrections()).isFalse();
+            });
+            session.run("CREATE (:Memory {id: $scope + '-plain', scope: $scope, pinned: true}),"
+                    + " (:Memory {id: $scope + '-unpinned', scope: $scope, pinned: false})-[:ABOUT]->(:Document {uid: $scope + '/d'})",
+                    java.util.Map.of("scope", scope)).consume();
+            SearchState.Snapshot pinned = state.read("mem-state", List.of(scope));
+            assertThat(pinned.anyPinned()).isTrue();
+            assertThat(pinned.anyPinnedAbout()).as("only an unpinned memory is about something").isFalse();
+            assertThat(pinned.anyCorrections()).isFalse();
+
+            session.run("MATCH (m:Memory {id: $scope + '-plain'}), (d:Document {uid: $scope + '/d'}) CREATE (m)-[:ABOUT]->(d)",
+                    java.util.Map.of("scope", scope)).consume();
+            assertThat(state.read("mem-state", List.of(scope)).anyPinnedAbout()).isTrue();
+            assertThat(state.read("mem-state", List.of(scope + "-other")).anyPinnedAbout()).as("another scope").isFalse();
+            session.run("MATCH (m:Memory {id: $scope + '-plain'}) SET m.forgottenAt = 1", java.util.Map.of("scope", scope)).consume();
+            assertThat(state.read("mem-state", List.of(scope))).as("forgotten").satisfies(forgotten -> {
+                assertThat(forgotten.anyPinned()).isFalse();
+                assertThat(forgotten.anyPinnedAbout()).isFalse();
+            });
+
+            session.run("CREATE (:Correction {id: $scope + '-c', scope: $scope})", java.util.Map.of("scope", scope)).consume();
+            SearchState.Snapshot corrected = state.read("mem-state", List.of(scope));
+            assertThat(corrected.anyCorrections()).isTrue();
+            assertThat(corrected.anyPinnedOrCorrections()).isTrue();
+            assertThat(corrected.anyPinned()).isFalse();
+            session.run("MATCH (n) WHERE n.id STARTS WITH $scope OR n.uid STARTS WITH $scope DETACH DELETE n",
+                    java.util.Map.of("scope", scope)).consume();
+        }
+    }
+
+    /** Issue 72: chunks by key from the held copy, only at the version asked for, without a store round trip. */
+    @Test
+    void heldChunksComeFromTheCopyOnlyAtItsVersion() throws Exception {
+        writeDocuments("mem-held", 2, 3);
+        InMemoryVectorIndex index = new InMemoryVectorIndex(neo4j, neo4j, neo4j, 1000);
+        assertThat(index.holdsCopy("mem-held")).isFalse();
+        assertThat(index.heldChunks("mem-held", neo4j.version("mem-held"), List.of())).as("no copy yet").isNull();
+        awaitInMemory(index, "mem-held");
+        List<ChunkLookup.ChunkKey> keys = List.of(new ChunkLookup.ChunkKey("doc0", 1), new ChunkLookup.ChunkKey("doc1", 2),
+                new ChunkLookup.ChunkKey("doc1", 9));
+
+        List<IndexedChunk> held = index.heldChunks("mem-held", neo4j.version("mem-held"), keys);
+
+        assertThat(index.holdsCopy("mem-held")).isTrue();
+        assertThat(held).extracting(IndexedChunk::chunkId).as("the key the copy lacks is absent")
+                .containsExactlyInAnyOrder("mem-held/doc0#1", "mem-held/doc1#2");
+        assertThat(held).usingRecursiveFieldByFieldElementComparator().containsExactlyInAnyOrderElementsOf(
+                neo4j.chunks("mem-held", keys));
+        assertThat(index.heldChunks("mem-held", new dev.openrag.knowledge.port.CollectionVectors.Version("another", 6), keys))
+                .as("a copy at another version answers nothing").isNull();
+    }
+
     @Test
     void collectionsBeyondTheBudgetStayInTheIndexAndTheLeastRecentlySearchedCopyMakesRoom() throws Exception {
         writeDocuments("mem-big", 3, 20);

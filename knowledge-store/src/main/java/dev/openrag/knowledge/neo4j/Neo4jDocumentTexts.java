@@ -374,32 +374,45 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
 
     /**
      * One round trip, and no text read: each document's version and whether its places are of that
-     * version, with the places asked for (those of another version are left out).
+     * version, with the places asked for (those of another version are left out), and the document's
+     * metadata as {@link Neo4jDocumentMetadata} keeps it on the Document node of the same uid.
      */
     @Override
     public Places places(String collection, Collection<ChunkLookup.ChunkKey> chunks) {
         Map<String, List<String>> keysByUid = new LinkedHashMap<>();
+        Map<String, String> documentIds = new LinkedHashMap<>();
         for (ChunkLookup.ChunkKey chunk : chunks) {
             String uid = Neo4jGraphStore.documentUid(collection, chunk.documentId());
+            documentIds.put(uid, chunk.documentId());
             keysByUid.computeIfAbsent(uid, key -> new ArrayList<>()).add(uid + "#" + chunk.chunkIndex());
         }
+        List<Map<String, Object>> asked = keysByUid.entrySet().stream().map(entry -> Map.<String, Object>of("uid", entry.getKey(),
+                "documentId", documentIds.get(entry.getKey()), "keys", entry.getValue())).toList();
         Map<String, Kept> documents = new LinkedHashMap<>();
         Map<ChunkLookup.ChunkKey, ChunkPlace> places = new LinkedHashMap<>();
-        if (keysByUid.isEmpty()) {
-            return new Places(documents, places);
+        Map<String, Map<String, Object>> metadata = new LinkedHashMap<>();
+        if (asked.isEmpty()) {
+            return new Places(documents, places, metadata);
         }
-        List<Map<String, Object>> asked = keysByUid.entrySet().stream()
-                .map(entry -> Map.<String, Object>of("uid", entry.getKey(), "keys", entry.getValue())).toList();
         try (Session session = driver.session()) {
-            List<Record> rows = session.executeRead(tx -> tx.run("""
+            // an auto-commit read (one round trip, where a managed transaction takes more), each node by its unique uid or key:
+            // the document's metadata beside its text's places, as a search's hits need both
+            List<Record> rows = session.run("""
                     UNWIND $asked AS asked
-                    MATCH (t:DocumentText {uid: asked.uid}) WHERE t.deleted IS NULL
+                    OPTIONAL MATCH (d:Document {uid: asked.uid})
+                    OPTIONAL MATCH (t:DocumentText {uid: asked.uid}) WHERE t.deleted IS NULL
                     OPTIONAL MATCH (p:ChunkPlace) WHERE p.key IN asked.keys AND p.version = t.version
-                    RETURN t.documentId AS documentId, t.version AS version, t.placesVersion AS placesVersion,
-                           t.placesComplete AS placesComplete, collect(p) AS places""",
-                    Map.of("asked", asked)).list());
+                    RETURN asked.documentId AS documentId, d.%s AS metadata, t.version AS version,
+                           t.placesVersion AS placesVersion, t.placesComplete AS placesComplete, collect(p) AS places"""
+                    .formatted(MetadataCypher.JSON_PROPERTY), Map.of("asked", asked)).list();
             for (Record row : rows) {
                 String documentId = row.get("documentId").asString();
+                if (!row.get("metadata").isNull()) {
+                    metadata.put(documentId, Neo4jDocumentMetadata.fromJson(row.get("metadata").asString()));
+                }
+                if (row.get("version").isNull()) {
+                    continue; // no text kept
+                }
                 String version = row.get("version").asString();
                 boolean placed = version.equals(row.get("placesVersion").asString(null));
                 documents.put(documentId, new Kept(version, placed, placed && row.get("placesComplete").asBoolean(false)));
@@ -409,7 +422,7 @@ public final class Neo4jDocumentTexts implements DocumentTexts {
                 }
             }
         }
-        return new Places(documents, places);
+        return new Places(documents, places, metadata);
     }
 
     private static ChunkPlace place(String collection, String documentId, Value p) {

@@ -32,6 +32,15 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
     static final List<String> SEARCH_FIELDS = List.of(
             "text^2", "text.code^1.5", "context", "context.code", "title", "title.code", "headingPath");
 
+    /** The fields of a chunk's document that a hit reads ({@link #fromDocument}). */
+    static final List<String> HIT_FIELDS = List.of("documentId", "chunkId", "chunkIndex", "title", "sourceUri", "headingPath", "text",
+            "context");
+
+    /** What a hit without its text is made of, read from doc values (the chunk id is the hit's id). */
+    private static final List<org.opensearch.client.opensearch._types.query_dsl.FieldAndFormat> DOC_VALUE_FIELDS = List.of(
+            org.opensearch.client.opensearch._types.query_dsl.FieldAndFormat.of(f -> f.field("documentId")),
+            org.opensearch.client.opensearch._types.query_dsl.FieldAndFormat.of(f -> f.field("chunkIndex")));
+
     private final OpenSearchClient client;
     private final Refresh refresh;
     /** Per collection, metadata fields known to be mapped (or allowed and being written): most writes add none, and read no mapping. */
@@ -136,8 +145,36 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
     }
 
     @Override
-    @SuppressWarnings("rawtypes")
     public List<ScoredChunk> search(String collection, String query, int k, DocumentFilter filter) {
+        List<ScoredChunk> results = new ArrayList<>();
+        // only what a hit is made of: a chunk's document metadata (meta_*) would travel with each of the k hits
+        for (Hit<Map> hit : search(collection, query, k, filter, s -> s.source(src -> src.filter(f -> f.includes(HIT_FIELDS))))) {
+            results.add(new ScoredChunk(fromDocument(collection, hit.source()), results.size() + 1, hit.score() == null ? 0 : hit.score()));
+        }
+        return results;
+    }
+
+    /** From the index's doc values, without loading any hit's stored source (its text above all). */
+    @Override
+    public List<ScoredChunk> searchWithoutText(String collection, String query, int k, DocumentFilter filter) {
+        List<ScoredChunk> results = new ArrayList<>();
+        for (Hit<Map> hit : search(collection, query, k, filter, s -> s.source(src -> src.fetch(false))
+                .docvalueFields(DOC_VALUE_FIELDS))) {
+            IndexedChunk chunk = new IndexedChunk(collection, ((jakarta.json.JsonString) docValue(hit, "documentId")).getString(), hit.id(),
+                    ((jakarta.json.JsonNumber) docValue(hit, "chunkIndex")).intValue(), null, null, List.of(), null, null, null);
+            results.add(new ScoredChunk(chunk, results.size() + 1, hit.score() == null ? 0 : hit.score()));
+        }
+        return results;
+    }
+
+    /** A hit's one value of a doc-value field (doc values come as arrays). */
+    private static jakarta.json.JsonValue docValue(Hit<?> hit, String field) {
+        return hit.fields().get(field).toJson().asJsonArray().get(0);
+    }
+
+    @SuppressWarnings("rawtypes")
+    private List<Hit<Map>> search(String collection, String query, int k, DocumentFilter filter,
+                                  java.util.function.Consumer<org.opensearch.client.opensearch.core.SearchRequest.Builder> fetching) {
         Query text = Query.of(q -> q.multiMatch(m -> m
                 .query(query)
                 .type(TextQueryType.MostFields)
@@ -145,22 +182,39 @@ public final class OpenSearchLexicalIndex implements LexicalIndex {
         // in the query's filter clause: BM25 ranks only the documents the filter keeps
         Query filtered = filter == null ? text : Query.of(q -> q.bool(b -> b.must(text).filter(OpenSearchFilters.query(filter))));
         try {
+            SearchResponse<Map> response = client.search(s -> {
+                s.index(ChunkIndex.name(collection))
+                        .ignoreUnavailable(true)
+                        .size(k)
+                        // no total to count: Lucene may then skip documents that cannot reach the top k
+                        .trackTotalHits(t -> t.enabled(false))
+                        .query(filtered);
+                fetching.accept(s);
+                return s;
+            }, Map.class);
+            return response.hits().hits();
+        } catch (IOException e) {
+            throw ChunkIndex.unreachable("searching", e);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("rawtypes")
+    public List<IndexedChunk> chunks(String collection, java.util.Collection<String> chunkIds) {
+        if (chunkIds.isEmpty()) {
+            return List.of();
+        }
+        List<String> ids = List.copyOf(new java.util.LinkedHashSet<>(chunkIds));
+        try {
             SearchResponse<Map> response = client.search(s -> s
                     .index(ChunkIndex.name(collection))
                     .ignoreUnavailable(true)
-                    .size(k)
-                    // no total to count: Lucene may then skip documents that cannot reach the top k
-                    .trackTotalHits(t -> t.enabled(false))
-                    .query(filtered), Map.class);
-            List<ScoredChunk> results = new ArrayList<>();
-            int rank = 1;
-            for (Hit<Map> hit : response.hits().hits()) {
-                results.add(new ScoredChunk(fromDocument(collection, hit.source()), rank++,
-                        hit.score() == null ? 0 : hit.score()));
-            }
-            return results;
+                    .size(ids.size())
+                    .source(src -> src.filter(f -> f.includes(HIT_FIELDS)))
+                    .query(q -> q.ids(i -> i.values(ids))), Map.class);
+            return response.hits().hits().stream().map(hit -> fromDocument(collection, hit.source())).toList();
         } catch (IOException e) {
-            throw ChunkIndex.unreachable("searching", e);
+            throw ChunkIndex.unreachable("reading chunks", e);
         }
     }
 

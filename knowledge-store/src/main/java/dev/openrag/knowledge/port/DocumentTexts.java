@@ -57,21 +57,11 @@ public interface DocumentTexts {
      * Where the given chunks lie in their documents' current texts, without reading the texts: which of
      * the documents have a text, whether that version's places are stored (a text written before places
      * were has none: its chunks' spans need the text, {@link #getAll}) and are every chunk's of the version
-     * (then a chunk without one is of another version), and the places found.
+     * (then a chunk without one is of another version), and the places found. In the same read, the
+     * documents' metadata as {@link DocumentMetadataStore#metadataOf} gives it: a search's hits need both,
+     * and one round trip costs less than two.
      */
-    default Places places(String collection, Collection<ChunkLookup.ChunkKey> chunks) {
-        Map<String, DocumentText> texts = getAll(collection, chunks.stream().map(ChunkLookup.ChunkKey::documentId).toList());
-        Map<String, Kept> documents = new java.util.HashMap<>();
-        Map<ChunkLookup.ChunkKey, ChunkPlace> places = new java.util.HashMap<>();
-        texts.values().forEach(text -> documents.put(text.documentId(), new Kept(text.version(), true, text.knowsEveryChunk())));
-        for (ChunkLookup.ChunkKey chunk : chunks) {
-            DocumentText text = texts.get(chunk.documentId());
-            if (text != null) {
-                text.place(chunk.chunkIndex()).ifPresent(place -> places.put(chunk, place));
-            }
-        }
-        return new Places(documents, places);
-    }
+    Places places(String collection, Collection<ChunkLookup.ChunkKey> chunks);
 
     /**
      * A document's current text as {@link #places} sees it: its version, whether that version's places are
@@ -80,8 +70,11 @@ public interface DocumentTexts {
     record Kept(String version, boolean placed, boolean complete) {
     }
 
-    /** {@link #places}'s answer: the documents that have a text, by id, and the places found, by chunk. */
-    record Places(Map<String, Kept> documents, Map<ChunkLookup.ChunkKey, ChunkPlace> places) {
+    /**
+     * {@link #places}'s answer: the documents that have a text, by id, the places found, by chunk, and the
+     * documents' metadata (JSON values), by id, documents without any absent.
+     */
+    record Places(Map<String, Kept> documents, Map<ChunkLookup.ChunkKey, ChunkPlace> places, Map<String, Map<String, Object>> metadata) {
     }
 
     /** The texts of several documents of a collection at once (those that have one). */

@@ -18,6 +18,16 @@ public interface LexicalIndex {
     /** The k best chunks among the documents {@code filter} selects (null: all), the filter applied inside the query. */
     List<ScoredChunk> search(String collection, String query, int k, DocumentFilter filter);
 
+    /**
+     * {@link #search(String, String, int, DocumentFilter)}'s hits, the same ones in the same order with the same
+     * scores, whose chunks carry only their collection, document id, chunk id and index: for a search that holds
+     * the chunks elsewhere (an in-memory copy) and would otherwise carry every hit's text there and back.
+     */
+    List<ScoredChunk> searchWithoutText(String collection, String query, int k, DocumentFilter filter);
+
+    /** The chunks with these ids that the collection holds (any order), as {@link #search} gives them. */
+    List<IndexedChunk> chunks(String collection, java.util.Collection<String> chunkIds);
+
     void deleteDocument(String collection, String documentId);
 
     /**

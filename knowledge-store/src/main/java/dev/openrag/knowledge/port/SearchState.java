@@ -25,10 +25,19 @@ public interface SearchState {
     Snapshot read(String collection, Collection<String> scopes);
 
     /**
-     * @param vectors                the collection's version, as {@link CollectionVectors#version} reads it
-     * @param anyFeedback            whether any feedback on any search exists
-     * @param anyPinnedOrCorrections whether the scopes hold a pinned memory (not forgotten, expired or ended) or a correction
+     * @param vectors        the collection's version, as {@link CollectionVectors#version} reads it
+     * @param anyFeedback    whether any feedback on any search exists
+     * @param anyPinned      whether the scopes hold a pinned memory (not forgotten, expired or ended)
+     * @param anyPinnedAbout whether one of those is about a document or an entity (only then do a search's results'
+     *                       subjects, {@link ChunkSubjects}, matter)
+     * @param anyCorrections whether the scopes hold a correction
      */
-    record Snapshot(CollectionVectors.Version vectors, boolean anyFeedback, boolean anyPinnedOrCorrections) {
+    record Snapshot(CollectionVectors.Version vectors, boolean anyFeedback, boolean anyPinned, boolean anyPinnedAbout,
+                    boolean anyCorrections) {
+
+        /** Whether a search's memories and corrections step could return anything. */
+        public boolean anyPinnedOrCorrections() {
+            return anyPinned || anyCorrections;
+        }
     }
 }

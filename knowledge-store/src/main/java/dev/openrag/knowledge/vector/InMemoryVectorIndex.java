@@ -155,17 +155,18 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
     @Override
     public List<IndexedChunk> chunks(String collection, Collection<ChunkKey> keys) {
         Copy copy = copies.get(collection);
-        if (copy == null) {
-            return lookup.chunks(collection, keys);
-        }
-        List<IndexedChunk> found = new ArrayList<>();
-        for (ChunkKey key : keys) {
-            IndexedChunk chunk = copy.at(key);
-            if (chunk != null) {
-                found.add(chunk);
-            }
-        }
-        return found;
+        return copy == null ? lookup.chunks(collection, keys) : copy.at(keys);
+    }
+
+    @Override
+    public boolean holdsCopy(String collection) {
+        return copies.containsKey(collection);
+    }
+
+    @Override
+    public List<IndexedChunk> heldChunks(String collection, Version version, Collection<ChunkKey> keys) {
+        Copy copy = copies.get(collection);
+        return copy == null || !copy.version().equals(version) ? null : copy.at(keys);
     }
 
     /** Whether a search of the collection now would be answered from memory (asks the store for its version). */
@@ -309,8 +310,16 @@ public final class InMemoryVectorIndex implements VectorIndex, ChunkLookup {
             return version;
         }
 
-        IndexedChunk at(ChunkKey key) {
-            return byKey.get(key);
+        /** The chunks at {@code keys} that the copy holds. */
+        List<IndexedChunk> at(Collection<ChunkKey> keys) {
+            List<IndexedChunk> found = new ArrayList<>();
+            for (ChunkKey key : keys) {
+                IndexedChunk chunk = byKey.get(key);
+                if (chunk != null) {
+                    found.add(chunk);
+                }
+            }
+            return found;
         }
 
         IndexedChunk[] chunks() {

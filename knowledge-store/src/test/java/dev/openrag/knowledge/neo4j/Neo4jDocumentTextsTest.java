@@ -171,6 +171,33 @@ class Neo4jDocumentTextsTest {
         assertThat(texts.placeMissing(collection)).isEmpty();
     }
 
+    /** Issue 72: a search's hits read their places and their documents' metadata in one round trip. */
+    @Test
+    void placesComeWithTheDocumentsMetadataWhetherOrNotATextIsKept() {
+        String collection = "texts-metadata";
+        Neo4jGraphStore graph = new Neo4jGraphStore(driver);
+        Neo4jDocumentMetadata metadata = new Neo4jDocumentMetadata(driver);
+        for (String id : List.of("texted", "untexted", "bare")) {
+            graph.upsertDocument(collection, id, "T " + id, "file:///" + id, "h", List.of(), List.of());
+        }
+        metadata.replaceMetadata(collection, "texted", Map.of("team", "payments", "year", 2026));
+        metadata.replaceMetadata(collection, "untexted", Map.of("tags", List.of("a", "b")));
+        texts.put(new DocumentText(collection, "texted", "v1", "Some text.", List.of(), List.of(),
+                List.of(new DocumentText.ChunkSpan(0, 0, 10))), 1_000);
+        List<ChunkLookup.ChunkKey> asked = List.of(new ChunkLookup.ChunkKey("texted", 0), new ChunkLookup.ChunkKey("untexted", 0),
+                new ChunkLookup.ChunkKey("bare", 0), new ChunkLookup.ChunkKey("absent", 0));
+
+        DocumentTexts.Places places = texts.places(collection, asked);
+
+        assertThat(places.metadata()).as("as metadataOf gives it").isEqualTo(metadata.metadataOf(collection,
+                List.of("texted", "untexted", "bare", "absent")));
+        assertThat(places.metadata()).containsOnlyKeys("texted", "untexted");
+        assertThat(places.metadata().get("texted")).containsEntry("team", "payments");
+        assertThat(places.documents()).containsOnlyKeys("texted");
+        assertThat(places.places()).containsOnlyKeys(new ChunkLookup.ChunkKey("texted", 0));
+        assertThat(texts.places("texts-metadata-other", asked).metadata()).as("another collection's documents").isEmpty();
+    }
+
     @Test
     void aDeleteRemovesTheChunksElsewhereWithTheText() {
         String collection = "texts-deleted";

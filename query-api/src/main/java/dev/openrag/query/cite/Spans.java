@@ -55,11 +55,9 @@ public final class Spans {
      * not hold) alike. Where the places are every chunk's of the version, a hit without one is of
      * another version. Only a hit whose document's text has no places of its version (written before
      * places were), or not every chunk's and none for the hit's chunk, is cut from the whole text, as
-     * {@link #ofChunk(DocumentText, int, String)} does.
+     * {@link #ofChunk(DocumentText, int, String)} does. {@code found}: the hits' places ({@link #places}).
      */
-    public static Map<String, Citation> cite(DocumentTexts texts, String collection, List<Hit> hits) {
-        DocumentTexts.Places found = texts.places(collection, hits.stream()
-                .map(hit -> new ChunkLookup.ChunkKey(hit.documentId(), hit.index())).distinct().toList());
+    public static Map<String, Citation> cite(DocumentTexts texts, String collection, List<Hit> hits, DocumentTexts.Places found) {
         Map<String, Citation> citations = new HashMap<>();
         List<Hit> fromText = new ArrayList<>();
         Citation noText = Citation.withoutText(Span.without(null, false, NO_TEXT));
@@ -87,6 +85,11 @@ public final class Spans {
             }
         }
         return citations;
+    }
+
+    /** The hits' places, with their documents' metadata, in one read ({@link DocumentTexts#places}). */
+    public static DocumentTexts.Places places(DocumentTexts texts, String collection, List<Hit> hits) {
+        return texts.places(collection, hits.stream().map(hit -> new ChunkLookup.ChunkKey(hit.documentId(), hit.index())).distinct().toList());
     }
 
     /** The span of a chunk whose text is {@code chunkText} at its stored place (the text itself is not needed). */

@@ -30,6 +30,7 @@ import dev.openrag.knowledge.port.DocumentTexts;
 import dev.openrag.knowledge.port.CorrectionStore;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.GraphRetriever;
+import dev.openrag.knowledge.port.IndexedChunk;
 import dev.openrag.knowledge.port.LexicalIndex;
 import dev.openrag.knowledge.port.MetadataFacets;
 import dev.openrag.knowledge.port.Reranker;
@@ -70,7 +71,10 @@ public class SearchService {
     static final String GRAPH = "graph";
     static final String SUMMARY = "summary";
     static final String HYBRID_EXPANDED = "hybrid_expanded";
-    /** Span attributes: {@code search.embedQuery} answered from {@link QueryVectors}; why a step did no work. */
+    /**
+     * Span attributes: {@code search.embedQuery} answered from {@link QueryVectors}, {@code search.bm25}'s chunks all from
+     * the in-memory copy; why a step did no work.
+     */
     static final AttributeKey<Boolean> CACHE_HIT = AttributeKey.booleanKey("openrag.cache.hit");
     static final AttributeKey<String> SKIPPED = AttributeKey.stringKey("openrag.skipped");
 
@@ -110,7 +114,7 @@ public class SearchService {
     /** Documents' texts and their chunks' places, for the hits' exact spans. */
     private final DocumentTexts texts;
     private final QueryVectors queryVectors;
-    /** Injected into the field: documents' metadata, for filters that a retriever cannot translate itself and for the hits. */
+    /** Injected into the field: documents' metadata, for filters that a retriever cannot translate itself (the hits' is read with their places). */
     @Inject
     DocumentMetadataStore metadata;
     /** Injected into the field: the corrections related to a search, beside memory's pinned memories. */
@@ -284,7 +288,6 @@ public class SearchService {
         // bounded where they are read, after the retrievers: a store that does not answer in time means "skip", named in degraded
         CompletableFuture<SearchState.Snapshot> storesRead = stores;
         CompletableFuture<Boolean> anyFeedback = CompletableFuture.supplyAsync(() -> storesRead.join().anyFeedback(), retrievers);
-        CompletableFuture<Boolean> anyMemories = CompletableFuture.supplyAsync(() -> storesRead.join().anyPinnedOrCorrections(), retrievers);
         // the documents a filter selects, for the retrievers that search within them (vectors, summaries);
         // BM25 and graph apply the filter in their own queries. Read beside the embedding, off the search's path.
         boolean selects = filter != null && (hybrid || mode.equals(VECTOR) || mode.equals(SUMMARY));
@@ -315,13 +318,18 @@ public class SearchService {
                 return timed(timings, GRAPH, () -> graph.search(collection, query, vector, maxHops, nodeSeeds, depth, filter));
             }));
         }
+        long deadline = started + readTimeoutNanos;
         if (hybrid || mode.equals(BM25)) {
-            running.put(BM25, retrieve(() -> timed(timings, BM25, () -> lexical.search(collection, query, depth, filter))));
+            // fused with the vector retriever's hits over a copy of the collection's chunks held in memory: BM25 brings back
+            // only its hits' ids and scores, and their chunks come from that copy (no hit's text travels from OpenSearch)
+            boolean chunksHeld = hybrid && chunks.holdsCopy(collection);
+            running.put(BM25, retrieve(() -> timed(timings, BM25, () -> chunksHeld
+                    ? withChunks(collection, lexical.searchWithoutText(collection, query, depth, filter), stores, cached)
+                    : lexical.search(collection, query, depth, filter))));
         }
         Map<String, List<ScoredChunk>> hits = new LinkedHashMap<>();
         // steps past the deadline may still add to it from their own threads: synchronized, and copied once at the end
         List<String> degraded = java.util.Collections.synchronizedList(new ArrayList<>());
-        long deadline = started + readTimeoutNanos;
         running.forEach((retriever, future) -> {
             try {
                 hits.put(retriever, within(future, deadline));
@@ -385,32 +393,21 @@ public class SearchService {
         List<String> resultIds = fused.stream().map(SearchResponse.Result::chunkId).toList();
         List<String> memoriesDegraded = java.util.Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<RelatedKnowledge> relatedLookup = CompletableFuture.supplyAsync(() -> timed(timings, "memories",
-                () -> related(request.scopes(), anyMemories, queryVector, resultIds, memoriesDegraded, skipped)), retrievers);
-        List<String> documentIds = fused.stream().map(SearchResponse.Result::documentId).distinct().toList();
+                () -> related(request.scopes(), stores, queryVector, resultIds, memoriesDegraded, skipped)), retrievers);
         List<Spans.Hit> toCite = fused.stream()
                 .map(result -> new Spans.Hit(result.chunkId(), result.documentId(), result.chunkIndex(), result.text())).toList();
-        CompletableFuture<Map<String, Citation>> citing = CompletableFuture.supplyAsync(() -> timed(timings, "spans", () -> {
-            try {
-                return Spans.cite(texts, collection, toCite);
-            } catch (RuntimeException e) {
-                LOG.warnf("documents' texts unavailable, answering without spans: %s", e.getMessage());
-                degraded.add("spans");
-                return Map.<String, Citation>of();
-            }
-        }), retrievers);
-        CompletableFuture<Map<String, Map<String, Object>>> metadataLookup = CompletableFuture.supplyAsync(() -> timed(timings, "metadata", () -> {
-            try {
-                return metadata.metadataOf(collection, documentIds);
-            } catch (RuntimeException e) {
-                LOG.warnf("documents' metadata unavailable, answering without it: %s", e.getMessage());
-                degraded.add("metadata");
-                return Map.<String, Map<String, Object>>of();
-            }
-        }), retrievers);
+        // the hits' spans and their documents' metadata come from one read (the places and the metadata in one round trip)
+        CompletableFuture<HitDetails> detailing = CompletableFuture.supplyAsync(() -> timed(timings, "spans",
+                () -> details(collection, toCite, degraded)), retrievers);
         List<SearchResponse.Result> reordered = timed(timings, "feedback", () -> orElse(CompletableFuture.supplyAsync(
                 () -> feedback.apply(fused, anyFeedback, queryVector, explain, degraded), retrievers), deadline, fused, "feedback", degraded));
-        Map<String, Citation> citations = orElse(citing, deadline, Map.of(), "spans", degraded);
-        Map<String, Map<String, Object>> documentMetadata = orElse(metadataLookup, deadline, Map.of(), "metadata", degraded);
+        HitDetails details = orElse(detailing, deadline, null, "spans", degraded);
+        if (details == null) {
+            degraded.add("metadata"); // read with the spans, late with them
+            details = HitDetails.NONE;
+        }
+        Map<String, Citation> citations = details.citations();
+        Map<String, Map<String, Object>> documentMetadata = details.metadata();
         // a hit without a citation of its own says why: the texts did not answer in time (a missing text has its own)
         Citation unavailable = Citation.withoutText(Span.without(null, false, Spans.TEXTS_UNAVAILABLE));
         Map<String, Citation> cited = new HashMap<>();
@@ -567,21 +564,102 @@ public class SearchService {
         }
     }
 
+    /**
+     * BM25's hits without their text ({@link LexicalIndex#searchWithoutText}) made whole: each chunk from the copy held in
+     * memory where that copy is the collection at the version this search read, the same chunk the vector retriever
+     * answers from; the rest (the copy behind a write, or lacking the chunk) from OpenSearch in one more read, as a
+     * search with text would have given them. A hit whose chunk neither has (deleted meanwhile) is left out. With explain,
+     * {@code cache.bm25} says "hit" where the copy had every chunk, "miss" where some were read (as its span's
+     * {@link #CACHE_HIT}).
+     */
+    private List<ScoredChunk> withChunks(String collection, List<ScoredChunk> hits, CompletableFuture<SearchState.Snapshot> stores,
+                                         Map<String, String> cached) {
+        Map<String, IndexedChunk> found = new HashMap<>();
+        SearchState.Snapshot held = readyWithin(stores, LATE_WAIT_NANOS); // read beside BM25: answered by now but for a slow Neo4j
+        List<IndexedChunk> fromCopy = held == null ? null : chunks.heldChunks(collection, held.vectors(),
+                hits.stream().map(hit -> new ChunkLookup.ChunkKey(hit.chunk().documentId(), hit.chunk().chunkIndex())).toList());
+        if (fromCopy != null) {
+            fromCopy.forEach(chunk -> found.put(chunk.chunkId(), chunk));
+        }
+        List<String> missing = hits.stream().map(hit -> hit.chunk().chunkId()).filter(id -> !found.containsKey(id)).toList();
+        if (!missing.isEmpty()) {
+            lexical.chunks(collection, missing).forEach(chunk -> found.put(chunk.chunkId(), chunk));
+        }
+        io.opentelemetry.api.trace.Span.current().setAttribute(CACHE_HIT, missing.isEmpty());
+        cached.put(BM25, missing.isEmpty() ? "hit" : "miss");
+        List<ScoredChunk> whole = new ArrayList<>(hits.size());
+        for (ScoredChunk hit : hits) {
+            IndexedChunk chunk = found.get(hit.chunk().chunkId());
+            if (chunk != null) {
+                whole.add(new ScoredChunk(chunk, hit.rank(), hit.score(), hit.signals()));
+            }
+        }
+        return whole;
+    }
+
+    /** The future's value if it comes within {@code nanos}, else null (failed or late; the future itself is left running). */
+    private static <T> T readyWithin(CompletableFuture<T> future, long nanos) {
+        try {
+            return future.get(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The hits' citations by chunk id and their documents' metadata by document id. */
+    private record HitDetails(Map<String, Citation> citations, Map<String, Map<String, Object>> metadata) {
+        static final HitDetails NONE = new HitDetails(Map.of(), Map.of());
+    }
+
+    /**
+     * The hits' spans and metadata from one read of their places ({@link DocumentTexts#places}): a store that does not
+     * answer costs both (named in {@code degraded}); a whole text that a hit without a place needs, only the spans.
+     */
+    private HitDetails details(String collection, List<Spans.Hit> hits, List<String> degraded) {
+        DocumentTexts.Places found;
+        try {
+            found = Spans.places(texts, collection, hits);
+        } catch (RuntimeException e) {
+            LOG.warnf("documents' places and metadata unavailable, answering without spans and metadata: %s", e.getMessage());
+            degraded.add("spans");
+            degraded.add("metadata");
+            return HitDetails.NONE;
+        }
+        try {
+            return new HitDetails(Spans.cite(texts, collection, hits, found), found.metadata());
+        } catch (RuntimeException e) {
+            LOG.warnf("documents' texts unavailable, answering without spans: %s", e.getMessage());
+            degraded.add("spans");
+            return new HitDetails(Map.of(), found.metadata());
+        }
+    }
+
     /** Pinned memories and corrections for the results; Neo4j being down only costs this section. */
-    private RelatedKnowledge related(List<String> scopes, CompletableFuture<Boolean> anyMemories, Supplier<float[]> queryVector,
+    private RelatedKnowledge related(List<String> scopes, CompletableFuture<SearchState.Snapshot> stores, Supplier<float[]> queryVector,
                                      List<String> chunkIds, List<String> degraded, Map<String, String> skipped) {
         try {
             if (scopes != null && scopes.isEmpty()) {
                 return skip(skipped, "memories", "the caller's key reaches no memory scope");
             }
-            // the existence check (live, beside the retrievers) spares the lookup where it could return nothing
-            if (!anyMemories.join()) {
+            // the existence checks (live, beside the retrievers) spare the lookups that could return nothing
+            SearchState.Snapshot held = stores.join();
+            if (!held.anyPinnedOrCorrections()) {
                 return skip(skipped, "memories", scopes == null ? "no pinned memory or correction in any scope"
                         : "no pinned memory or correction in the searched scopes");
             }
             float[] vector = queryVector.get();
-            return new RelatedKnowledge(memories.relatedPinned(scopes, vector, memoryMinSimilarity, chunkSubjects.of(chunkIds), MEMORY_LIMIT,
-                    System.currentTimeMillis()), corrections.related(scopes, vector, memoryMinSimilarity, chunkIds, MEMORY_LIMIT));
+            // corrections beside the pinned memories; the results' subjects only where a pinned memory is about something
+            CompletableFuture<List<dev.openrag.knowledge.port.Correction>> related = !held.anyCorrections()
+                    ? CompletableFuture.completedFuture(List.of())
+                    : CompletableFuture.supplyAsync(() -> corrections.related(scopes, vector, memoryMinSimilarity, chunkIds, MEMORY_LIMIT),
+                            retrievers);
+            List<dev.openrag.memory.MemoryHit> pinned = !held.anyPinned() ? List.of()
+                    : memories.relatedPinned(scopes, vector, memoryMinSimilarity,
+                            held.anyPinnedAbout() ? chunkSubjects.of(chunkIds) : Set.of(), MEMORY_LIMIT, System.currentTimeMillis());
+            return new RelatedKnowledge(pinned, related.join());
         } catch (RuntimeException e) {
             LOG.warnf("memories and corrections unavailable, answering without them: %s", rootMessage(e));
             degraded.add("memories");

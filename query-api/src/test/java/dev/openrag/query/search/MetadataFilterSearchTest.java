@@ -362,6 +362,14 @@ class MetadataFilterSearchTest {
                 .body("results[0].metadata.year", equalTo(2026))
                 .body("results[0].metadata.tags", equalTo(List.of("oncall", "billing")))
                 .body("results[0].metadata.modified", equalTo("2026-03-01T00:00:00Z"));
+        // read with the hits' places, in the spans step (issue 72): no step of its own, and a document without any has {}
+        given().contentType(ContentType.JSON)
+                .body(Map.of("query", "handbook", "k", 50, "collection", OPS, "explain", true))
+                .post("/api/search").then().statusCode(200)
+                .body("results.find { it.documentId == 'a' }.metadata.team", equalTo("payments"))
+                .body("results.find { it.documentId == 'e' }.metadata", equalTo(Map.of()))
+                .body("timings", org.hamcrest.Matchers.hasKey("spans"))
+                .body("timings", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasKey("metadata")));
     }
 
     @Test

@@ -132,6 +132,67 @@ class SearchApiTest extends FixtureTest {
                 .body(containsString("cache_size{cache=\"" + QueryVectors.CACHE + "\""));
     }
 
+    /**
+     * Issue 72: fused with the vector retriever's copy of the collection held in memory, BM25 brings back only its hits'
+     * ids and scores, and their chunks come from the copy ({@code cache.bm25} "hit"), the same chunks OpenSearch holds;
+     * a chunk the copy lacks (here one only OpenSearch has, as while Neo4j's sink is behind) is read from OpenSearch
+     * ("miss"). Either way each hit is what BM25 mode, which reads its hits' text from OpenSearch, answers.
+     */
+    @Test
+    void fusedBm25HitsTakeTheirChunksFromTheHeldCopyAndTheRestFromOpenSearch() {
+        String collection = "bm25-held-" + System.nanoTime();
+        Neo4jGraphStore graph = new Neo4jGraphStore(driver);
+        List<IndexedChunk> chunks = new ArrayList<>();
+        for (IndexedChunk chunk : dev.openrag.query.SearchFixture.chunks(embedder)) {
+            IndexedChunk copy = new IndexedChunk(collection, chunk.documentId(), collection + "/" + chunk.documentId() + "#0", 0,
+                    chunk.title(), chunk.sourceUri(), List.of("Guide", chunk.title()), chunk.text(), chunk.context(), chunk.vector());
+            graph.upsertDocument(collection, copy.documentId(), copy.title(), copy.sourceUri(), "h", List.of(copy), List.of());
+            chunks.add(copy);
+        }
+        String onlyText = "Tomato seedlings want warm soil before they go out.";
+        chunks.add(new IndexedChunk(collection, "doc-lagging", collection + "/doc-lagging#0", 0, "Seedlings", "file:///seedlings",
+                List.of(), onlyText, "Document: Seedlings", embedder.embed(List.of(onlyText)).get(0)));
+        new OpenSearchLexicalIndex(openSearch, true).upsert(chunks);
+
+        Map<String, Object> held = Map.of("query", "scheduler worker threads", "k", 5, "collection", collection, "explain", true);
+        // the copy is read in the background after the first search; until then BM25 reads its hits' text itself (no
+        // cache.bm25), and while this search's read of the collection's version is slow it reads them too ("miss")
+        JsonPath fused = post(held).statusCode(200).extract().jsonPath();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!"hit".equals(fused.getString("cache.bm25")) && System.nanoTime() < deadline) {
+            assertSameChunksAsBm25Mode(fused, held);
+            Thread.onSpinWait();
+            fused = post(held).statusCode(200).extract().jsonPath();
+        }
+        assertThat(fused.getString("cache.bm25")).isEqualTo("hit");
+        assertSameChunksAsBm25Mode(fused, held);
+
+        Map<String, Object> lagging = Map.of("query", "tomato seedlings sun", "k", 5, "collection", collection, "explain", true);
+        JsonPath withLagging = post(lagging).statusCode(200).extract().jsonPath();
+        assertThat(withLagging.getString("cache.bm25")).isEqualTo("miss");
+        assertThat(withLagging.getList("results.documentId")).contains("doc-lagging", "doc-2");
+        assertSameChunksAsBm25Mode(withLagging, lagging);
+    }
+
+    /** Each of the fused answer's BM25 hits is, field by field, the chunk BM25 mode answers with. */
+    private void assertSameChunksAsBm25Mode(JsonPath fused, Map<String, Object> search) {
+        Map<String, Object> bm25Only = new java.util.HashMap<>(search);
+        bm25Only.put("mode", "bm25");
+        JsonPath lexical = post(bm25Only).statusCode(200).extract().jsonPath();
+        List<Map<String, Object>> expected = lexical.getList("results");
+        List<Map<String, Object>> found = fused.getList("results");
+        assertThat(found.stream().filter(hit -> ((Map<?, ?>) hit.get("ranks")).containsKey("bm25"))).isNotEmpty();
+        for (Map<String, Object> hit : found) {
+            if (!((Map<?, ?>) hit.get("ranks")).containsKey("bm25")) {
+                continue;
+            }
+            Map<String, Object> same = expected.stream().filter(e -> e.get("chunkId").equals(hit.get("chunkId"))).findFirst().orElseThrow();
+            for (String field : List.of("documentId", "chunkIndex", "title", "sourceUri", "text", "context", "spans")) {
+                assertThat(hit.get(field)).as(hit.get("chunkId") + " " + field).isEqualTo(same.get(field));
+            }
+        }
+    }
+
     @Inject
     InMemorySpanExporter spans;
 
