@@ -497,8 +497,17 @@ class MemoryToolsTest {
     @Test
     void howSearchesFoundTheirScopesCopyIsAMetricAndWritesThroughAnotherInstanceAreCaughtUp() {
         String scope = scope();
-        add("Planted tomatoes and basil in the greenhouse beds this spring", scope);
-        String flights = add("Booked flights to Lisbon for the conference in June", scope).get("id").asText();
+        // written through another instance (a store of its own on the same Neo4j): no add of this app's searched the scope
+        // for its suggestions, so the search below is the scope's first here
+        Neo4jMemoryStore elsewhere = new Neo4jMemoryStore(driver);
+        float[] vector = new float[384]; // the size of the default model's vectors (bge-small), as the scope's others
+        vector[0] = 1;
+        long now = System.currentTimeMillis();
+        elsewhere.add(new Memory(scope + "-garden", scope, "Planted tomatoes and basil in the greenhouse beds this spring", List.of(),
+                false, now, now, null, null, null, List.of(), List.of()), vector);
+        String flights = scope + "-flights";
+        elsewhere.add(new Memory(flights, scope, "Booked flights to Lisbon for the conference in June", List.of(), false, now, now,
+                null, null, null, List.of(), List.of()), vector);
         Map<String, Double> before = copyFindings();
         searchIds("which vegetables did I grow", scope);
         assertThat(copyFindings()).as("a small scope's first search reads it").isEqualTo(plus(before, "read_now"));
@@ -508,11 +517,7 @@ class MemoryToolsTest {
         searchIds("when is the report due", scope);
         assertThat(copyFindings()).as("a write through this instance").isEqualTo(plus(before, "read_now", "current", "current", "own_writes"));
 
-        // another instance (a store of its own on the same Neo4j) adds and deletes: read back, not the whole scope again
-        Neo4jMemoryStore elsewhere = new Neo4jMemoryStore(driver);
-        float[] vector = new float[384]; // the size of the default model's vectors (bge-small), as the scope's others
-        vector[0] = 1;
-        long now = System.currentTimeMillis();
+        // another instance adds and deletes: read back, not the whole scope again
         elsewhere.add(new Memory(scope + "-elsewhere", scope, "Sold the old bicycle", List.of(), false, now, now,
                 null, null, null, List.of(), List.of()), vector);
         assertThat(searchIds("bicycle", scope)).contains(scope + "-elsewhere");

@@ -414,8 +414,10 @@ public final class MemoryWords {
                 best.add(Language.LATIN.get(i));
             }
         }
-        // less than one word's worth, all of it capitalised words that may be names ("Hi Will"): no language is told
-        return said[bestAt] > 0 && (!anyWeighted || said[bestAt] >= 1) ? best : Language.LATIN;
+        // a text of capitalised words only ("Hi Will"), less than one word's worth of which says a language: each may be a
+        // name, so no language is told; a sentence's lower-case words vouch for its capitalised opener ("Die Katze schläft.")
+        boolean onlyCapitalised = evidence.stream().allMatch(word -> word.weight() == 0.5);
+        return said[bestAt] > 0 && (!anyWeighted || !onlyCapitalised || said[bestAt] >= 1) ? best : Language.LATIN;
     }
 
     /** A word of a text as it says what language the text is in: lower-cased, apostrophes straight, and how much it says. */

@@ -204,11 +204,26 @@ public final class StatedFacts {
      */
     static boolean statesSomething(String text) {
         String plain = text.strip();
-        return !QUESTION.matcher(plain).find() && !HYPOTHETICAL.matcher(plain).find();
+        return !asks(plain) && !HYPOTHETICAL.matcher(plain).find();
     }
 
-    /** A question's mark: a closing one in any script, or Spanish's opening one. */
-    private static final Pattern QUESTION = Pattern.compile("[?\uff1f\u061f]\\W*$|^\\W*\u00bf");
+    /** Whether a text asks: {@link #QUESTION}, or its last sentence opens with Spanish's mark (the closing one left out). */
+    private static boolean asks(String plain) {
+        if (QUESTION.matcher(plain).find()) {
+            return true;
+        }
+        int opened = plain.lastIndexOf('\u00bf');
+        return opened >= 0 && plain.substring(opened).chars().noneMatch(c -> SENTENCE_END.indexOf(c) >= 0);
+    }
+
+    private static final String SENTENCE_END = ".!?\u2026\u3002\uff01\uff1f\u061f";
+
+    /**
+     * A question: its last sentence closes with a question mark of any script (only punctuation and spaces after it, in
+     * Unicode's sense: CJK or Cyrillic letters are no trailing signs). Spanish's opening mark asks only for the sentence it
+     * opens: "¿Sabes qué? Me mudé a Madrid." states a move.
+     */
+    private static final Pattern QUESTION = Pattern.compile("[?\uff1f\u061f][\\p{P}\\p{Z}\\p{S}]*$");
 
     /** The names {@code text} introduces as people ("my sister Ana" → "ana"). */
     static List<String> introduced(String text) {

@@ -194,4 +194,17 @@ class StatedFactsTest {
             }
         });
     }
+
+    @Test
+    void aQuestionIsToldByItsLastSentenceInAnyScript() {
+        for (String asked : List.of("Where do you live?", "你住哪里？", "Где офис?", "¿Dónde vives?", "¿Cambié de dentista",
+                "I moved. ¿Y tú", "Where is it? ", "أين تعيش؟", "What now?!")) {
+            assertThat(StatedFacts.statesSomething(asked)).as(asked).isFalse();
+        }
+        // controls: a question before a statement asks nothing of it, whatever the script after the mark
+        for (String stated : List.of("你住哪里？我住在北京。", "Где офис? Офис в Москве.", "¿Sabes qué? Me mudé a Madrid.",
+                "Guess what? I moved to Lisbon.", "I live in Lisbon.", "我们的办公室搬到了杭州。")) {
+            assertThat(StatedFacts.statesSomething(stated)).as(stated).isTrue();
+        }
+    }
 }

@@ -284,6 +284,35 @@ class CitationSpansTest extends FixtureTest {
         assertThat(CountedDocumentTexts.READS.get() - readsBefore).as("placed: no whole text read").isZero();
     }
 
+    /** A whole text read past the search's deadline costs the hits their spans, never the metadata read with the places. */
+    @Test
+    void aLateWholeTextCostsTheSpansNotTheMetadataReadBeforeIt() {
+        String collection = "citations-late-texts";
+        seed(collection);
+        withoutPlaces(collection);
+        new dev.openrag.knowledge.neo4j.Neo4jDocumentMetadata(driver).replaceMetadata(collection, "report", Map.of("team", "finance"));
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        CountedDocumentTexts.HOLD_WHOLE_TEXTS = held;
+        JsonPath late;
+        try {
+            late = search(collection, "invoice backlog");
+        } finally {
+            CountedDocumentTexts.HOLD_WHOLE_TEXTS = null;
+            held.countDown();
+        }
+        assertThat(late.getList("degraded", String.class)).contains("spans").doesNotContain("metadata");
+        assertThat(late.getString("results[0].documentId")).isEqualTo("report");
+        assertThat(late.getString("results[0].metadata.team")).isEqualTo("finance");
+        // control: on time, the same search has both (asked again while a loaded JVM's first read may be late)
+        JsonPath onTime = search(collection, "invoice backlog");
+        for (int attempt = 0; attempt < 5 && onTime.getList("degraded") != null; attempt++) {
+            onTime = search(collection, "invoice backlog");
+        }
+        assertThat(onTime.getList("degraded")).isNull();
+        assertThat(onTime.getString("results[0].metadata.team")).isEqualTo("finance");
+        assertThat(onTime.getList("results[0].spans")).isNotEmpty();
+    }
+
     /** Issue 72: a hit in a document of several megabytes is cited from its chunk's place; its text is never read. */
     @Test
     void aHitInAHugeDocumentIsCitedWithoutReadingItsText() {

@@ -29,6 +29,8 @@ public class CountedDocumentTexts implements DocumentTexts {
     public static final AtomicInteger READS = new AtomicInteger();
     public static final AtomicInteger PLACE_READS = new AtomicInteger();
     public static final java.util.concurrent.atomic.AtomicLong CHARS = new java.util.concurrent.atomic.AtomicLong();
+    /** While set, whole-text reads wait for it (at most 20 s): a slow read of a long text. */
+    public static volatile java.util.concurrent.CountDownLatch HOLD_WHOLE_TEXTS;
 
     private final DocumentTexts texts;
 
@@ -72,6 +74,14 @@ public class CountedDocumentTexts implements DocumentTexts {
     @Override
     public Map<String, DocumentText> getAll(String collection, Collection<String> documentIds) {
         READS.incrementAndGet();
+        java.util.concurrent.CountDownLatch hold = HOLD_WHOLE_TEXTS;
+        if (hold != null) {
+            try {
+                hold.await(20, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // the search gave up on the read
+            }
+        }
         Map<String, DocumentText> read = texts.getAll(collection, documentIds);
         read.values().forEach(text -> CHARS.addAndGet(text.text().length()));
         return read;

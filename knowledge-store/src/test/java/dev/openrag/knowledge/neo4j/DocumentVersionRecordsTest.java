@@ -234,6 +234,9 @@ class DocumentVersionRecordsTest {
             while (!blockedSweep() && !written.isDone() && System.currentTimeMillis() < deadline) {
                 Thread.sleep(20);
             }
+            // the race is only run when the writer waits on the sweep's lock: a writer done before the delete proves nothing
+            assertThat(written.isDone()).as("the writer waits for the sweep's lock").isFalse();
+            assertThat(blockedSweep()).as("a transaction blocked on the sweep's lock").isTrue();
             sweep.run(match + " DETACH DELETE v", Map.of("uid", uid)).consume();
             sweep.commit();
             written.get(30, java.util.concurrent.TimeUnit.SECONDS);

@@ -567,14 +567,20 @@ final class MemoryScopeCopies {
         nextLoadAllowed.put(scope, now + MIN_RELOAD_INTERVAL_NANOS);
         background.execute(() -> {
             long started = System.nanoTime();
+            boolean empty = false;
             try {
-                load(scope);
+                empty = !load(scope);
             } catch (RuntimeException e) {
                 LOG.warnf("could not copy memory scope %s into memory, searching it in Neo4j: %s", scope, e.getMessage());
             } finally {
                 long took = System.nanoTime() - started;
                 LOG.debugf("memory scope %s read in %.1f ms", scope, took / 1e6);
-                nextLoadAllowed.put(scope, started + Math.max(MIN_RELOAD_INTERVAL_NANOS, RELOAD_COST_FACTOR * took));
+                if (empty) {
+                    // nothing was read (one lookup): the scope's first write is no reason to keep its first search from reading it
+                    nextLoadAllowed.remove(scope);
+                } else {
+                    nextLoadAllowed.put(scope, started + Math.max(MIN_RELOAD_INTERVAL_NANOS, RELOAD_COST_FACTOR * took));
+                }
                 loading.remove(scope);
                 read.complete(null);
             }
@@ -582,7 +588,8 @@ final class MemoryScopeCopies {
         return read;
     }
 
-    private void load(String scope) {
+    /** Reads the scope into a copy (none past the budget); false when the scope has no memories to read. */
+    private boolean load(String scope) {
         // the state first: a write that commits while the memories are read makes the copy newer than its
         // state (caught up at the next search), never older. A scope last written before versions existed gets one;
         // a scope with no memories gets none (a search of any name a caller makes up writes nothing) and no copy.
@@ -596,7 +603,7 @@ final class MemoryScopeCopies {
                         Map.of("scope", scope)).list().stream().findFirst().map(row -> row.get("v").asString()).orElse(null));
                 if (version == null) {
                     copies.remove(scope);
-                    return;
+                    return false;
                 }
                 state = state(scope);
             }
@@ -613,12 +620,13 @@ final class MemoryScopeCopies {
             });
             if (copy == null) {
                 copies.remove(scope);
-                return;
+                return true;
             }
             copies.put(scope, copy); // changes held from before its version stay until MAX_CHANGES_HELD clears them: a write
             // that committed while the scope was read has its version and may be needed next
             LOG.debugf("memory scope %s: %d memories copied into memory at version %s", scope, copy.size(), copy.version());
             evictBeyondBudget(scope);
+            return true;
         }
     }
 

@@ -397,14 +397,19 @@ public class SearchService {
         List<Spans.Hit> toCite = fused.stream()
                 .map(result -> new Spans.Hit(result.chunkId(), result.documentId(), result.chunkIndex(), result.text())).toList();
         // the hits' spans and their documents' metadata come from one read (the places and the metadata in one round trip)
+        CompletableFuture<Map<String, Map<String, Object>>> metadataRead = new CompletableFuture<>();
         CompletableFuture<HitDetails> detailing = CompletableFuture.supplyAsync(() -> timed(timings, "spans",
-                () -> details(collection, toCite, degraded)), retrievers);
+                () -> details(collection, toCite, degraded, metadataRead)), retrievers);
         List<SearchResponse.Result> reordered = timed(timings, "feedback", () -> orElse(CompletableFuture.supplyAsync(
                 () -> feedback.apply(fused, anyFeedback, queryVector, explain, degraded), retrievers), deadline, fused, "feedback", degraded));
         HitDetails details = orElse(detailing, deadline, null, "spans", degraded);
         if (details == null) {
-            degraded.add("metadata"); // read with the spans, late with them
-            details = HitDetails.NONE;
+            // the spans are late: the metadata, read with the places before any whole text, may still be here
+            Map<String, Map<String, Object>> metadata = metadataRead.getNow(null);
+            if (metadata == null) {
+                degraded.add("metadata");
+            }
+            details = metadata == null ? HitDetails.NONE : new HitDetails(Map.of(), metadata);
         }
         Map<String, Citation> citations = details.citations();
         Map<String, Map<String, Object>> documentMetadata = details.metadata();
@@ -616,12 +621,15 @@ public class SearchService {
 
     /**
      * The hits' spans and metadata from one read of their places ({@link DocumentTexts#places}): a store that does not
-     * answer costs both (named in {@code degraded}); a whole text that a hit without a place needs, only the spans.
+     * answer costs both (named in {@code degraded}); a whole text that a hit without a place needs, failing or late, only
+     * the spans ({@code metadataRead} has the metadata as soon as the places are read).
      */
-    private HitDetails details(String collection, List<Spans.Hit> hits, List<String> degraded) {
+    private HitDetails details(String collection, List<Spans.Hit> hits, List<String> degraded,
+                               CompletableFuture<Map<String, Map<String, Object>>> metadataRead) {
         DocumentTexts.Places found;
         try {
             found = Spans.places(texts, collection, hits);
+            metadataRead.complete(found.metadata()); // for a search whose deadline comes while whole texts are read
         } catch (RuntimeException e) {
             LOG.warnf("documents' places and metadata unavailable, answering without spans and metadata: %s", e.getMessage());
             degraded.add("spans");
