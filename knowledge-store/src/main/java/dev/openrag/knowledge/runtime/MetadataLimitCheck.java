@@ -1,4 +1,4 @@
-package dev.openrag.ingest.config;
+package dev.openrag.knowledge.runtime;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -8,7 +8,7 @@ import io.quarkus.runtime.StartupEvent;
 
 /**
  * The metadata total cap is read where no Quarkus config reaches (schemas, the CLI): a value that is no positive number
- * stops the start with its name, instead of failing each write that carries metadata.
+ * stops every app's start with its name, instead of failing each write that carries metadata.
  */
 @ApplicationScoped
 public class MetadataLimitCheck {
