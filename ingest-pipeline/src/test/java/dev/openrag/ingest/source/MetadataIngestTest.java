@@ -210,7 +210,7 @@ class MetadataIngestTest {
     /**
      * A multipart {@code metadata} part over what a form field may take (1 MiB) is refused before it is read whole: a 413
      * with a JSON body naming the part and both limits, as every other error. Just under it, the part is read and the
-     * metadata cap answers with its own 400; a file part of the same size beside a small {@code metadata} is taken.
+     * metadata cap answers with its own 400; file parts are judged by the document limit only.
      */
     @Test
     void aMetadataPartOverTheFormFieldLimitIsAJson413NamingItAndJustUnderIsTheCapsOwn400() throws Exception {
@@ -234,11 +234,17 @@ class MetadataIngestTest {
                 .multiPart("files", "wide.txt", "hello".getBytes(StandardCharsets.UTF_8), "text/plain")
                 .post("/api/documents").then().statusCode(400).contentType(ContentType.JSON)
                 .body("message", containsString("at most " + dev.openrag.schemas.Metadata.MAX_TOTAL_BYTES + " are allowed in all"));
-        // the control: a file as large as the refused part, with small metadata, is taken (files are not form fields)
+        // the controls: a file part is no form field, whatever its size: judged by the document limit alone (the tests' is
+        // the form field's 1 MiB), taken just under it and refused past it with that limit's own reason
+        long documentLimit = ConfigProvider.getConfig().getValue("openrag.ingest.max-document-bytes", Long.class);
         given().multiPart("collection", COLLECTION).multiPart("metadata", "{\"team\": \"wide\"}", "application/json")
-                .multiPart("files", "wide-file.txt", ("wide file text. ".repeat(over.length() / 16 + 1)).getBytes(StandardCharsets.UTF_8),
-                        "text/plain")
+                .multiPart("files", "wide-file.txt", "w".repeat((int) documentLimit - 1).getBytes(StandardCharsets.UTF_8), "text/plain")
                 .post("/api/documents").then().statusCode(202);
+        given().multiPart("collection", COLLECTION).multiPart("metadata", "{\"team\": \"wide\"}", "application/json")
+                .multiPart("files", "wider-file.txt", "w".repeat(over.length()).getBytes(StandardCharsets.UTF_8), "text/plain")
+                .post("/api/documents").then().statusCode(413).contentType(ContentType.JSON)
+                .body("message", containsString("openrag.ingest.max-document-bytes"))
+                .body("message", org.hamcrest.Matchers.not(containsString("max-form-attribute-size")));
     }
 
     /** {@code keys} keys of 64 distinct values of 1000 characters: 16 keys are just under 1 MiB as JSON, 17 just over. */

