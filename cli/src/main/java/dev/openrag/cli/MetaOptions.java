@@ -34,8 +34,9 @@ final class MetaOptions {
 
     /**
      * The metadata object, for a request body that holds it (sources, crawls); null: no option given. Checked here by
-     * the rules the server applies ({@link Metadata#fromCaller}: reserved names in any case, sizes), so a bad option
-     * fails before any file is read or sent, with the rule it breaks.
+     * the rules every server applies alike ({@link Metadata#normalise}: reserved names in any case, each key's and
+     * value's size), so a bad option fails before any file is read or sent, with the rule it breaks. The cap on the
+     * whole ({@code openrag.metadata.max-bytes}) is the server's setting, not this machine's: the server's 400 says it.
      */
     static Map<String, Object> map(List<String> options) {
         if (options == null || options.isEmpty()) {
@@ -64,7 +65,7 @@ final class MetaOptions {
             metadata.put(key, values.stream().map(String::valueOf).toList());
         });
         try {
-            Metadata.fromCaller(metadata);
+            Metadata.normalise(metadata, false);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--meta: " + e.getMessage(), e);
         }

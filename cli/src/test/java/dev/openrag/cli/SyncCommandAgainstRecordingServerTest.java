@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,6 +82,32 @@ class SyncCommandAgainstRecordingServerTest {
 
         RecordingServer.runWithErrors("sync", folder.toString(), "--url", server.url());
         assertThat(server.requests.get(sent)).as("control: no option, no metadata field").doesNotContain("\"metadata\"");
+    }
+
+    /**
+     * Metadata past this machine's default cap goes to the server, whose own setting decides: taken where the server
+     * allows more, and where it refuses, its 400 (with its configured number) is what the command says.
+     */
+    @Test
+    void theServerDecidesTheMetadataCap() {
+        List<String> args = new java.util.ArrayList<>(List.of("sync", folder.toString(), "--url", server.url()));
+        for (int key = 0; key < 9; key++) {
+            for (int item = 0; item < 8; item++) {
+                args.addAll(List.of("--meta", "k" + key + "=" + (char) ('a' + item) + "x".repeat(999)));
+            }
+        }
+        String[] taken = RecordingServer.runWithErrors(args.toArray(String[]::new));
+        assertThat(server.requests.get(0)).startsWith("POST /api/sources ").contains("\"k8\":[\"a");
+        assertThat(taken[1].strip().lines().reduce((first, last) -> last).orElseThrow())
+                .isEqualTo("sync source=s1 added=2 changed=1 deleted=1 unchanged=3");
+
+        created = new RecordingServer.Answer(400, "{\"error\":\"bad_request\",\"message\":\"field 'metadata': metadata takes "
+                + "72280 bytes as JSON (9 keys with their values); at most 32768 are allowed in all (openrag.metadata.max-bytes)\"}");
+        int sent = server.requests.size();
+        String[] refused = RecordingServer.runWithErrors(args.toArray(String[]::new));
+        assertThat(refused[0]).isEqualTo("1");
+        assertThat(refused[2]).contains("at most 32768 are allowed in all (openrag.metadata.max-bytes)");
+        assertThat(server.requests).as("the refused registration, and no run after it").hasSize(sent + 1);
     }
 
     @Test

@@ -66,8 +66,8 @@ public class DocumentsResource {
     @POST
     @Consumes(MediaType.MULTIPART_FORM_DATA)
     @Operation(summary = "Upload files (one or more `files` parts, optional `collection`, optional `metadata`: a JSON object "
-            + "of key → string, number, ISO-8601 date or list of strings, at most 64 KiB as JSON by default, given to every file of the "
-            + "request)")
+            + "of key → string, number, ISO-8601 date or list of strings, at most openrag.metadata.max-bytes bytes as JSON (a 400 names "
+            + "the configured number), given to every file of the request)")
     public Response upload(@RestForm("files") List<FileUpload> files, @RestForm("collection") String collection,
                            @RestForm("metadata") String metadata) throws IOException {
         String target = access.collection(collection);

@@ -207,6 +207,54 @@ class MetadataIngestTest {
         assertThat(documentNode("meta-evt-under-cap").get("meta_s_k7").asList(Value::asString)).hasSize(8);
     }
 
+    /**
+     * A multipart {@code metadata} part over what a form field may take (1 MiB) is refused before it is read whole: a 413
+     * with a JSON body naming the part and both limits, as every other error. Just under it, the part is read and the
+     * metadata cap answers with its own 400; file parts are judged by the document limit only.
+     */
+    @Test
+    void aMetadataPartOverTheFormFieldLimitIsAJson413NamingItAndJustUnderIsTheCapsOwn400() throws Exception {
+        int formLimit = ConfigProvider.getConfig().getValue("quarkus.http.limits.max-form-attribute-size",
+                io.quarkus.runtime.configuration.MemorySize.class).asBigInteger().intValueExact();
+        String over = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(wideMetadata(17));
+        String under = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(wideMetadata(16));
+        assertThat(over.length()).isGreaterThan(formLimit);
+        assertThat(under.length()).isLessThan(formLimit).isGreaterThan(dev.openrag.schemas.Metadata.MAX_TOTAL_BYTES);
+        for (String type : List.of("application/json", "text/plain")) {
+            given().multiPart("collection", COLLECTION).multiPart("metadata", over, type)
+                    .multiPart("files", "wide.txt", "hello".getBytes(StandardCharsets.UTF_8), "text/plain")
+                    .post("/api/documents").then().statusCode(413).contentType(ContentType.JSON)
+                    .body("error", equalTo("too_large"))
+                    .body("message", containsString("'metadata'"))
+                    .body("message", containsString(String.valueOf(formLimit)))
+                    .body("message", containsString("quarkus.http.limits.max-form-attribute-size"))
+                    .body("message", containsString("at most " + dev.openrag.schemas.Metadata.MAX_TOTAL_BYTES));
+        }
+        given().multiPart("collection", COLLECTION).multiPart("metadata", under, "application/json")
+                .multiPart("files", "wide.txt", "hello".getBytes(StandardCharsets.UTF_8), "text/plain")
+                .post("/api/documents").then().statusCode(400).contentType(ContentType.JSON)
+                .body("message", containsString("at most " + dev.openrag.schemas.Metadata.MAX_TOTAL_BYTES + " are allowed in all"));
+        // the controls: a file part is no form field, whatever its size: judged by the document limit alone (the tests' is
+        // the form field's 1 MiB), taken just under it and refused past it with that limit's own reason
+        long documentLimit = ConfigProvider.getConfig().getValue("openrag.ingest.max-document-bytes", Long.class);
+        given().multiPart("collection", COLLECTION).multiPart("metadata", "{\"team\": \"wide\"}", "application/json")
+                .multiPart("files", "wide-file.txt", "w".repeat((int) documentLimit - 1).getBytes(StandardCharsets.UTF_8), "text/plain")
+                .post("/api/documents").then().statusCode(202);
+        given().multiPart("collection", COLLECTION).multiPart("metadata", "{\"team\": \"wide\"}", "application/json")
+                .multiPart("files", "wider-file.txt", "w".repeat(over.length()).getBytes(StandardCharsets.UTF_8), "text/plain")
+                .post("/api/documents").then().statusCode(413).contentType(ContentType.JSON)
+                .body("message", containsString("openrag.ingest.max-document-bytes"))
+                .body("message", org.hamcrest.Matchers.not(containsString("max-form-attribute-size")));
+    }
+
+    /** {@code keys} keys of 64 distinct values of 1000 characters: 16 keys are just under 1 MiB as JSON, 17 just over. */
+    private static Map<String, Object> wideMetadata(int keys) {
+        Map<String, Object> metadata = new java.util.LinkedHashMap<>();
+        IntStream.range(0, keys).forEach(i -> metadata.put("k" + i, IntStream.range(0, 64)
+                .mapToObj(item -> String.format("%04d", item) + "x".repeat(996)).toList()));
+        return metadata;
+    }
+
     private static DocumentArrived event(String documentId, Map<String, Object> metadata) {
         return new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, "evt-" + documentId, documentId, "job-" + documentId,
                 COLLECTION, new Source("producer", "s3://bucket/" + documentId + ".md"), "Event doc", "text/markdown",

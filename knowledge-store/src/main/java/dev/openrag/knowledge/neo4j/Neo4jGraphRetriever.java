@@ -35,9 +35,11 @@ import dev.openrag.knowledge.text.QueryTerms;
  * weighing {@code nodeSeeds / r}; an entity passes that on as above, an operation to its chunk.
  *
  * <p>With a filter, the same query keeps to the documents it selects: the similarity seeds are the
- * nearest chunks of those documents (exact cosine, not the index's top of the whole collection),
- * a chunk reached from an entity or operation counts only when its document matches, and NEXT
- * steps stay within a document; so the limit counts matching chunks only.
+ * nearest chunks of those documents (exact cosine, not the index's top of the whole collection), the
+ * node seeds the nearest entities and operations of those documents' chunks (exact cosine) and the
+ * best by words among the nodes that lead to such a chunk, a chunk reached from an entity or
+ * operation counts only when its document matches, and NEXT steps stay within a document; so the
+ * limit counts matching chunks only.
  */
 public final class Neo4jGraphRetriever implements GraphRetriever {
 
@@ -106,21 +108,15 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
               UNION ALL
               CALL () {
                 CALL () {
-                  MATCH (n:Entity)
-                    SEARCH n IN (VECTOR INDEX %s FOR $vector WHERE n.collection = $collection LIMIT $seeds) SCORE AS similarity
-                  RETURN n, similarity
-                  UNION ALL
-                  MATCH (n:Operation)
-                    SEARCH n IN (VECTOR INDEX %s FOR $vector WHERE n.collection = $collection LIMIT $seeds) SCORE AS similarity
-                  RETURN n, similarity
+                  $$nearestNodes$$
                 }
                 WITH n, similarity ORDER BY similarity DESC LIMIT $seeds
                 WITH collect(n) AS nodes
                 UNWIND range(0, size(nodes) - 1) AS r
                 RETURN nodes[r] AS n, $nodeWeight / (r + 1) AS strength
                 UNION ALL
-                CALL db.index.fulltext.queryNodes('%s', $lucene, {limit: 4 * $seeds}) YIELD node, score
-                WITH node AS n, score WHERE n.collection = $collection
+                CALL db.index.fulltext.queryNodes('%s', $lucene, $$wordsLimit$$) YIELD node, score
+                WITH node AS n, score WHERE n.collection = $collection $$nodeAllowed$$
                 WITH n, score ORDER BY score DESC LIMIT $seeds
                 WITH collect(n) AS nodes
                 UNWIND range(0, size(nodes) - 1) AS r
@@ -137,8 +133,32 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 WHERE $$hitAllowed$$
                 RETURN hit, strength AS weight
               }
-              RETURN hit, weight, 'similarNode' AS signal""".formatted(Neo4jSchema.ENTITY_VECTOR_INDEX, Neo4jSchema.OPERATION_VECTOR_INDEX,
-            Neo4jSchema.GRAPH_WORDS_INDEX);
+              RETURN hit, weight, 'similarNode' AS signal""".formatted(Neo4jSchema.GRAPH_WORDS_INDEX);
+
+    /** The entities and operations nearest to the query, through their vector indexes. */
+    private static final String NEAREST_NODES = """
+                  MATCH (n:Entity)
+                    SEARCH n IN (VECTOR INDEX %s FOR $vector WHERE n.collection = $collection LIMIT $seeds) SCORE AS similarity
+                  RETURN n, similarity
+                  UNION ALL
+                  MATCH (n:Operation)
+                    SEARCH n IN (VECTOR INDEX %s FOR $vector WHERE n.collection = $collection LIMIT $seeds) SCORE AS similarity
+                  RETURN n, similarity""".formatted(Neo4jSchema.ENTITY_VECTOR_INDEX, Neo4jSchema.OPERATION_VECTOR_INDEX);
+
+    /**
+     * With a filter: the nearest among the entities the selected documents' chunks mention and the operations
+     * they present, exactly (the indexes' nearest in the whole collection may all belong to other documents).
+     */
+    private static final String NEAREST_SELECTED_NODES = """
+                  MATCH (d:Document {collection: $collection}) WHERE $$selected$$
+                  MATCH (:Chunk {collection: $collection, documentId: d.documentId})-[:MENTIONS]->(n:Entity)
+                  WITH DISTINCT n WHERE n.embedding IS NOT NULL
+                  RETURN n, vector.similarity.cosine(n.embedding, $vector) AS similarity
+                  UNION ALL
+                  MATCH (d:Document {collection: $collection}) WHERE $$selected$$
+                  MATCH (n:Operation)-[:HAS_CHUNK]->(:Chunk {collection: $collection, documentId: d.documentId})
+                  WITH DISTINCT n WHERE n.embedding IS NOT NULL
+                  RETURN n, vector.similarity.cosine(n.embedding, $vector) AS similarity""";
 
     private final Driver driver;
 
@@ -165,6 +185,12 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 // the document by its unique uid (Neo4jGraphStore#documentUid): one index seek per chunk
                 : "EXISTS { MATCH (d:Document {uid: $collection + '/' + hit.documentId}) WHERE " + selected + " }";
         String seeds = selected == null ? NEAREST_SEEDS : NEAREST_SELECTED_SEEDS.replace("$$selected$$", selected);
+        // node seeds by words: every match of the collection is read when filtered, since the best of them may all lie
+        // in other documents; a node is a seed only when it leads to a chunk of a selected document
+        String nodeSeedsCypher = NODE_SEEDS
+                .replace("$$nearestNodes$$", selected == null ? NEAREST_NODES : NEAREST_SELECTED_NODES.replace("$$selected$$", selected))
+                .replace("$$wordsLimit$$", selected == null ? "{limit: 4 * $seeds}" : "{}")
+                .replace("$$nodeAllowed$$", selected == null ? "" : "AND EXISTS { MATCH (n)-[:MENTIONS|HAS_CHUNK]-(hit:Chunk) WHERE " + HIT + " }");
         String cypher = """
                 CYPHER 25
                 CALL () {
@@ -185,7 +211,7 @@ public final class Neo4jGraphRetriever implements GraphRetriever {
                 WITH ch, max(s) AS score, collect(why)[0] AS why
                 WHERE ch.text IS NOT NULL
                 RETURN ch %s AS ch, score, why ORDER BY score DESC, ch.chunkId LIMIT $limit""".formatted(BY_NAME,
-                queryVector == null ? "" : BY_SIMILARITY.replace("$$seeds$$", seeds), seedByNodes ? NODE_SEEDS : "",
+                queryVector == null ? "" : BY_SIMILARITY.replace("$$seeds$$", seeds), seedByNodes ? nodeSeedsCypher : "",
                 selected == null ? "" : "AND near.documentId = hit.documentId", Neo4jVectorIndex.CHUNK_FIELDS)
                 .replace(HIT, hitAllowed);
         if (queryVector != null) {

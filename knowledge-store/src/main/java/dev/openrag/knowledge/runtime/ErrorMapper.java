@@ -4,6 +4,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
@@ -63,7 +64,10 @@ public class ErrorMapper {
     }
 
     @ServerExceptionMapper
-    public Response web(WebApplicationException e) {
+    public Response web(WebApplicationException e, HttpHeaders headers) {
+        if (e.getResponse().getStatus() == 413 && !e.getResponse().hasEntity() && e.getCause() == null) {
+            return body(413, "too_large", tooLarge(headers));
+        }
         for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
             if (cause instanceof MismatchedInputException wrongType) {
                 return mismatched(wrongType);
@@ -82,6 +86,32 @@ public class ErrorMapper {
             default -> "http_" + status;
         }, e.getMessage());
     }
+
+    /**
+     * What Quarkus' form parser refused with a bare 413: the whole body past {@code quarkus.http.limits.max-body-size}
+     * (by its declared length), or else one part without a file name (a form field: an upload's {@code metadata} or
+     * {@code collection}) past {@code quarkus.http.limits.max-form-attribute-size}; without a declared length, either.
+     */
+    private static String tooLarge(HttpHeaders headers) {
+        var config = org.eclipse.microprofile.config.ConfigProvider.getConfig();
+        long field = config.getOptionalValue(FORM_FIELD_LIMIT, io.quarkus.runtime.configuration.MemorySize.class)
+                .map(size -> size.asLongValue()).orElse(2048L);
+        java.util.Optional<Long> body = config.getOptionalValue(BODY_LIMIT, io.quarkus.runtime.configuration.MemorySize.class)
+                .map(size -> size.asLongValue());
+        long length = headers == null ? -1 : headers.getLength();
+        String whole = "the request body is over " + body.map(String::valueOf).orElse("the") + " bytes it may take (" + BODY_LIMIT + ")";
+        if (body.isPresent() && length > body.get()) {
+            return whole;
+        }
+        String part = "a part without a file name (a form field: the upload's 'metadata' or 'collection') is over the " + field
+                + " bytes a form field may take (" + FORM_FIELD_LIMIT + "); caller metadata takes at most "
+                + dev.openrag.schemas.Metadata.maxTotalBytes() + " bytes as JSON (" + dev.openrag.schemas.Metadata.MAX_TOTAL_BYTES_PROPERTY
+                + "), and files go in 'files' parts with a file name";
+        return length < 0 && body.isPresent() ? part + "; or " + whole : part;
+    }
+
+    private static final String FORM_FIELD_LIMIT = "quarkus.http.limits.max-form-attribute-size";
+    private static final String BODY_LIMIT = "quarkus.http.limits.max-body-size";
 
     /**
      * An engine that is down is a 503 naming it (the caller may retry when it is back); anything

@@ -77,7 +77,7 @@ public class MemoryTools {
     }
 
     static final String METADATA = "Caller metadata, key -> value (a string, a number, an ISO-8601 date or a list of strings), as "
-            + "a document's: plain keys (a letter, then letters, digits, '_' or '-'), at most 32, at most 64 KiB in all as JSON by default; "
+            + "a document's: plain keys (a letter, then letters, digits, '_' or '-'), at most 32, at most openrag.metadata.max-bytes bytes in all as JSON (the refusal names the configured number); "
             + "'tags' (in any case) and the filter's words are reserved";
 
     static final String FILTER = "Only memories whose tags or metadata match, as a JSON object (the form of document search's "
