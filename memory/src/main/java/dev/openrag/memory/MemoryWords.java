@@ -292,6 +292,85 @@ public final class MemoryWords {
         return terms;
     }
 
+    /**
+     * {@code text} without its words whose content terms ({@link #contentTerms}) are all among {@code terms}: what it
+     * says beside the words it shares with another text, its function words and word order kept ("Unser Büro ist in
+     * Hamburg." less "büro" → "Unser ist in Hamburg."). In a CJK text the characters of the bigrams among {@code terms}
+     * go. Empty when nothing is left but signs.
+     */
+    static String without(String text, Set<String> terms) {
+        if (text == null || text.isBlank() || terms.isEmpty()) {
+            return text == null ? "" : text;
+        }
+        boolean[] cut = new boolean[text.length()];
+        if (script(text) == Language.CJK) {
+            for (Gram gram : cjkGrams(text)) {
+                if (terms.contains(gram.term())) {
+                    Arrays.fill(cut, gram.start(), gram.end(), true);
+                }
+            }
+        } else {
+            String read = APOSTROPHE.matcher(text).replaceAll("'"); // one character for one: the offsets hold
+            Language language = STEMMED.languagesOf(text, analyze(STEMMED.plain, text, "'")).get(0);
+            try (TokenStream stream = STEMMED.plain.tokenStream("text", read)) {
+                CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
+                OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
+                stream.reset();
+                while (stream.incrementToken()) {
+                    List<String> its = new ArrayList<>();
+                    STEMMED.terms(language, term.toString(), its::add);
+                    if (!its.isEmpty() && terms.containsAll(its)) {
+                        Arrays.fill(cut, offset.startOffset(), offset.endOffset(), true);
+                    }
+                }
+                stream.end();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // a string reader does not fail
+            }
+        }
+        StringBuilder left = new StringBuilder();
+        for (int i = 0; i < text.length(); i++) {
+            if (!cut[i]) {
+                left.append(text.charAt(i));
+            }
+        }
+        String rest = left.toString().replaceAll("\\s+", " ").strip();
+        return rest.codePoints().anyMatch(Character::isLetterOrDigit) ? rest : "";
+    }
+
+    /**
+     * How many words of {@code text} give the content {@code terms} (of {@link #contentTerms}), each word once: in a CJK
+     * text the overlapping bigrams of one run of characters are one word ("办公室" gives "办公" and "公室"); elsewhere a
+     * term is a word.
+     */
+    static int wordsAmong(String text, Set<String> terms) {
+        if (text == null || terms.isEmpty() || script(text) != Language.CJK) {
+            return terms.size();
+        }
+        Set<String> words = new LinkedHashSet<>();
+        StringBuilder word = new StringBuilder();
+        int end = -1;
+        for (Gram gram : cjkGrams(text)) {
+            if (!terms.contains(gram.term())) {
+                continue;
+            }
+            if (word.length() > 0 && gram.start() < end) { // overlaps the word so far: its next character
+                word.append(gram.term(), gram.term().offsetByCodePoints(0, 1), gram.term().length());
+            } else {
+                if (word.length() > 0) {
+                    words.add(word.toString());
+                }
+                word.setLength(0);
+                word.append(gram.term());
+            }
+            end = gram.end();
+        }
+        if (word.length() > 0) {
+            words.add(word.toString());
+        }
+        return words.size();
+    }
+
     /** A token of CJK analysis with where it stands in the text read: a bigram, a lone character, or a word of another script. */
     record Gram(String term, int start, int end) {
     }
