@@ -22,14 +22,15 @@ import java.util.Objects;
  * languages only the second way, or the memory LLM role, finds such a change;</li>
  * <li>by meaning, in any language ({@link #byMeaning}): the new memory's nearest older memory by the same author (both
  * without one, or the same one, as {@link NewerWins} pairs them) is close to it in meaning (second-model cosine at
- * least {@value #CLOSENESS}) and shares content words with it, each text read in its own language
+ * least {@value #CLOSENESS}) and says the same fact: it shares a subject and what is said of it (two content words or
+ * more), or one content word while the first model reads the pair close too, each text read in its own language
  * ({@link MemoryWords#contentTerms}: Snowball stems, CJK bigrams). No word says that a value changed: a
  * restatement of a fact in other words, months later, reads the same in English, German, Spanish, French or Chinese.
  * Questions change nothing and are not changed.</li>
  * </ul>
- * The meaning rule is as good as the English-trained second model: it tells an update from a newer fact that shares
- * only its subject with an older one in most English pairs, less often in other languages, where such pairs read
- * closer (memory/README.md gives the measured rates). A wrong suggestion costs the agent a look and ranks nothing.
+ * The meaning rule is as good as the two English-trained models: it tells an update from a newer fact that shares only
+ * its subject with an older one in most English, German, Spanish and French pairs and in few Chinese ones, which both
+ * read close (memory/README.md gives the measured rates). A wrong suggestion costs the agent a look and ranks nothing.
  * The LLM role's answer ({@link LlmContradictions}) becomes suggestions the same way.
  */
 public final class FactChanges {
