@@ -60,7 +60,7 @@ public final class FactChanges {
      * say another fact of it) is read as an update too. Both models were trained on English; the first reads other
      * languages less close than the second does, so their agreement is what tells an update there. Chosen on the pairs
      * of {@code SuggestionPairs} (memory/README.md): updates with one shared word measured 0.70-0.92, other facts of the
-     * same subject 0.60-0.92 (0.73-0.80 in German, 0.88-0.92 in Chinese).
+     * same subject 0.60-0.92 (0.73-0.80 in German, 0.77-0.92 in Chinese).
      */
     static final double AGREEMENT = 0.74;
 

@@ -293,52 +293,6 @@ public final class MemoryWords {
     }
 
     /**
-     * {@code text} without its words whose content terms ({@link #contentTerms}) are all among {@code terms}: what it
-     * says beside the words it shares with another text, its function words and word order kept ("Unser Büro ist in
-     * Hamburg." less "büro" → "Unser ist in Hamburg."). In a CJK text the characters of the bigrams among {@code terms}
-     * go. Empty when nothing is left but signs.
-     */
-    static String without(String text, Set<String> terms) {
-        if (text == null || text.isBlank() || terms.isEmpty()) {
-            return text == null ? "" : text;
-        }
-        boolean[] cut = new boolean[text.length()];
-        if (script(text) == Language.CJK) {
-            for (Gram gram : cjkGrams(text)) {
-                if (terms.contains(gram.term())) {
-                    Arrays.fill(cut, gram.start(), gram.end(), true);
-                }
-            }
-        } else {
-            String read = APOSTROPHE.matcher(text).replaceAll("'"); // one character for one: the offsets hold
-            Language language = STEMMED.languagesOf(text, analyze(STEMMED.plain, text, "'")).get(0);
-            try (TokenStream stream = STEMMED.plain.tokenStream("text", read)) {
-                CharTermAttribute term = stream.addAttribute(CharTermAttribute.class);
-                OffsetAttribute offset = stream.addAttribute(OffsetAttribute.class);
-                stream.reset();
-                while (stream.incrementToken()) {
-                    List<String> its = new ArrayList<>();
-                    STEMMED.terms(language, term.toString(), its::add);
-                    if (!its.isEmpty() && terms.containsAll(its)) {
-                        Arrays.fill(cut, offset.startOffset(), offset.endOffset(), true);
-                    }
-                }
-                stream.end();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e); // a string reader does not fail
-            }
-        }
-        StringBuilder left = new StringBuilder();
-        for (int i = 0; i < text.length(); i++) {
-            if (!cut[i]) {
-                left.append(text.charAt(i));
-            }
-        }
-        String rest = left.toString().replaceAll("\\s+", " ").strip();
-        return rest.codePoints().anyMatch(Character::isLetterOrDigit) ? rest : "";
-    }
-
-    /**
      * How many words of {@code text} give the content {@code terms} (of {@link #contentTerms}), each word once: in a CJK
      * text the overlapping bigrams of one run of characters are one word ("办公室" gives "办公" and "公室"); elsewhere a
      * term is a word.
