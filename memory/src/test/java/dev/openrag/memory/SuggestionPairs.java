@@ -36,7 +36,7 @@ final class SuggestionPairs {
             s("en", "I commute to the office by bus.", "The office has a rooftop terrace."),
 
             u("de", "Unser Team trifft sich dienstags zum Standup.", "Das Standup des Teams findet ab sofort donnerstags statt."),
-            u("de", "Ich fahre einen alten Opel Astra.", "Den Opel habe ich verkauft, ich fahre einen Skoda."),
+            u("de", "Ich fahre einen alten Opel Corsa.", "Den Opel habe ich verkauft, ich fahre einen Skoda."),
             u("de", "Mein Hausarzt ist Dr. Weber.", "Ich habe einen neuen Hausarzt: Dr. Schulz in Pankow."),
             u("de", "Die Miete für unsere Wohnung beträgt 900 Euro.", "Die Miete wurde auf 980 Euro erhöht."),
             u("de", "Lena arbeitet als Lehrerin in Köln.", "Lena hat den Schuldienst verlassen und arbeitet als Übersetzerin."),
@@ -44,7 +44,7 @@ final class SuggestionPairs {
             s("de", "Lena arbeitet als Lehrerin in Köln.", "Lena spielt seit Jahren Geige."),
             s("de", "Mein Hausarzt ist Dr. Weber.", "Mein Hausarzt hat mittwochs nachmittags geschlossen."),
             s("de", "Unser Team trifft sich dienstags zum Standup.", "Unser Team hat zwei neue Entwickler eingestellt."),
-            s("de", "Ich fahre einen alten Opel Astra.", "Ich fahre im Sommer gern an die Ostsee."),
+            s("de", "Ich fahre einen alten Opel Corsa.", "Ich fahre im Sommer gern an die Ostsee."),
             s("de", "Die Wohnung hat drei Zimmer und einen Balkon.", "Die Wohnung liegt im vierten Stock."),
             s("de", "Markus wohnt in Leipzig.", "Markus ist allergisch gegen Katzen."),
 
@@ -74,7 +74,7 @@ final class SuggestionPairs {
             s("fr", "Notre site web tourne sur WordPress.", "Notre site web reçoit surtout des visiteurs du Canada."),
             s("fr", "Hugo habite à Marseille.", "Hugo a peur des chiens."),
 
-            u("zh", "我的牙医是王医生，在人民路。", "我换了牙医，现在去李医生的诊所。"),
+            u("zh", "我的牙医是赵医生，诊所在解放路。", "我换了牙医，现在去李医生的诊所。"),
             u("zh", "我们每周一开例会。", "例会改到每周四下午了。"),
             u("zh", "小王在阿里巴巴上班。", "小王跳槽去了腾讯。"),
             u("zh", "我每天坐地铁上班。", "我最近改成骑自行车上班。"),
@@ -82,7 +82,7 @@ final class SuggestionPairs {
             u("zh", "房租每月三千元。", "房租涨到了每月三千五。"),
             s("zh", "小王在阿里巴巴上班。", "小王喜欢打篮球。"),
             s("zh", "我们每周一开例会。", "我们的例会通常很短。"),
-            s("zh", "我的牙医是王医生，在人民路。", "王医生有两个孩子。"),
+            s("zh", "我的牙医是赵医生，诊所在解放路。", "赵医生有两个孩子。"),
             s("zh", "我们公司的网站用的是WordPress。", "我们公司有两百名员工。"),
             s("zh", "这套房子的房租每月三千元。", "这套房子有一个很大的阳台。"),
             s("zh", "李娜住在成都。", "李娜会弹钢琴。"));
