@@ -46,6 +46,7 @@ class MemoryScenariosTest {
             outcome = new MemoryScenarios(mcp::call).run(new PrintStream(printed, true, StandardCharsets.UTF_8));
         }
         String report = printed.toString(StandardCharsets.UTF_8);
+        System.out.println(report); // the suite's figure and what failed, as the bench prints them
         assertThat(outcome.total()).as("checks").isGreaterThanOrEqualTo(114);
         assertThat(report.strip()).endsWith(outcome.line());
         assertThat(outcome.passed()).as(report).isGreaterThanOrEqualTo(PASSING);

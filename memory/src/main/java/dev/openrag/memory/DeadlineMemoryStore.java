@@ -52,8 +52,8 @@ public final class DeadlineMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Map<String, float[]> secondVectors(Collection<String> ids) {
-        return deadline.call(ENGINE, () -> store.secondVectors(ids));
+    public Map<String, MemoryEmbeddings.Vectors> vectors(String scope, Collection<String> ids) {
+        return deadline.call(ENGINE, () -> store.vectors(scope, ids));
     }
 
     @Override

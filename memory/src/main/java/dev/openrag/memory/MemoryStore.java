@@ -60,10 +60,10 @@ public interface MemoryStore {
     boolean unlink(String fromId, String toId, String type);
 
     /**
-     * The second embedding model's vectors of these memories, by id, as stored ({@link #add(Memory, float[], float[])});
-     * a memory without one, or not found, is absent. A store that keeps none answers none.
+     * Both embedding models' vectors of these memories of {@code scope}, by id, as stored ({@link #add(Memory, float[], float[])};
+     * the second null where a memory has none); a memory not found is absent. A store that keeps none answers none.
      */
-    default Map<String, float[]> secondVectors(Collection<String> ids) {
+    default Map<String, MemoryEmbeddings.Vectors> vectors(String scope, Collection<String> ids) {
         return Map.of();
     }
 

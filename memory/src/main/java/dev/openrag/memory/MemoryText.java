@@ -12,6 +12,9 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import com.ibm.icu.text.BreakIterator;
+import com.ibm.icu.util.ULocale;
+
 import dev.openrag.knowledge.text.FulltextQuery;
 
 /**
@@ -168,8 +171,10 @@ public final class MemoryText {
     /**
      * Where the CJK name {@code key} stands in {@code lower}, read as word search reads CJK text ({@link
      * MemoryWords#cjkGrams}): its bigrams, one after another, among the text's. A name of one character is found only
-     * where that character stands alone, never inside a run of characters ("明" is not in "明天"); a longer name inside a
-     * run is found as a search finds it (bigrams know no word boundaries).
+     * where that character stands alone, never inside a run of characters ("明" is not in "明天"). A longer name of Han
+     * or kana is found where it begins and ends at a word boundary of the text, as ICU's dictionary segments Chinese and
+     * Japanese: not inside a longer word ("小明" is not in "小明星", a starlet); a name of Hangul, which takes its
+     * particles without a space, wherever its bigrams stand.
      */
     private static List<int[]> cjkPlaces(String lower, String key) {
         List<String> name = MemoryWords.cjkGrams(key).stream().map(MemoryWords.Gram::term).toList();
@@ -185,6 +190,12 @@ public final class MemoryText {
                 places.add(new int[] {grams.get(i).start(), grams.get(i + name.size() - 1).end()});
             }
         }
+        if (places.isEmpty() || key.codePoints().anyMatch(c -> Character.UnicodeScript.of(c) == Character.UnicodeScript.HANGUL)) {
+            return places;
+        }
+        BreakIterator words = BreakIterator.getWordInstance(ULocale.ROOT);
+        words.setText(lower);
+        places.removeIf(place -> !words.isBoundary(place[0]) || !words.isBoundary(place[1]));
         return places;
     }
 

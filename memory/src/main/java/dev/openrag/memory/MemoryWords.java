@@ -292,6 +292,39 @@ public final class MemoryWords {
         return terms;
     }
 
+    /**
+     * How many words of {@code text} give the content {@code terms} (of {@link #contentTerms}), each word once: in a CJK
+     * text the overlapping bigrams of one run of characters are one word ("办公室" gives "办公" and "公室"); elsewhere a
+     * term is a word.
+     */
+    static int wordsAmong(String text, Set<String> terms) {
+        if (text == null || terms.isEmpty() || script(text) != Language.CJK) {
+            return terms.size();
+        }
+        Set<String> words = new LinkedHashSet<>();
+        StringBuilder word = new StringBuilder();
+        int end = -1;
+        for (Gram gram : cjkGrams(text)) {
+            if (!terms.contains(gram.term())) {
+                continue;
+            }
+            if (word.length() > 0 && gram.start() < end) { // overlaps the word so far: its next character
+                word.append(gram.term(), gram.term().offsetByCodePoints(0, 1), gram.term().length());
+            } else {
+                if (word.length() > 0) {
+                    words.add(word.toString());
+                }
+                word.setLength(0);
+                word.append(gram.term());
+            }
+            end = gram.end();
+        }
+        if (word.length() > 0) {
+            words.add(word.toString());
+        }
+        return words.size();
+    }
+
     /** A token of CJK analysis with where it stands in the text read: a bigram, a lone character, or a word of another script. */
     record Gram(String term, int start, int end) {
     }

@@ -63,6 +63,19 @@ class MemoryTextTest {
     }
 
     @Test
+    void aChineseOrJapaneseNameInsideALongerWordIsNoMention() {
+        java.util.Map<String, String> people = java.util.Map.of("小明", "小明", "山田", "山田", "李明", "李明");
+        // hostile: the name's characters inside a longer word (小明星, a starlet; 小山田, another family name)
+        assertThat(MemoryText.named("她是一个小明星。", people)).isEmpty();
+        assertThat(MemoryText.named("小山田さんは大阪に住んでいます。", people)).isEmpty();
+        // controls: the same names as words, also before a word that begins with their last character (星期天, 明星)
+        assertThat(MemoryText.named("小明星期天去北京。", people)).containsExactly("小明");
+        assertThat(MemoryText.named("山田さんは大阪に住んでいます。", people)).containsExactly("山田");
+        assertThat(MemoryText.named("明星李明来了。", people)).containsExactly("李明");
+        assertThat(MemoryText.named("小明和山田去了哪里？", people)).containsExactly("小明", "山田");
+    }
+
+    @Test
     void twoPeopleAreNamedTogetherOnlyWhenJoined() {
         assertThat(MemoryText.namedTogether("What do Jon and Gina both like?", "Gina", "Jon")).isTrue();
         assertThat(MemoryText.namedTogether("Did Gina or Jon win?", "Jon", "Gina")).isTrue();

@@ -13,6 +13,7 @@ import dev.openrag.mcp.McpSettings;
 import dev.openrag.memory.FactChanges;
 import dev.openrag.memory.LlmContradictions;
 import dev.openrag.memory.Memory;
+import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryStore;
@@ -33,7 +34,7 @@ import io.quarkus.runtime.Startup;
  * one of the scope's current memories nearest to it (the same hybrid search agents use, its text with the
  * words such facts are written with); else, in any language, the nearest older memory by the same author that is close
  * to it in meaning and shares content words with it ({@link FactChanges#byMeaning}: the scope's
- * {@value FactChanges#NEAREST} nearest by vector, compared by their second-model vectors). People are the scope's
+ * {@value FactChanges#NEAREST} nearest by vector, compared by both models' vectors, taken from the scope's copy in memory where it holds them). People are the scope's
  * speakers and names a memory introduces as people, never a product's name.</li>
  * <li>{@code llm}: the nearest current memories are shown to the {@code memory} LLM role
  * ({@link LlmContradictions}), which reads any kind of fact. A check that fails (model
@@ -99,8 +100,12 @@ public class ContradictionCheck {
             }
             List<Memory> near = store.search(MemoryQuery.byVector(memory.scope(), vector, FactChanges.NEAREST, null, 0, false, now)).stream()
                     .map(MemoryHit::memory).filter(Objects::nonNull).toList();
-            Map<String, float[]> seconds = store.secondVectors(near.stream().map(Memory::id).toList());
-            return FactChanges.byMeaning(memory, second, near.stream().map(old -> new FactChanges.Near(old, seconds.get(old.id()))).toList());
+            // from the scope's copy the search just used, where it holds them (no read)
+            Map<String, MemoryEmbeddings.Vectors> held = store.vectors(memory.scope(), near.stream().map(Memory::id).toList());
+            return FactChanges.byMeaning(memory, vector, second, near.stream().map(old -> {
+                MemoryEmbeddings.Vectors its = held.get(old.id());
+                return new FactChanges.Near(old, its == null ? null : its.first(), its == null ? null : its.second());
+            }).toList());
         }
         if (model == null) {
             return List.of();

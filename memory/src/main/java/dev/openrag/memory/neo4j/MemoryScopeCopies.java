@@ -32,6 +32,7 @@ import org.neo4j.driver.TransactionContext;
 import org.neo4j.driver.Value;
 
 import dev.openrag.knowledge.vector.UnitVectors;
+import dev.openrag.memory.MemoryEmbeddings;
 import dev.openrag.memory.MemoryWords;
 import dev.openrag.memory.ScopeWords;
 
@@ -279,6 +280,9 @@ final class MemoryScopeCopies {
                 return counted(how, current);
             }
         }
+        if (copy != null) {
+            copy.behind = true; // its vectors are no longer those a search found memories by (vectors)
+        }
         CompletableFuture<Void> read = loadInBackground(scope);
         Copy fresh = readNow && read != null ? readNow(scope, read) : null;
         return counted(fresh == null ? Found.NONE : Found.READ_NOW, fresh);
@@ -522,6 +526,17 @@ final class MemoryScopeCopies {
         return floats;
     }
 
+    /**
+     * The vectors of the memories {@code ids} of {@code scope} as its copy holds them (unit length; the second null where
+     * the copy holds no second model's list), by id; those it does not hold are absent. Only from a copy that was current
+     * at the scope's last search, so the memories that search found come with their vectors as that search saw them,
+     * without a read; none without such a copy.
+     */
+    Map<String, MemoryEmbeddings.Vectors> vectors(String scope, Collection<String> ids) {
+        Copy copy = copies.get(scope);
+        return copy == null || copy.behind ? Map.of() : copy.vectorsOf(ids);
+    }
+
     /** How many memories the copies hold in all. */
     long memoriesInMemory() {
         return copies.values().stream().mapToLong(Copy::size).sum();
@@ -731,6 +746,8 @@ final class MemoryScopeCopies {
         private final ScopeWords wordsInContext;
         private final Map<String, Integer> positions = new HashMap<>();
         private volatile long lastUsed = System.nanoTime();
+        /** Set once a search found the scope at another version that this copy could not be brought to. */
+        private volatile boolean behind;
 
         private Copy(State state, String[] ids, UnitVectors vectors, UnitVectors secondVectors, boolean[] lacksSecond, String[] speakers,
                      long[] happened,
@@ -1023,6 +1040,19 @@ final class MemoryScopeCopies {
                 return null;
             }
             return best(secondVectors.similarities(query), filter, k, false);
+        }
+
+        /** The vectors of the memories {@code wanted} this copy holds, by id ({@link MemoryScopeCopies#vectors}). */
+        Map<String, MemoryEmbeddings.Vectors> vectorsOf(Collection<String> wanted) {
+            Map<String, MemoryEmbeddings.Vectors> found = new HashMap<>();
+            for (String id : wanted) {
+                Integer position = positions.get(id);
+                if (position != null) {
+                    found.put(id, new MemoryEmbeddings.Vectors(vectors.vector(position),
+                            secondVectors == null ? null : secondVectors.vector(position)));
+                }
+            }
+            return found;
         }
 
         /** Positions of the given ids in this copy (ids not in it are skipped). */

@@ -185,6 +185,7 @@ public final class Neo4jMemoryStore implements MemoryStore {
     private final Driver driver;
     private final int exactScanLimit;
     private final MemoryScopeCopies copies;
+    private final java.util.concurrent.atomic.LongAdder vectorReads = new java.util.concurrent.atomic.LongAdder();
     private final MemoryVectorQueue vectorQueue;
     private final SearchTuning tuning;
     private final MemorySearch searcher;
@@ -632,24 +633,36 @@ public final class Neo4jMemoryStore implements MemoryStore {
         }
     }
 
+    /**
+     * From the scope's copy where it holds them (the copy the scope's last search used: an add's check for the memories
+     * it may replace reads the vectors of those its search just found without a round trip), else read from Neo4j.
+     */
     @Override
-    public Map<String, float[]> secondVectors(Collection<String> ids) {
-        Map<String, float[]> vectors = new HashMap<>();
-        if (ids.isEmpty()) {
+    public Map<String, MemoryEmbeddings.Vectors> vectors(String scope, Collection<String> ids) {
+        Map<String, MemoryEmbeddings.Vectors> vectors = new HashMap<>(copies.vectors(scope, ids));
+        List<String> unread = ids.stream().filter(id -> {
+            MemoryEmbeddings.Vectors held = vectors.get(id);
+            return held == null || held.second() == null; // a copy without the second list: read, a memory may have it
+        }).distinct().toList();
+        if (unread.isEmpty()) {
             return vectors;
         }
-        for (Record row : read("MATCH (m:Memory) WHERE m.id IN $ids RETURN m.id AS id, " + MemoryVectors.READ,
-                Map.of("ids", List.copyOf(ids)))) {
+        vectorReads.increment();
+        for (Record row : read("MATCH (m:Memory) WHERE m.id IN $ids AND m.scope = $scope RETURN m.id AS id, " + MemoryVectors.READ,
+                Map.of("ids", unread, "scope", scope))) {
             try {
-                float[] second = MemoryVectors.of(row).second();
-                if (second != null) {
-                    vectors.put(row.get("id").asString(), second);
-                }
+                MemoryVectors read = MemoryVectors.of(row);
+                vectors.put(row.get("id").asString(), new MemoryEmbeddings.Vectors(read.embedding(), read.second()));
             } catch (IllegalStateException unreadable) {
                 // bytes no release wrote this way: the memory has no vector to compare
             }
         }
         return vectors;
+    }
+
+    /** How many times {@link #vectors} read Neo4j (what its copy did not hold). */
+    long vectorReads() {
+        return vectorReads.sum();
     }
 
     @Override

@@ -96,6 +96,67 @@ class MemoryScopeCopiesTest {
     }
 
     @Test
+    void anAddsCheckTakesTheVectorsOfTheMemoriesASearchFoundFromTheCopyWithoutARead() {
+        Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        Neo4jMemoryStore other = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
+        Neo4jMemoryStore uncopied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 0, SearchTuning.DEFAULT);
+        String scope = "vectors-" + System.nanoTime();
+        Random random = new Random(11);
+        List<String> ids = new ArrayList<>();
+        List<float[]> firsts = new ArrayList<>();
+        List<float[]> seconds = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            ids.add(scope + "-" + i);
+            firsts.add(randomVector(random));
+            seconds.add(randomVector(random));
+            copied.add(plain(scope, String.valueOf(i)), firsts.get(i), seconds.get(i));
+        }
+        awaitTrue(() -> copied.servesFromMemory(scope), "the scope is copied into memory");
+        List<String> found = ids(copied.search(MemoryQuery.byVector(scope, firsts.get(2), 3, null, 0, false, NOW)));
+        assertThat(found).hasSize(3).contains(ids.get(2));
+
+        long reads = copied.vectorReads();
+        var held = copied.vectors(scope, found);
+        assertThat(copied.vectorReads()).as("no read of Neo4j for what the copy holds").isEqualTo(reads);
+        assertThat(held).containsOnlyKeys(found);
+        for (String id : found) {
+            int i = ids.indexOf(id);
+            assertThat(cosine(held.get(id).first(), firsts.get(i))).isCloseTo(1, within(1e-5));
+            assertThat(cosine(held.get(id).second(), seconds.get(i))).isCloseTo(1, within(1e-5));
+        }
+        // control: without a copy the same vectors are read from Neo4j
+        long uncopiedReads = uncopied.vectorReads();
+        var read = uncopied.vectors(scope, found);
+        assertThat(uncopied.vectorReads()).isEqualTo(uncopiedReads + 1);
+        assertThat(read).containsOnlyKeys(found);
+        assertThat(cosine(read.get(ids.get(2)).second(), seconds.get(2))).isCloseTo(1, within(1e-5));
+
+        // another instance gives a memory a new text and vectors: the next search brings the copy to them, still without a read
+        float[] newFirst = randomVector(random);
+        float[] newSecond = randomVector(random);
+        other.update(ids.get(2), "a new text", newFirst, newSecond, null, NOW);
+        copied.search(MemoryQuery.byVector(scope, newFirst, 3, null, 0, false, NOW));
+        reads = copied.vectorReads();
+        var followed = copied.vectors(scope, List.of(ids.get(2)));
+        assertThat(copied.vectorReads()).isEqualTo(reads);
+        assertThat(cosine(followed.get(ids.get(2)).first(), newFirst)).isCloseTo(1, within(1e-5));
+        assertThat(cosine(followed.get(ids.get(2)).second(), newSecond)).isCloseTo(1, within(1e-5));
+        assertThat(copied.vectors(scope, List.of("no-such-memory"))).isEmpty();
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int d = 0; d < a.length; d++) {
+            dot += a[d] * b[d];
+            na += a[d] * a[d];
+            nb += b[d] * b[d];
+        }
+        return dot / Math.sqrt(na * nb);
+    }
+
+    @Test
     void bm25CountsTheScopesWordsAloneWithOrWithoutACopy() {
         Neo4jMemoryStore copied = new Neo4jMemoryStore(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000);
         Neo4jMemoryStore neo4jOnly = Neo4jMemoryStore.readingEachSearch(driver, Neo4jMemoryStore.EXACT_SCAN_LIMIT, 10_000, SearchTuning.DEFAULT);
