@@ -40,9 +40,9 @@ public record MemoryPeriod(@JsonIgnore TimeExpressions.Window window, String fro
         if (anchor == null) {
             return null;
         }
-        float[] vector = embeddings.query(anchor.event(), false).first();
-        return store.search(new MemoryQuery(scope, anchor.event(), vector, EVENT_CANDIDATES, null, 0, false, null, null, null,
-                        now, MemoryQuery.HYBRID, null, asOf, false, null))
+        // the event's words are embedded while the store reads what needs no vector
+        return store.search(new MemoryQuery(scope, anchor.event(), null, EVENT_CANDIDATES, null, 0, false, null, null, null,
+                        now, MemoryQuery.HYBRID, null, asOf, false, null), embeddings.queryLater(anchor.event(), false))
                 .stream()
                 .filter(hit -> hit.memory() != null && hit.ranks() != null
                         && (hit.ranks().containsKey("bm25") || hit.ranks().containsKey("context")))

@@ -245,19 +245,22 @@ public class MemoryTools {
         Long reference = ToolArguments.time(referenceTime, "referenceTime");
         Long validAt = ToolArguments.time(asOf, "asOf");
         DocumentFilter kept = ToolArguments.filter(filter);
+        MemoryQuery.Recency recency = ToolArguments.recency(recencyHalfLifeDays,
+                validAt != null ? validAt : reference != null ? reference : clock.millis());
+        MemoryQuery.Ranking ranking = ranking(otherSpeakerWeight, episodeWeight);
+        String only = ToolArguments.speaker(speaker);
+        // the second list is fused only in a hybrid search without a conversation (Neo4jMemoryStore#search); the question is
+        // embedded from here on, while the period is read (an event it names is dated by a search of its own) and the store
+        // reads what needs no vector
+        var vectors = embeddings.queryLater(value, MemoryQuery.HYBRID.equals(retrieval) && conversationId == null);
         // only a hybrid search fuses the period's list
         MemoryPeriod period = MemoryQuery.HYBRID.equals(retrieval)
                 ? MemoryPeriod.read(value, target, reference == null ? clock.millis() : reference, validAt, clock.millis(),
                 store, embeddings) : null;
-        MemoryQuery.Recency recency = ToolArguments.recency(recencyHalfLifeDays,
-                validAt != null ? validAt : reference != null ? reference : clock.millis());
-        // the second list is fused only in a hybrid search without a conversation (Neo4jMemoryStore#search); the store reads
-        // meanwhile what needs no vector
-        var vectors = embeddings.queryLater(value, MemoryQuery.HYBRID.equals(retrieval) && conversationId == null);
         return new SearchResult(store.search(new MemoryQuery(target, value, null, limit, conversationId,
-                settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), ToolArguments.speaker(speaker), from, to,
+                settings.conversationBoost(), Boolean.TRUE.equals(includeForgotten), only, from, to,
                 clock.millis(), retrieval, period == null ? null : period.window(), validAt, Boolean.TRUE.equals(entityLinks),
-                null, recency, kept).withRanking(ranking(otherSpeakerWeight, episodeWeight)), vectors), period);
+                null, recency, kept).withRanking(ranking), vectors), period);
     }
 
     /** A search's own ranking settings, where the caller names either (the other from the server's settings); else null. */

@@ -1105,8 +1105,14 @@ final class MemoryScopeCopies {
         private List<Scored> best(double[] scores, Filter filter, int k, boolean matchedOnly) {
             Comparator<Scored> better = Comparator.comparingDouble(Scored::score).reversed().thenComparing(Scored::id);
             PriorityQueue<Scored> best = new PriorityQueue<>(better.reversed()); // the worst kept one on top
+            // a boost only raises a score: a memory below the worst kept one, boost and all, is passed over before anything
+            // else is looked at (at 10,000 memories most are, and a scan then costs little more than the scores)
+            double maxBoost = filter.conversationId() == null ? 0 : Math.max(0, filter.boost());
             for (int i = 0; i < ids.length && k > 0; i++) {
-                if ((!matchedOnly || scores[i] > 0) && passes(i, filter)) {
+                if (matchedOnly && scores[i] <= 0 || best.size() == k && scores[i] + maxBoost < best.peek().score()) {
+                    continue;
+                }
+                if (passes(i, filter)) {
                     double boost = filter.conversationId() != null && conversations.get(i).contains(filter.conversationId()) ? filter.boost() : 0;
                     Scored scored = new Scored(ids[i], scores[i] + boost);
                     if (best.size() < k) {

@@ -141,8 +141,10 @@ final class MemorySearch {
             params.put(FILTER_WHERE, MemoryFilter.cypher(question.filter(), filterParams));
             params.putAll(filterParams);
         }
-        String lucene = question.text() == null || MemoryQuery.VECTOR.equals(question.mode()) ? ""
-                : MemoryWords.luceneQuery(words.ofQuery(question.text()));
+        // the question's terms, read once for every list of words (reading them is most of a words list's cost)
+        boolean readsWords = question.text() != null && !MemoryQuery.VECTOR.equals(question.mode());
+        List<String> terms = readsWords ? words.ofQuery(question.text()) : List.of();
+        String lucene = readsWords ? MemoryWords.luceneQuery(terms) : "";
         boolean wordsOnly = MemoryQuery.BM25.equals(question.mode());
         int k = question.k();
         // newer wins may move a memory from below the first k up: the results are chosen from a few more
@@ -172,7 +174,7 @@ final class MemorySearch {
         CompletableFuture<List<Candidate>> byText = null;
         if (!lucene.isEmpty()) {
             if (copy != null) { // BM25 with the scope's own statistics
-                byText = CompletableFuture.completedFuture(fromCopy(copy.bestByWords(words.ofQuery(question.text()),
+                byText = CompletableFuture.completedFuture(fromCopy(copy.bestByWords(terms,
                         MemoryScopeCopies.Filter.of(params, allowed), depth)));
             } else {
                 Map<String, Object> words = new HashMap<>(params);
@@ -186,6 +188,14 @@ final class MemorySearch {
         MemoryEmbeddings.Vectors embedded = join(vectors);
         MemoryQuery query = question.withVectors(embedded.first(), embedded.second());
         params.put("vector", Neo4jGraphStore.toList(query.vector()));
+        // the second model's list scans the copy on another core while this one scans it by the first model's vectors
+        // (each scan reads every vector of the scope: 15 MB at 10,000 memories); not beside a conversation's messages,
+        // which that model does not embed: its vote would put every memory above them
+        MemoryScopeCopies.Copy held = copy;
+        MemoryScopeCopies.Filter kept = MemoryScopeCopies.Filter.of(params, allowed);
+        CompletableFuture<List<MemoryScopeCopies.Scored>> second = held == null || wordsOnly || byText == null
+                || query.secondVector() == null || query.conversationId() != null ? null
+                : async(() -> held.nearestBySecond(query.secondVector(), kept, depth));
         double[] similarities = copy == null ? null : copy.similarities(query.vector());
         CompletableFuture<List<Candidate>> byVector = nearest(params, depth, scopeSize, copy, similarities, allowed);
         // a conversation's messages have no tags or metadata: a filtered search finds memories only
@@ -225,22 +235,20 @@ final class MemorySearch {
         Map<String, List<Candidate>> lists = new LinkedHashMap<>();
         if (!wordsOnly) {
             lists.put("vector", bySimilarity);
-            // the second model's nearest: another opinion on meaning, from the scope's copy when all its memories have one;
-            // not beside a conversation's messages, which it does not embed: its vote would put every memory above them
-            List<MemoryScopeCopies.Scored> second = copy == null || query.secondVector() == null || query.conversationId() != null ? null
-                    : copy.nearestBySecond(query.secondVector(), MemoryScopeCopies.Filter.of(params, allowed), depth);
-            if (second != null) {
-                lists.put(Neo4jMemoryStore.SECOND_VECTOR_LIST, fromCopy(second));
+            // the second model's nearest: another opinion on meaning, from the scope's copy when all its memories have one
+            List<MemoryScopeCopies.Scored> bySecond = second == null ? null : join(second);
+            if (bySecond != null) {
+                lists.put(Neo4jMemoryStore.SECOND_VECTOR_LIST, fromCopy(bySecond));
             }
         }
         // BM25 votes unless the query's words found are in every memory: they would rank them by length alone. Its list
         // is kept silent then, not dropped: its ranks still say which memories hold the words (MemoryPeriod dates by them)
-        boolean wordsVote = wordsOnly || copy == null || !copy.wordsSayNothing(words.ofQuery(query.text()));
+        boolean wordsVote = wordsOnly || copy == null || !copy.wordsSayNothing(terms);
         Set<String> silent = wordsVote ? Set.of() : Set.of("bm25");
         lists.put("bm25", join(byText));
         if (copy != null && !wordsOnly) {
             // a reply's words with the turn it answers: a reply may not repeat what it is about, the question before it names it
-            List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(words.ofQuery(query.text()),
+            List<MemoryScopeCopies.Scored> inContext = copy.bestByWordsInContext(terms,
                     MemoryScopeCopies.Filter.of(params, allowed), depth);
             if (inContext != null) {
                 lists.put(Neo4jMemoryStore.CONTEXT_WORDS_LIST, fromCopy(inContext));
@@ -256,7 +264,7 @@ final class MemorySearch {
         // only near in meaning, and their words would lend the memories a vote over the conversation's messages)
         if (copy != null && !wordsOnly && tuning.feedbackHits() > 0 && tuning.feedbackTerms() > 0 && wordsVote
                 && !lists.get("bm25").isEmpty()) {
-            List<Candidate> expanded = expandedByFeedback(copy, lists, query.text(), MemoryScopeCopies.Filter.of(params, allowed), depth);
+            List<Candidate> expanded = expandedByFeedback(copy, lists, terms, MemoryScopeCopies.Filter.of(params, allowed), depth);
             if (!expanded.isEmpty()) {
                 lists.put("feedback", expanded);
             }
@@ -318,7 +326,7 @@ final class MemorySearch {
      * first: "which cities has John been to" finds a trip, and the trip's words find the other trips.
      * Only over a copy (kept, or read for the search): it needs the scope's own word statistics.
      */
-    private List<Candidate> expandedByFeedback(MemoryScopeCopies.Copy copy, Map<String, List<Candidate>> lists, String text,
+    private List<Candidate> expandedByFeedback(MemoryScopeCopies.Copy copy, Map<String, List<Candidate>> lists, List<String> questionTerms,
                                                MemoryScopeCopies.Filter filter, int depth) {
         List<String> seeds = fuse(lists, tuning.feedbackHits(), Set.of()).stream().map(Fused::candidate)
                 .filter(candidate -> candidate.message() == null).map(Candidate::id).toList();
@@ -326,7 +334,7 @@ final class MemorySearch {
         if (positions.isEmpty()) {
             return List.of();
         }
-        List<String> terms = new ArrayList<>(words.ofQuery(text));
+        List<String> terms = new ArrayList<>(questionTerms);
         terms.addAll(copy.feedbackTerms(positions, tuning.feedbackTerms(), terms));
         return fromCopy(copy.bestByWords(terms, filter, depth));
     }

@@ -169,11 +169,12 @@ public class MemoryResource {
             throw ApiException.badRequest(e.getMessage());
         }
         long now = System.currentTimeMillis();
+        // embedded while the period is read (an event it names is dated by a search of its own)
+        var vectors = embeddings.queryLater(query, true);
         MemoryPeriod period = MemoryPeriod.read(query, scope, now, asOf, now, store, embeddings);
         List<MemoryHit> hits = store.search(new MemoryQuery(scope, query, null, k, null, 0,
                 Boolean.TRUE.equals(request.includeForgotten()), null, null, null, now,
-                MemoryQuery.HYBRID, period == null ? null : period.window(), asOf, false, null).withFilter(filter),
-                embeddings.queryLater(query, true));
+                MemoryQuery.HYBRID, period == null ? null : period.window(), asOf, false, null).withFilter(filter), vectors);
         Map<String, Object> answer = new LinkedHashMap<>();
         answer.put("scope", scope);
         answer.put("results", hits.stream()
