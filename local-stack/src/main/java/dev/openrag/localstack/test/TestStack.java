@@ -46,7 +46,7 @@ public final class TestStack {
         if (saved != null) {
             String[] parts = saved.split("\\|");
             return new StackConfig(Path.of(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
-                    Integer.parseInt(parts[3]), Integer.parseInt(parts[4]), Integer.parseInt(parts[5]));
+                    Integer.parseInt(parts[3]), Integer.parseInt(parts[4]), Integer.parseInt(parts[5])).forTesting();
         }
         StackConfig config = StackConfig.onFreePorts(freshHome());
         System.setProperty(CONFIG_PROPERTY, String.join("|", config.home().toString(),
