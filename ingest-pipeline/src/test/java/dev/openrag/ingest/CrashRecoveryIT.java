@@ -150,7 +150,8 @@ class CrashRecoveryIT {
             int runs = app.get("/api/crawls/" + crawlId).path("runs").asInt();
             app.close();
             app.start();
-            Thread.sleep(8000); // past the first claim of orphaned crawls (5 s after start)
+            // past the first claims of orphaned crawls: one at least, every CRAWL_CLAIMS_EVERY from one second after start
+            Thread.sleep(PackagedIngestApp.CRAWL_CLAIMS_EVERY.multipliedBy(2).toMillis());
             JsonNode stopped = app.get("/api/crawls/" + crawlId);
             assertThat(stopped.path("state").asText()).as("a stopped crawl stays stopped: " + stopped).isEqualTo("stopped");
             assertThat(stopped.path("runs").asInt()).as("and is not resumed").isEqualTo(runs);

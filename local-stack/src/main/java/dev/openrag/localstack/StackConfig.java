@@ -11,6 +11,9 @@ import java.util.stream.IntStream;
  * ({@link #cluster()}) runs three brokers and two nodes, node {@code i} (from 0) of Kafka on
  * {@code kafkaPort + 2i} (controller {@code kafkaControllerPort + 2i}), of OpenSearch on
  * {@code openSearchPort + i} (transport {@code openSearchTransportPort + i}).
+ *
+ * <p>{@code forTests}: a stack the tests start ({@link #onFreePorts}, {@link #clusterOnFreePorts}), whose Kafka notices
+ * a dead broker and a dead consumer sooner ({@code Engine.KAFKA}); never an installation's ({@link #defaults()}).
  */
 public record StackConfig(
         Path home,
@@ -20,7 +23,8 @@ public record StackConfig(
         int openSearchPort,
         int openSearchTransportPort,
         int kafkaBrokers,
-        int openSearchNodes) {
+        int openSearchNodes,
+        boolean forTests) {
 
     /** Brokers and nodes of the cluster profile: enough to lose one broker (RF 3, min ISR 2) and one node (one replica). */
     public static final int CLUSTER_BROKERS = 3;
@@ -34,7 +38,13 @@ public record StackConfig(
 
     /** A single-node stack. */
     public StackConfig(Path home, int kafkaPort, int kafkaControllerPort, int neo4jBoltPort, int openSearchPort, int openSearchTransportPort) {
-        this(home, kafkaPort, kafkaControllerPort, neo4jBoltPort, openSearchPort, openSearchTransportPort, 1, 1);
+        this(home, kafkaPort, kafkaControllerPort, neo4jBoltPort, openSearchPort, openSearchTransportPort, 1, 1, false);
+    }
+
+    /** The same stack, started by tests. */
+    public StackConfig forTesting() {
+        return new StackConfig(home, kafkaPort, kafkaControllerPort, neo4jBoltPort, openSearchPort, openSearchTransportPort,
+                kafkaBrokers, openSearchNodes, true);
     }
 
     /** {@code OPENRAG_HOME} (or system property {@code openrag.home}), else {@code .openrag} in the working directory. */
@@ -50,7 +60,7 @@ public record StackConfig(
 
     /** Fresh free ports, for tests. */
     public static StackConfig onFreePorts(Path home) {
-        return new StackConfig(home, Ports.free(), Ports.free(), Ports.free(), Ports.free(), Ports.free());
+        return new StackConfig(home, Ports.free(), Ports.free(), Ports.free(), Ports.free(), Ports.free()).forTesting();
     }
 
     /** The cluster profile on fresh free ports (each node's ports in a free run), for tests. */
@@ -58,13 +68,13 @@ public record StackConfig(
         int kafka = Ports.freeRun(2 * CLUSTER_BROKERS);
         int openSearch = Ports.freeRun(CLUSTER_OPENSEARCH_NODES);
         int transport = Ports.freeRun(CLUSTER_OPENSEARCH_NODES);
-        return new StackConfig(home, kafka, kafka + 1, Ports.free(), openSearch, transport, CLUSTER_BROKERS, CLUSTER_OPENSEARCH_NODES);
+        return new StackConfig(home, kafka, kafka + 1, Ports.free(), openSearch, transport, CLUSTER_BROKERS, CLUSTER_OPENSEARCH_NODES, true);
     }
 
     /** The same ports and home with the cluster profile's brokers and nodes. */
     public StackConfig cluster() {
         return new StackConfig(home, kafkaPort, kafkaControllerPort, neo4jBoltPort, openSearchPort, openSearchTransportPort,
-                CLUSTER_BROKERS, CLUSTER_OPENSEARCH_NODES);
+                CLUSTER_BROKERS, CLUSTER_OPENSEARCH_NODES, forTests);
     }
 
     public boolean isCluster() {

@@ -47,6 +47,31 @@ class EngineTest {
     }
 
     @Test
+    void onlyATestStacksKafkaDropsADeadBrokerOrConsumerSooner(@TempDir Path folder) throws Exception {
+        StackConfig installation = new StackConfig(folder.resolve("installation"), 9092, 9093, 7687, 9200, 9300);
+        StackConfig tests = StackConfig.onFreePorts(folder.resolve("tests"));
+        assertThat(installation.forTests()).isFalse();
+        assertThat(installation.cluster().forTests()).as("the cluster profile of an installation").isFalse();
+        assertThat(StackConfig.clusterOnFreePorts(folder.resolve("cluster")).forTests()).isTrue();
+
+        Properties installed = kafkaProperties(installation, folder);
+        assertThat(installed).as("Kafka's own defaults").doesNotContainKeys("broker.session.timeout.ms", "group.min.session.timeout.ms");
+        assertThat(installed.getProperty("node.id")).isEqualTo("1");
+        Properties tested = kafkaProperties(tests, folder);
+        assertThat(tested.getProperty("broker.session.timeout.ms")).isEqualTo("3000");
+        assertThat(Integer.parseInt(tested.getProperty("broker.heartbeat.interval.ms"))).isLessThan(3000);
+        assertThat(tested.getProperty("group.min.session.timeout.ms")).isEqualTo("3000");
+    }
+
+    /** The server.properties that starting {@code config}'s Kafka writes (its storage formatted already: no tool runs). */
+    private static Properties kafkaProperties(StackConfig config, Path folder) throws Exception {
+        Path data = Files.createDirectories(config.home().resolve("kafka").resolve("data"));
+        Files.writeString(data.resolve("meta.properties"), "");
+        Engine.KAFKA.spec(config).prepare().run(Files.createTempFile(folder, "kafka", ".log"));
+        return Utils.loadProps(config.home().resolve("kafka").resolve("server.properties").toString());
+    }
+
+    @Test
     void anEnginesFolderWithACommaIsRefusedBeforeAnythingStarts(@TempDir Path folder) {
         // Kafka, OpenSearch and Log4j would read "clones, old" as two folders
         assertThatThrownBy(() -> LocalStack.requireNoComma(folder.resolve("clones, old").resolve(".openrag")))

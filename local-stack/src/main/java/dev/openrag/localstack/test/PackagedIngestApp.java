@@ -35,6 +35,12 @@ public final class PackagedIngestApp implements AutoCloseable {
     /** Where the modules built after ingest-pipeline find it. */
     public static final Path SIBLING_JAR = Path.of("../ingest-pipeline/target/quarkus-app/quarkus-run.jar");
 
+    /**
+     * How often the app renews its crawl leases and claims orphaned crawls, the first time one second after it starts
+     * (every 10 s from 5 s in production): a test that restarts the app sees a claim soon after it is ready.
+     */
+    public static final Duration CRAWL_CLAIMS_EVERY = Duration.ofSeconds(2);
+
     public PackagedIngestApp(String name, StackConfig stack) {
         this(name, stack, Map.of());
     }
@@ -51,9 +57,12 @@ public final class PackagedIngestApp implements AutoCloseable {
                 "OPENRAG_OPENSEARCH_REFRESH_ON_WRITE", "true",
                 // the crawl tests' site runs on 127.0.0.1
                 "OPENRAG_FETCH_ALLOW_PRIVATE", "127.0.0.1/32",
-                // consumers of a killed app must leave their groups quickly for the restart to take over
-                "KAFKA_SESSION_TIMEOUT_MS", "8000",
-                "KAFKA_HEARTBEAT_INTERVAL_MS", "2000"));
+                // consumers of a killed app must leave their groups quickly for the restart (or the other instance) to
+                // take over: 4 s, which a test stack's Kafka allows (Engine.TEST_TIMINGS), instead of 45 s
+                "KAFKA_SESSION_TIMEOUT_MS", "4000",
+                "KAFKA_HEARTBEAT_INTERVAL_MS", "1000",
+                "OPENRAG_CRAWLER_FIRST_CLAIM", "1s",
+                "OPENRAG_CRAWLER_LEASE_RENEWAL", CRAWL_CLAIMS_EVERY.toSeconds() + "s"));
         env.putAll(extraEnv);
         this.spec = PackagedApp.spec(name, jar, port, stack, env);
         this.base = "http://127.0.0.1:" + port;

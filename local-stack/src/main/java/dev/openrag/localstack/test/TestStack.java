@@ -23,16 +23,31 @@ import dev.openrag.localstack.StackConfig;
 public final class TestStack {
 
     private static final String CONFIG_PROPERTY = "openrag.test-stack.config";
+    private static final String ENGINES_PROPERTY = "openrag.test-stack.engines";
 
     private TestStack() {
     }
 
-    /** Starts whichever of the given engines are not running yet; returns their configuration. */
+    /**
+     * Starts whichever of the given engines are not running yet; returns their configuration. The first call also starts
+     * the engines a module lists in {@value #ENGINES_PROPERTY} (its tests' engines): engines started together come up
+     * sooner than one after another, when a later test class first asks for its own.
+     */
     public static StackConfig ensure(Set<Engine> engines) {
         synchronized (System.getProperties()) {
+            boolean first = System.getProperty(CONFIG_PROPERTY) == null;
             StackConfig config = sharedConfig();
+            Set<Engine> starting = EnumSet.noneOf(Engine.class);
+            starting.addAll(engines);
+            if (first) {
+                for (String name : System.getProperty(ENGINES_PROPERTY, "").split(",")) {
+                    if (!name.isBlank()) {
+                        starting.add(Engine.valueOf(name.strip()));
+                    }
+                }
+            }
             LocalStack stack = new LocalStack(config, false);
-            stack.start(engines, line -> System.out.println("[test-stack] " + line));
+            stack.start(starting, line -> System.out.println("[test-stack] " + line));
             return config;
         }
     }
@@ -46,7 +61,7 @@ public final class TestStack {
         if (saved != null) {
             String[] parts = saved.split("\\|");
             return new StackConfig(Path.of(parts[0]), Integer.parseInt(parts[1]), Integer.parseInt(parts[2]),
-                    Integer.parseInt(parts[3]), Integer.parseInt(parts[4]), Integer.parseInt(parts[5]));
+                    Integer.parseInt(parts[3]), Integer.parseInt(parts[4]), Integer.parseInt(parts[5])).forTesting();
         }
         StackConfig config = StackConfig.onFreePorts(freshHome());
         System.setProperty(CONFIG_PROPERTY, String.join("|", config.home().toString(),

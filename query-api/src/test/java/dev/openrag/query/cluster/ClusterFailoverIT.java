@@ -67,8 +67,6 @@ class ClusterFailoverIT {
     /** How long searches go on past {@link #SEARCH_ERROR_WINDOW}, every one of them answered. */
     private static final Duration SEARCH_TAIL = Duration.ofSeconds(5);
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Consumers of a killed instance leave their groups quickly, so the rebalance does not wait 45 s. */
-    private static final Map<String, String> INGEST_ENV = Map.of("KAFKA_SESSION_TIMEOUT_MS", "8000", "KAFKA_HEARTBEAT_INTERVAL_MS", "2000");
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private StackConfig config;
@@ -85,8 +83,8 @@ class ClusterFailoverIT {
         config = StackConfig.clusterOnFreePorts(Files.createTempDirectory(base, "cluster-"));
         stack = new LocalStack(config, false);
         stack.start(EnumSet.allOf(Engine.class), line -> System.out.println("[cluster] " + line));
-        first = new PackagedIngestApp("ingest-cluster-1", PackagedIngestApp.SIBLING_JAR, config, INGEST_ENV);
-        second = new PackagedIngestApp("ingest-cluster-2", PackagedIngestApp.SIBLING_JAR, config, INGEST_ENV);
+        first = new PackagedIngestApp("ingest-cluster-1", PackagedIngestApp.SIBLING_JAR, config, Map.of());
+        second = new PackagedIngestApp("ingest-cluster-2", PackagedIngestApp.SIBLING_JAR, config, Map.of());
         int queryPort = Ports.free();
         queryApi = PackagedApp.spec("query-cluster", Path.of("target/quarkus-app/quarkus-run.jar"), queryPort, config, Map.of());
         queryUrl = "http://127.0.0.1:" + queryPort;

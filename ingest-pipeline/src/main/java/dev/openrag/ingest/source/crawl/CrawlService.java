@@ -156,14 +156,15 @@ public class CrawlService {
     }
 
     /**
-     * Keeps this instance's crawl leases and takes over orphaned crawls, every 10 s: renews the
+     * Keeps this instance's crawl leases and takes over orphaned crawls, every 10 s from 5 s after start
+     * ({@code openrag.crawler.lease-renewal}, {@code openrag.crawler.first-claim}): renews the
      * leases of the crawls running or scheduled here (storing their statuses for the other
      * instances), stops here those stopped through another instance or taken over, then claims and
      * resumes the active crawls nobody holds (running or scheduled when their instance stopped or
      * died). Pages are deduplicated downstream by their deterministic ids, so a page read twice is
      * not indexed twice.
      */
-    @Scheduled(every = "${openrag.crawler.lease-renewal:10s}", delay = 5, delayUnit = java.util.concurrent.TimeUnit.SECONDS,
+    @Scheduled(every = "${openrag.crawler.lease-renewal:10s}", delayed = "${openrag.crawler.first-claim:5s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class) // a slow start has not wired the Kafka emitters yet
     void keepLeases() {

@@ -44,4 +44,8 @@ public interface CrawlerSettings {
     /** How often an instance renews its leases and claims orphaned crawls ({@code off} in tests that share Neo4j). */
     @WithDefault("10s")
     String leaseRenewal();
+
+    /** How long after start the first renewal and claim run (the scheduler reads it; tests that restart an app shorten it). */
+    @WithDefault("5s")
+    String firstClaim();
 }

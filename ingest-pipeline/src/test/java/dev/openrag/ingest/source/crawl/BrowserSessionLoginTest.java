@@ -233,6 +233,11 @@ class BrowserSessionLoginTest {
             public String leaseRenewal() {
                 return "off";
             }
+
+            @Override
+            public String firstClaim() {
+                return "5s";
+            }
         };
     }
 }
