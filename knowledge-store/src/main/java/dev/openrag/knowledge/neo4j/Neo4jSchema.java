@@ -1,11 +1,16 @@
 package dev.openrag.knowledge.neo4j;
 
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.neo4j.driver.Driver;
 import org.neo4j.driver.Record;
 import org.neo4j.driver.Session;
+import org.neo4j.driver.Transaction;
 import org.neo4j.driver.Value;
 import org.neo4j.driver.exceptions.ClientException;
 import org.neo4j.driver.exceptions.TransientException;
@@ -107,9 +112,7 @@ public final class Neo4jSchema {
 
     private static void bootstrapOnce(Driver driver, int dimension) {
         try (Session session = driver.session()) {
-            for (String statement : CONSTRAINTS) {
-                session.run(statement).consume();
-            }
+            applyMissing(session, CONSTRAINTS);
             for (Map.Entry<String, String> entry : VECTOR_INDEXES.entrySet()) {
                 vectorIndex(session, entry.getKey(), entry.getValue(), FILTER_PROPERTIES.get(entry.getKey()), dimension);
             }
@@ -143,6 +146,37 @@ public final class Neo4jSchema {
                 + "OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}}",
                 Map.of("dimension", dimension)).consume();
         return rebuilt;
+    }
+
+    private static final Pattern NAMED = Pattern.compile(
+            "^(CREATE (?:CONSTRAINT|INDEX|FULLTEXT INDEX|VECTOR INDEX) (\\w+) IF NOT EXISTS|DROP INDEX (\\w+) IF EXISTS)\\b.*",
+            Pattern.DOTALL);
+
+    /**
+     * Runs those of {@code statements} that would change something, all in one transaction: a create whose index or
+     * constraint is not there yet, a drop whose index is. Each auto-committed schema statement costs a commit even
+     * when it changes nothing, and every app start (and every test app's restart) runs the whole list. Statements
+     * other than named {@code CREATE … IF NOT EXISTS} / {@code DROP INDEX … IF EXISTS} always run.
+     */
+    public static void applyMissing(Session session, List<String> statements) {
+        Set<String> existing = new HashSet<>(session.run("SHOW INDEXES YIELD name RETURN name").list(r -> r.get("name").asString()));
+        existing.addAll(session.run("SHOW CONSTRAINTS YIELD name RETURN name").list(r -> r.get("name").asString()));
+        List<String> changes = statements.stream().filter(statement -> {
+            Matcher named = NAMED.matcher(statement);
+            if (!named.matches()) {
+                return true;
+            }
+            return named.group(2) != null ? !existing.contains(named.group(2)) : existing.contains(named.group(3));
+        }).toList();
+        if (changes.isEmpty()) {
+            return;
+        }
+        try (Transaction tx = session.beginTransaction()) {
+            for (String statement : changes) {
+                tx.run(statement).consume();
+            }
+            tx.commit();
+        }
     }
 
     private static void sleep(long millis) {

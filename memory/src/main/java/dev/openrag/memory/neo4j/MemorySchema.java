@@ -102,9 +102,7 @@ public final class MemorySchema {
                 // add's commit, or over other properties): made again, and Neo4j reindexes the memories
                 session.run("DROP INDEX " + MEMORY_TEXT_INDEX + " IF EXISTS").consume();
             }
-            for (String statement : STATEMENTS) {
-                session.run(statement).consume();
-            }
+            Neo4jSchema.applyMissing(session, STATEMENTS);
             if (Neo4jSchema.vectorIndex(session, MEMORY_VECTOR_INDEX, INDEXED_MEMORY, "scope", dimension)) {
                 // the memories an older index over the Memory label held: queued for the new one
                 session.run("MATCH (m:Memory) WHERE NOT m:" + INDEXED_MEMORY + " CALL (m) { SET m:" + MEMORY_TO_INDEX
