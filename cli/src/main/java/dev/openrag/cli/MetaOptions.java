@@ -14,7 +14,9 @@ import dev.openrag.schemas.Metadata;
 /** {@code --meta KEY=VALUE} and {@code --filter JSON}, turned into what the APIs take; the server checks the rules too. */
 final class MetaOptions {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A key named twice is refused, not read as its last value with the others dropped. */
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private MetaOptions() {
     }

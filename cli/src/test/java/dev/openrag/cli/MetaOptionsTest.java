@@ -95,4 +95,23 @@ class MetaOptionsTest {
         }
         assertThatThrownBy(() -> MetaOptions.json(keys)).hasMessageStartingWith("--meta: ").hasMessageContaining("at most 32");
     }
+
+    /** The first '=' splits key from value: the rest, '=' included, is the value; a key is never empty. */
+    @Test
+    void theFirstEqualsSignSplitsAndAKeyIsNeverEmpty() {
+        assertThat(MetaOptions.map(List.of("link=https://x.example/?q=1&r=2"))).isEqualTo(Map.of("link", "https://x.example/?q=1&r=2"));
+        assertThat(MetaOptions.map(List.of("expr=a=b=c"))).isEqualTo(Map.of("expr", "a=b=c"));
+        for (String option : List.of("=v", "=", "novalue")) {
+            assertThatThrownBy(() -> MetaOptions.map(List.of(option))).as(option).hasMessageContaining("--meta takes KEY=VALUE");
+        }
+        assertThatThrownBy(() -> MetaOptions.map(List.of("a.b=v"))).hasMessageContaining("not a plain name");
+    }
+
+    /** --filter with a key named twice is refused here: parsed and sent again, it would reach the server as its last value. */
+    @Test
+    void aFilterNamingAKeyTwiceIsRefused() {
+        assertThatThrownBy(() -> MetaOptions.filter("{\"team\": \"a\", \"team\": \"b\"}"))
+                .hasMessageStartingWith("--filter is not valid JSON").hasMessageContaining("Duplicate field 'team'");
+        assertThat(MetaOptions.filter("{\"team\": \"a\", \"or\": [{\"team\": \"b\"}]}").size()).as("control").isEqualTo(2);
+    }
 }

@@ -20,12 +20,14 @@ import com.networknt.schema.SpecificationVersion;
 /**
  * Reads and writes events as JSON. Reading validates against the event's JSON Schema first, so
  * a bad event fails with messages that name its fields instead of a Jackson stack trace.
- * Unknown fields are tolerated (a newer producer may add some).
+ * Unknown fields are tolerated (a newer producer may add some); a field named twice is refused.
  */
 public final class EventCodec {
 
     private final ObjectMapper mapper = JsonMapper.builder()
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // a field named twice would be read as its last value, the others dropped without a word
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
     private final Map<EventType, Schema> schemas = new EnumMap<>(EventType.class);
 

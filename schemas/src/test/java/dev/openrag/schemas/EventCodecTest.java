@@ -113,6 +113,20 @@ class EventCodecTest {
     }
 
     @Test
+    void aFieldNamedTwiceIsRefusedNotReadAsItsLastValue() {
+        String valid = """
+                {"schemaVersion":1,"eventId":"e1","documentId":"d1","jobId":"j1","collection":"docs",
+                 "source":{"type":"upload","uri":"x"},"content":"hello","contentEncoding":"text",
+                 "metadata":{"team":"payments"}}""";
+        assertThat(CODEC.fromJson(valid, DocumentArrived.class).metadata()).containsEntry("team", "payments");
+
+        assertThatThrownBy(() -> CODEC.fromJson(valid.replace("\"team\":\"payments\"", "\"team\":\"payments\",\"team\":\"risk\""),
+                DocumentArrived.class)).isInstanceOf(InvalidEventException.class).hasMessageContaining("Duplicate field 'team'");
+        assertThatThrownBy(() -> CODEC.fromJson(valid.replace("\"collection\":\"docs\"", "\"collection\":\"docs\",\"collection\":\"other\""),
+                DocumentArrived.class)).isInstanceOf(InvalidEventException.class).hasMessageContaining("Duplicate field 'collection'");
+    }
+
+    @Test
     void invalidCollectionNameIsRejected() {
         String json = """
                 {"schemaVersion":1,"eventId":"e1","documentId":"d1","jobId":"j1","collection":"Has Spaces",

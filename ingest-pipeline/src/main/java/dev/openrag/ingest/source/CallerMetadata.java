@@ -19,7 +19,9 @@ import dev.openrag.schemas.Metadata;
  */
 final class CallerMetadata {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A key named twice is refused, not read as its last value with the others dropped. */
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private CallerMetadata() {
     }

@@ -55,7 +55,9 @@ public class BrowseResource {
     private static final int MAX_PAGE_SIZE = 200;
     private static final int MAX_GRAPH_EDGES = 1000;
     /** Reads the {@code filter} parameter of {@code GET /api/documents}. */
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** A key named twice is refused, not read as its last value with the others dropped. */
+    private static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.core.StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     /**
      * {@code GET /api/documents/{id}/text}: the document's extracted text as its current version holds
