@@ -398,29 +398,43 @@ class SourceMetadataTest {
     }
 
     @Test
-    void aGitSourceCarriesTheCommitItsAuthorAndItsTime() throws Exception {
+    void eachFileOfAGitSourceCarriesItsOwnLastCommitItsAuthorAndItsTime() throws Exception {
         String collection = "meta-git";
         Instant when = Instant.parse("2025-06-07T08:09:10Z");
+        Instant later = Instant.parse("2026-03-04T05:06:07Z");
         String commit;
+        String second;
         try (Git git = Git.init().setDirectory(folder.toFile()).setInitialBranch("main").call()) {
             write("src/Main.java", "/** The tapirmain word. */\nclass Main {}\n");
+            write("docs/notes.md", "The okapinotes word, first version.");
             git.add().addFilepattern(".").call();
             PersonIdent grace = new PersonIdent("Grace Hopper", "grace@example.org", when, ZoneOffset.UTC);
             commit = git.commit().setMessage("first").setAuthor(grace).setCommitter(grace).setSign(false).call().name();
+            write("docs/notes.md", "The okapinotes word, second version.");
+            git.add().addFilepattern(".").call();
+            PersonIdent alan = new PersonIdent("Alan Turing", "alan@example.org", later, ZoneOffset.UTC);
+            second = git.commit().setMessage("second").setAuthor(alan).setCommitter(alan).setSign(false).call().name();
         }
         String id = createSource(Map.of("type", "git", "location", folder.toString(), "collection", collection,
                 "metadata", Map.of("team", "core")));
-        assertThat(counts(runSource(id))).containsExactly(1, 0, 0, 0);
+        assertThat(counts(runSource(id))).containsExactly(2, 0, 0, 0);
         Map<String, Value> main = node(collection, folder.toRealPath() + "/src/Main.java");
-        assertThat(strings(main, "commit")).containsExactly(commit);
+        assertThat(strings(main, "commit")).as("the file's own last commit, not the head").containsExactly(commit);
         assertThat(strings(main, "author")).containsExactly("Grace Hopper");
         assertThat(date(main, "modified")).isEqualTo(when);
         assertThat(strings(main, "path")).containsExactly("src/Main.java");
         assertThat(strings(main, "extension")).containsExactly("java");
         assertThat(strings(main, "sourceId")).containsExactly(id);
         assertThat(strings(main, "team")).containsExactly("core");
+        Map<String, Value> notes = node(collection, folder.toRealPath() + "/docs/notes.md");
+        assertThat(strings(notes, "commit")).containsExactly(second);
+        assertThat(strings(notes, "author")).containsExactly("Alan Turing");
+        assertThat(date(notes, "modified")).isEqualTo(later);
         assertThat(words(collection, "tapirmain", "{\"commit\": \"" + commit + "\", \"author\": \"Grace Hopper\"}")).hasSize(1);
         assertThat(words(collection, "tapirmain", "{\"commit\": \"" + "0".repeat(40) + "\"}")).as("control: another commit").isEmpty();
+        String changedSince = "{\"modified\": {\"gte\": \"2026-01-01T00:00:00Z\"}}";
+        assertThat(words(collection, "tapirmain", changedSince)).as("unchanged since the first commit").isEmpty();
+        assertThat(words(collection, "okapinotes", changedSince)).as("control: changed in the later commit").hasSize(1);
     }
 
     @Test

@@ -9,9 +9,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 
 import org.eclipse.jgit.api.Git;
@@ -43,6 +46,8 @@ import org.eclipse.jgit.util.FS;
  * into the sources folder once, then fetched on each run; the files are read from the head commit's tree, each
  * hashed by its blob id. Comparing those with the blob ids recorded at the last synced commit is the diff between
  * the two commits (renames included: the same blob at a new path), and it stays right when a run died half-way.
+ * The clone holds {@code openrag.sources.git-history-depth} commits of history, where each published file's own last
+ * change is found ({@link GitHistory}): its document's {@code commit}, {@code modified} and {@code author}.
  *
  * <p>Remote repositories are https only, and every connection JGit makes goes through the crawler's policy proxy
  * ({@code openrag.fetch.*} rules), which resolves and checks each host itself and sees each redirect.
@@ -54,11 +59,30 @@ final class GitScanner {
     }
 
     /**
-     * What a run read: the files at the commit, readable until it is closed, and the commit's source fields
-     * ({@code commit}, its time as {@code modified}, its {@code author}).
+     * What a run read: the head commit and its files, readable until it is closed, with the blob each path holds there
+     * (its last change is looked up in the history, see {@link #lastChanges}).
      */
-    record Head(String commit, List<SourceFile> files, Repository repository, java.util.Map<String, Object> commitFields)
+    record Head(String commit, List<SourceFile> files, Repository repository, Map<String, ObjectId> blobs)
             implements AutoCloseable {
+
+        /**
+         * The source fields of these paths' last changes ({@code commit}, {@code modified}, {@code author}; see
+         * {@link GitHistory}), in one walk of the fetched history; paths the head does not hold readable are left out.
+         */
+        Map<String, Map<String, Object>> lastChanges(Collection<String> paths) {
+            Map<String, ObjectId> asked = new HashMap<>();
+            paths.forEach(path -> {
+                if (blobs.containsKey(path)) {
+                    asked.put(path, blobs.get(path));
+                }
+            });
+            try {
+                return GitHistory.lastChanges(repository, ObjectId.fromString(commit), asked);
+            } catch (IOException e) {
+                throw new SourceException("the history of commit " + commit + " could not be read: " + e.getMessage(), e);
+            }
+        }
+
         @Override
         public void close() {
             repository.close();
@@ -84,8 +108,17 @@ final class GitScanner {
         });
     }
 
-    /** How far a clone may go: its size on disk ({@code openrag.sources.max-clone-bytes}) and its time. */
-    record Bounds(long maxCloneBytes, int timeoutSeconds) {
+    /**
+     * How far a clone may go: its size on disk ({@code openrag.sources.max-clone-bytes}), its time, and how many commits
+     * of history it fetches back from the head ({@code openrag.sources.git-history-depth}, where files' last changes are
+     * looked for).
+     */
+    record Bounds(long maxCloneBytes, int timeoutSeconds, int historyDepth) {
+        Bounds {
+            if (historyDepth < 1) {
+                throw new SourceException("openrag.sources.git-history-depth must be at least 1 (the head commit), got " + historyDepth);
+            }
+        }
     }
 
     static Head read(String location, String branch, Path clone, PathFilter filter, int maxFiles, long maxFileBytes, Bounds bounds) {
@@ -96,6 +129,7 @@ final class GitScanner {
             tree.addTree(commit.getTree());
             tree.setRecursive(true);
             List<SourceFile> files = new ArrayList<>();
+            Map<String, ObjectId> blobs = new HashMap<>();
             while (tree.next()) {
                 String path = tree.getPathString();
                 FileMode mode = tree.getFileMode(0);
@@ -109,6 +143,7 @@ final class GitScanner {
                 ObjectId blob = tree.getObjectId(0);
                 long size = sizes.getObjectSize(blob, Constants.OBJ_BLOB);
                 String hash = "git:" + blob.name();
+                blobs.put(path, blob);
                 files.add(size > maxFileBytes
                         ? SourceFile.unreadable(path, SourceReader.tooLarge(size + " bytes", maxFileBytes, FolderScanner.MAX_FILE_BYTES).getMessage())
                         : new SourceFile(path, hash, size, (limit, limitName) -> blob(repository, blob, hash, limit, limitName), null));
@@ -117,14 +152,7 @@ final class GitScanner {
                             + " files to sync (openrag.sources.max-files): narrow it with include or exclude globs");
                 }
             }
-            java.util.Map<String, Object> commitFields = new java.util.LinkedHashMap<>();
-            commitFields.put("commit", commit.name());
-            commitFields.put("modified", java.time.Instant.ofEpochSecond(commit.getCommitTime()).toString());
-            String author = commit.getAuthorIdent() == null ? null : commit.getAuthorIdent().getName();
-            if (author != null && !author.isBlank() && author.length() <= dev.openrag.schemas.Metadata.MAX_VALUE_LENGTH) {
-                commitFields.put("author", author.strip());
-            }
-            return new Head(commit.name(), files, repository, commitFields);
+            return new Head(commit.name(), files, repository, blobs);
         } catch (IOException | RuntimeException e) {
             repository.close();
             throw e instanceof SourceException source ? source
@@ -143,7 +171,8 @@ final class GitScanner {
     }
 
     /**
-     * The bare clone, cloned or fetched now: shallow (the head commit is all a run reads), only the source's branch when
+     * The bare clone, cloned or fetched now: shallow ({@code historyDepth} commits back from the head, where the files'
+     * last changes are looked for; the files are read at the head), only the source's branch when
      * it names one (else every branch, to find the default one), and stopped and removed when it grows past the bound.
      */
     private static Repository fetched(String location, String branch, Path clone, Bounds bounds) {
@@ -154,7 +183,7 @@ final class GitScanner {
             if (!RepositoryCache.FileKey.isGitRepository(clone.toFile(), FS.DETECTED)) {
                 Files.createDirectories(clone.getParent());
                 deleteQuietly(clone);
-                var command = Git.cloneRepository().setURI(location).setGitDir(clone.toFile()).setBare(true).setDepth(1)
+                var command = Git.cloneRepository().setURI(location).setGitDir(clone.toFile()).setBare(true).setDepth(bounds.historyDepth())
                         .setTimeout(bounds.timeoutSeconds()).setProgressMonitor(bound);
                 if (named) {
                     command.setCloneAllBranches(false).setBranchesToClone(List.of(heads)).setBranch(heads);
@@ -165,7 +194,7 @@ final class GitScanner {
             }
             Git git = Git.open(clone.toFile());
             git.fetch().setRemote(Constants.DEFAULT_REMOTE_NAME).setRemoveDeletedRefs(true).setTimeout(bounds.timeoutSeconds())
-                    .setDepth(1).setProgressMonitor(bound).setRefSpecs(new RefSpec("+" + heads + ":" + heads)).call();
+                    .setDepth(bounds.historyDepth()).setProgressMonitor(bound).setRefSpecs(new RefSpec("+" + heads + ":" + heads)).call();
             return bound.checked(git.getRepository());
         } catch (GitAPIException | IOException | RuntimeException e) {
             if (named && String.valueOf(e.getMessage()).contains(branch)) { // the remote has no such branch

@@ -37,6 +37,15 @@ public interface SourceSettings {
     @WithDefault("1073741824")
     long maxCloneBytes();
 
+    /**
+     * How many commits of a git source's history its clone fetches back from the head (500; at least 1): each synced
+     * file's {@code commit}, {@code modified} and {@code author} are those of its last change found there. A file
+     * unchanged over all of them gets the head as {@code commit} and no {@code modified} or {@code author}. A deeper
+     * history makes a larger clone, still bounded by {@code max-clone-bytes}.
+     */
+    @WithDefault("500")
+    int gitHistoryDepth();
+
     /** How long a source stays with its instance without a renewal (its watch and schedule move on after this). */
     @WithDefault("PT30S")
     Duration lease();

@@ -48,7 +48,7 @@ public class SourcesResource {
             + "string, number, ISO-8601 date or list of strings for every document of the source (400 for a source field name "
             + "such as path or commit, a filter word, a nested object or an oversized key or value); each document also gets "
             + "path, fileName, extension, sourceId, title, mediaType, modified (and created where the file system keeps it; "
-            + "git: commit, author and the commit's time as modified). Changing only metadata updates the documents at the "
+            + "git: the commit that last changed the file, its author and its time as modified). Changing only metadata updates the documents at the "
             + "next run without embedding them again")
     @RolesAllowed(Role.WRITER)
     public Response create(SourceRequest request) {

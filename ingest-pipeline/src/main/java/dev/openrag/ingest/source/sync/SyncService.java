@@ -389,9 +389,12 @@ public class SyncService {
     /** A source's files now (and, for git, the commit and the open clone they are read from). */
     private record Scanned(List<SourceFile> files, String commit, GitScanner.Head head) implements AutoCloseable {
 
-        /** The commit's source fields, for the documents read from it now (none for a folder). */
-        Map<String, Object> commitFields() {
-            return head == null ? Map.of() : head.commitFields();
+        /**
+         * The source fields of these files' last changes in a git source ({@code commit}, {@code modified}, {@code author};
+         * one walk of the history for them all), by path; none for a folder.
+         */
+        Map<String, Map<String, Object>> lastChanges(List<SourceFile> published) {
+            return head == null ? Map.of() : head.lastChanges(published.stream().map(SourceFile::path).toList());
         }
 
         @Override
@@ -420,7 +423,7 @@ public class SyncService {
             synchronized (fetchLocks.computeIfAbsent(source.id(), key -> new Object())) { // one fetch of a clone at a time
                 GitScanner.Head head = GitScanner.read(gitLocation(request.location()), request.branch(), clone(source.id()), filter,
                         settings.maxFiles(), settings.maxFileBytes(), new GitScanner.Bounds(settings.maxCloneBytes(),
-                                (int) settings.gitTimeout().toSeconds()));
+                                (int) settings.gitTimeout().toSeconds(), settings.gitHistoryDepth()));
                 return new Scanned(described(source, head.files()), head.commit(), head);
             }
         }
@@ -432,8 +435,9 @@ public class SyncService {
     /**
      * Each readable file with the metadata its document carries: the source's own (the caller's), the path fields
      * ({@code path}, {@code fileName}, {@code extension}, {@code sourceId}) and what the scanner found (file system
-     * times). A git commit's fields are not among them: they go with the content read at that commit, so a new
-     * commit alone does not make every file's metadata change.
+     * times). A git file's last change ({@code commit}, {@code modified}, {@code author}) is not among them: it is
+     * looked up only for the files a run publishes (their content or metadata changed), and it changes only with the
+     * file's content, so a new commit alone changes no other file's metadata.
      */
     private static List<SourceFile> described(SourceStore.Stored source, List<SourceFile> files) {
         return files.stream().map(file -> {
@@ -532,8 +536,10 @@ public class SyncService {
             List<SyncRun.Refused> refused = new ArrayList<>(plan.refused());
             Map<String, String> pathsByDocument = new HashMap<>();
             List<String> superseded = new ArrayList<>();
-            int published = publish(source, synced, jobId, plan.added(), now.commitFields(), refused, pathsByDocument, superseded);
-            int republished = publish(source, synced, jobId, plan.changed(), now.commitFields(), refused, pathsByDocument, superseded);
+            Map<String, Map<String, Object>> lastChanges = now.lastChanges(
+                    java.util.stream.Stream.concat(plan.added().stream(), plan.changed().stream()).toList());
+            int published = publish(source, synced, jobId, plan.added(), lastChanges, refused, pathsByDocument, superseded);
+            int republished = publish(source, synced, jobId, plan.changed(), lastChanges, refused, pathsByDocument, superseded);
             stopIfDeleted(id);
             List<String> deletedIds = new ArrayList<>(plan.deleted().stream().map(SourceStore.SyncedFile::documentId).toList());
             deletedIds.addAll(superseded);
@@ -571,7 +577,7 @@ public class SyncService {
 
     /** Publishes files as documents, in batches of at most 32 MB, recording each batch as synced once it is out; returns how many. */
     private int publish(SourceStore.Stored source, Map<String, SourceStore.SyncedFile> synced, String jobId, List<SourceFile> files,
-                        Map<String, Object> commitFields, List<SyncRun.Refused> refused, Map<String, String> pathsByDocument, List<String> superseded) throws IOException {
+                        Map<String, Map<String, Object>> lastChanges, List<SyncRun.Refused> refused, Map<String, String> pathsByDocument, List<String> superseded) throws IOException {
         String collection = source.request().collection();
         int count = 0;
         List<DocumentArrived> batch = new ArrayList<>();
@@ -591,7 +597,7 @@ public class SyncService {
                 read = uploads.read(file.path(), content[0] == null ? file.size() : content[0].bytes().length, () -> content[0].bytes(),
                         detected -> new DocumentArrived(EventEnvelope.CURRENT_SCHEMA_VERSION, Ids.newEventId(), documentId, jobId,
                                 collection, new Source(source.request().type(), uri), null, detected.mediaType(), detected.base64(),
-                                DocumentArrived.BASE64, null, withCommit(file.metadata(), commitFields)));
+                                DocumentArrived.BASE64, null, withCommit(file.metadata(), lastChanges.getOrDefault(file.path(), Map.of()))));
             } catch (SourceReader.TooLargeException e) {
                 refused.add(new SyncRun.Refused(file.path(), e.getMessage()));
                 continue;
@@ -621,7 +627,7 @@ public class SyncService {
         return count;
     }
 
-    /** A file's metadata with the commit's fields (a commit's time is the file's {@code modified} in a git source). */
+    /** A file's metadata with its last change's fields (in a git source that commit's time is the file's {@code modified}). */
     private static Map<String, Object> withCommit(Map<String, Object> metadata, Map<String, Object> commitFields) {
         Map<String, Object> all = new java.util.LinkedHashMap<>(metadata);
         all.putAll(commitFields);

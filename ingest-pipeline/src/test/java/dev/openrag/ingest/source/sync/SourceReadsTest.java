@@ -426,6 +426,11 @@ class SourceReadsTest {
             }
 
             @Override
+            public int gitHistoryDepth() {
+                return 500;
+            }
+
+            @Override
             public Duration lease() {
                 return Duration.ofSeconds(30);
             }

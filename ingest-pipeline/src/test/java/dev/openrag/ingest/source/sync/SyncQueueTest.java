@@ -114,6 +114,11 @@ class SyncQueueTest {
             }
 
             @Override
+            public int gitHistoryDepth() {
+                return 500;
+            }
+
+            @Override
             public Duration lease() {
                 return Duration.ofSeconds(30);
             }
