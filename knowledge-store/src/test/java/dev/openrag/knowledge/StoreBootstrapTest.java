@@ -72,6 +72,42 @@ class StoreBootstrapTest {
         }
     }
 
+    /**
+     * A start runs only the schema statements that change something, in one transaction ({@link Neo4jSchema#applyMissing}):
+     * what is missing is made, what an older version left is dropped, and apps starting together (`openrag up` starts
+     * three) all finish with the whole schema. Control: the statements that change nothing leave the rest as it was.
+     */
+    @Test
+    void missingSchemaIsMadeAnOldIndexDroppedAndConcurrentStartsAllFinish() throws Exception {
+        Neo4jSchema.bootstrap(driver, 4);
+        try (var session = driver.session()) {
+            session.run("DROP CONSTRAINT correction_id IF EXISTS").consume();
+            session.run("DROP CONSTRAINT api_key_hash IF EXISTS").consume();
+            session.run("DROP INDEX correction_scope IF EXISTS").consume();
+            session.run("CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (n:Chunk) ON EACH [n.text, n.context]").consume();
+        }
+        java.util.concurrent.ExecutorService starts = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                done.add(starts.submit(() -> Neo4jSchema.bootstrap(driver, 4)));
+            }
+            for (java.util.concurrent.Future<?> start : done) {
+                start.get(2, java.util.concurrent.TimeUnit.MINUTES);
+            }
+        } finally {
+            starts.shutdownNow();
+        }
+        try (var session = driver.session()) {
+            List<String> constraints = session.run("SHOW CONSTRAINTS YIELD name RETURN name").list(r -> r.get("name").asString());
+            assertThat(constraints).contains("correction_id", "api_key_hash", "chunk_id", "document_uid");
+            List<String> indexes = session.run("SHOW INDEXES YIELD name RETURN name").list(r -> r.get("name").asString());
+            assertThat(indexes).contains("correction_scope", Neo4jSchema.GRAPH_WORDS_INDEX, Neo4jSchema.CHUNK_VECTOR_INDEX)
+                    .doesNotContain("chunk_text");
+            assertThat(indexes.stream().filter("correction_scope"::equals)).as("made once").hasSize(1);
+        }
+    }
+
     @Test
     void theChunkVectorIndexFiltersByCollectionSoASmallCollectionGetsItsOwnNeighbours() {
         try (var session = driver.session()) {
