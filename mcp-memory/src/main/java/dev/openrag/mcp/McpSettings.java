@@ -27,13 +27,16 @@ public interface McpSettings {
     double conversationBoost();
 
     /**
-     * Whether add_memory finds the earlier memories a new one replaces when the caller names none:
-     * {@code rules} (the default, offline: facts that hold one value at a time, such as where someone
-     * lives), {@code llm} (the {@code memory} LLM role, {@code openrag.llm.memory.*}, is shown the
-     * scope's current memories nearest to the new one) or {@code off} (only {@code supersedes}).
+     * Memory's add-time suggestion check ({@code dev.openrag.memory.runtime.ContradictionCheck}, which reads this key
+     * and the next itself, as query-api's adds do): {@code rules}, {@code llm} or {@code off}. Mapped here too so that
+     * the MCP server's {@code openrag.mcp.*} settings stay one validated set.
      */
     @WithDefault("rules")
     String contradictions();
+
+    /** How many of the scope's current memories nearest to a new one the {@code llm} check is shown. */
+    @WithDefault("5")
+    int contradictionCandidates();
 
     /**
      * How add_memory finds the entities a memory is linked through: {@code rules} (the default,
@@ -41,10 +44,6 @@ public interface McpSettings {
      */
     @WithDefault("rules")
     String entities();
-
-    /** How many of the scope's current memories nearest to a new one the contradiction check is shown. */
-    @WithDefault("5")
-    int contradictionCandidates();
 
     /** Largest document ingest_document accepts (text or fetched URL), in bytes. */
     @WithDefault("20971520")

@@ -16,7 +16,6 @@ import dev.openrag.knowledge.runtime.Paging;
 import dev.openrag.mcp.EngineOutagesAsToolErrors;
 import dev.openrag.mcp.McpSettings;
 import dev.openrag.mcp.security.ScopeGuard;
-import dev.openrag.memory.FactChanges;
 import dev.openrag.memory.Memory;
 import dev.openrag.memory.MemoryBatch;
 import dev.openrag.memory.MemoryEmbeddings;
@@ -25,6 +24,7 @@ import dev.openrag.memory.MemoryPeriod;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.MemorySummaries;
+import dev.openrag.memory.runtime.ContradictionCheck;
 import dev.openrag.memory.runtime.MemorySearchSettings;
 import io.quarkiverse.mcp.server.Tool;
 import io.quarkiverse.mcp.server.ToolArg;
@@ -128,9 +128,7 @@ public class MemoryTools {
                 replaced == null ? List.of() : List.of(new Memory.Link(Memory.SUPERSEDES, replaced.id())),
                 happened == null ? now : happened, who).withMetadata(meta);
         MemoryEmbeddings.Vectors vectors = embeddings.memory(value);
-        if (replaced == null && contradictions.enabled()) {
-            memory = memory.linking(contradictions.suggestedBy(memory, vectors.first(), vectors.second(), now).stream().map(FactChanges.Suggestion::link).toList());
-        }
+        memory = contradictions.withSuggestions(memory, vectors.first(), vectors.second(), now);
         memory = memory.mentioning(entities.names(value));
         return store.add(memory, vectors.first(), vectors.second());
     }

@@ -19,6 +19,8 @@ import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import dev.openrag.memory.runtime.ContradictionCheck;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import dev.openrag.knowledge.access.Role;
@@ -70,12 +72,15 @@ public class MemoryResource {
     private final CorrectionStore correctionStore;
     private final MemoryEmbeddings embeddings;
     private final Access access;
+    private final ContradictionCheck contradictions;
 
-    public MemoryResource(MemoryStore store, CorrectionStore correctionStore, MemoryEmbeddings embeddings, Access access) {
+    public MemoryResource(MemoryStore store, CorrectionStore correctionStore, MemoryEmbeddings embeddings, Access access,
+                          ContradictionCheck contradictions) {
         this.store = store;
         this.correctionStore = correctionStore;
         this.embeddings = embeddings;
         this.access = access;
+        this.contradictions = contradictions;
     }
 
     @GET
@@ -113,9 +118,11 @@ public class MemoryResource {
         }
         long now = System.currentTimeMillis();
         MemoryEmbeddings.Vectors vectors = embeddings.memory(text);
-        Memory memory = store.add(new Memory(UUID.randomUUID().toString(), scope, text,
+        Memory memory = new Memory(UUID.randomUUID().toString(), scope, text,
                 tags(request.tags()), Boolean.TRUE.equals(request.pinned()), now, now,
-                null, null, null, List.of(), List.of()).withMetadata(metadata), vectors.first(), vectors.second());
+                null, null, null, List.of(), List.of()).withMetadata(metadata);
+        // the same suggestions as MCP add_memory: memory's policy, not the transport's
+        memory = store.add(contradictions.withSuggestions(memory, vectors.first(), vectors.second(), now), vectors.first(), vectors.second());
         return Response.status(201).entity(memory).build();
     }
 

@@ -1,4 +1,4 @@
-package dev.openrag.mcp.memory;
+package dev.openrag.memory.runtime;
 
 import java.util.List;
 import java.util.Locale;
@@ -7,9 +7,9 @@ import java.util.Objects;
 
 import jakarta.inject.Singleton;
 
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import dev.openrag.mcp.McpSettings;
 import dev.openrag.memory.FactChanges;
 import dev.openrag.memory.LlmContradictions;
 import dev.openrag.memory.Memory;
@@ -18,12 +18,13 @@ import dev.openrag.memory.MemoryHit;
 import dev.openrag.memory.MemoryQuery;
 import dev.openrag.memory.MemoryStore;
 import dev.openrag.memory.StatedFacts;
-import dev.openrag.memory.runtime.MemoryLlm;
 import io.quarkus.runtime.Startup;
 
 /**
- * add_memory's check for the earlier memories a new one may replace when the caller names none
- * ({@code openrag.mcp.contradictions}). What it finds is a suggestion, never a filter
+ * An add's check for the earlier memories a new one may replace when the caller names none
+ * ({@code openrag.mcp.contradictions}, named for the MCP server where it began). Memory's policy, so MCP
+ * {@code add_memory} and REST {@code POST /api/memories} suggest the same links; batch adds
+ * ({@code add_memories}, {@code POST /api/memories/batch}) are imports and are not checked. What it finds is a suggestion, never a filter
  * ({@link FactChanges}): a {@code suggested_supersedes} link saying which fact and why, which the add
  * answer and the memory show, for the agent to confirm or dismiss. Search does not rank by it: which of two
  * memories answers a question first is decided by meaning and time ({@code NewerWins}). Only the caller's
@@ -57,15 +58,17 @@ public class ContradictionCheck {
     private final LlmContradictions model;
     private final int candidates;
 
-    public ContradictionCheck(MemoryStore store, McpSettings settings, MemoryLlm memoryLlm) {
+    public ContradictionCheck(MemoryStore store, MemoryLlm memoryLlm,
+                              @ConfigProperty(name = "openrag.mcp.contradictions", defaultValue = "rules") String mode,
+                              @ConfigProperty(name = "openrag.mcp.contradiction-candidates", defaultValue = "5") int candidates) {
         this.store = store;
-        this.candidates = settings.contradictionCandidates();
-        this.mode = settings.contradictions().strip().toLowerCase(Locale.ROOT);
+        this.candidates = candidates;
+        this.mode = mode.strip().toLowerCase(Locale.ROOT);
         this.model = switch (mode) {
             case "off", "rules" -> null;
             case "llm" -> new LlmContradictions(memoryLlm.chat());
             default -> throw new IllegalStateException("openrag.mcp.contradictions must be off, rules or llm, got '"
-                    + settings.contradictions() + "'");
+                    + mode + "'");
         };
         if (candidates < 1 || candidates > MAX_CANDIDATES) {
             throw new IllegalStateException("openrag.mcp.contradiction-candidates must be between 1 and " + MAX_CANDIDATES
@@ -78,6 +81,17 @@ public class ContradictionCheck {
 
     public boolean enabled() {
         return !mode.equals("off");
+    }
+
+    /**
+     * {@code memory} with a {@code suggested_supersedes} link to each earlier memory it may replace; unchanged when the
+     * check is off or the caller named what it supersedes.
+     */
+    public Memory withSuggestions(Memory memory, float[] vector, float[] second, long now) {
+        if (!enabled() || memory.links().stream().anyMatch(link -> Memory.SUPERSEDES.equals(link.type()))) {
+            return memory;
+        }
+        return memory.linking(suggestedBy(memory, vector, second, now).stream().map(FactChanges.Suggestion::link).toList());
     }
 
     /**
