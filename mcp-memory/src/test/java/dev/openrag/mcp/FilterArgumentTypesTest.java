@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import java.net.URL;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -44,14 +43,6 @@ class FilterArgumentTypesTest {
         mcp.close();
     }
 
-    private static Map<String, Object> args(Object... pairs) {
-        Map<String, Object> args = new HashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            args.put((String) pairs[i], pairs[i + 1]);
-        }
-        return args;
-    }
-
     /** The tool's answer, whatever it is; a protocol error fails the test with its message. */
     private McpSchema.CallToolResult raw(String tool, Map<String, Object> arguments) {
         McpSchema.CallToolResult[] result = new McpSchema.CallToolResult[1];
@@ -63,32 +54,32 @@ class FilterArgumentTypesTest {
     @Test
     void filtersOfTheWrongTypeAreToolErrorsNamingTheArgument() {
         String scope = "types-" + UUID.randomUUID().toString().substring(0, 8);
-        mcp.call("add_memory", args("text", "The backup runs at night", "scope", scope, "metadata", Map.of("team", "ops")));
+        mcp.call("add_memory", McpTestClient.args("text", "The backup runs at night", "scope", scope, "metadata", Map.of("team", "ops")));
         for (Object wrong : List.of("team=ops", "{\"team\": \"ops\"}", List.of(Map.of("team", "ops")), 5, true)) {
             for (String tool : List.of("search_memory", "list_memories")) {
                 Map<String, Object> arguments = tool.equals("search_memory")
-                        ? args("query", "backup", "scope", scope, "filter", wrong) : args("scope", scope, "filter", wrong);
+                        ? McpTestClient.args("query", "backup", "scope", scope, "filter", wrong) : McpTestClient.args("scope", scope, "filter", wrong);
                 McpSchema.CallToolResult result = raw(tool, arguments);
                 assertThat(result.isError()).as(tool + " with filter " + wrong + ": " + McpTestClient.text(result)).isTrue();
                 assertThat(McpTestClient.text(result)).as(tool + " with filter " + wrong).contains("filter");
             }
-            McpSchema.CallToolResult added = raw("add_memory", args("text", "x", "scope", scope, "metadata", wrong));
+            McpSchema.CallToolResult added = raw("add_memory", McpTestClient.args("text", "x", "scope", scope, "metadata", wrong));
             assertThat(added.isError()).as("add_memory with metadata " + wrong + ": " + McpTestClient.text(added)).isTrue();
             assertThat(McpTestClient.text(added)).contains("metadata");
         }
         // the knowledge tools convert their arguments the same way, before any call to query-api
         for (Object wrong : List.of("team=ops", List.of("team"), 5)) {
             for (String tool : List.of("search_knowledge", "ask")) {
-                Map<String, Object> arguments = tool.equals("ask") ? args("question", "backup?", "filter", wrong)
-                        : args("query", "backup", "filter", wrong);
+                Map<String, Object> arguments = tool.equals("ask") ? McpTestClient.args("question", "backup?", "filter", wrong)
+                        : McpTestClient.args("query", "backup", "filter", wrong);
                 McpSchema.CallToolResult result = raw(tool, arguments);
                 assertThat(result.isError()).as(tool + " with filter " + wrong + ": " + McpTestClient.text(result)).isTrue();
             }
         }
-        McpSchema.CallToolResult star = raw("search_knowledge", args("query", "backup", "collections", "*"));
+        McpSchema.CallToolResult star = raw("search_knowledge", McpTestClient.args("query", "backup", "collections", "*"));
         assertThat(McpTestClient.text(star)).as("collections \"*\" as a string").doesNotContain("argument 'collections'");
         // control: the same filter as an object
-        assertThat(mcp.call("search_memory", args("query", "backup", "scope", scope, "filter", Map.of("team", "ops")))
+        assertThat(mcp.call("search_memory", McpTestClient.args("query", "backup", "scope", scope, "filter", Map.of("team", "ops")))
                 .get("results")).hasSize(1);
     }
 }

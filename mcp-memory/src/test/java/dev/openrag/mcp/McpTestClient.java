@@ -23,6 +23,15 @@ import io.modelcontextprotocol.spec.McpSchema;
  */
 final class McpTestClient implements AutoCloseable {
 
+    /** A tool call's arguments from key, value pairs (values may be null, unlike {@code Map.of}). */
+    static Map<String, Object> args(Object... pairs) {
+        Map<String, Object> args = new java.util.HashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) {
+            args.put((String) pairs[i], pairs[i + 1]);
+        }
+        return args;
+    }
+
     enum Transport { SSE, STREAMABLE_HTTP }
 
     private static final ObjectMapper JSON = new ObjectMapper();

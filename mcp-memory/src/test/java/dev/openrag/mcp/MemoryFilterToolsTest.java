@@ -46,14 +46,6 @@ class MemoryFilterToolsTest {
         mcp.close();
     }
 
-    private static Map<String, Object> args(Object... pairs) {
-        Map<String, Object> args = new HashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            args.put((String) pairs[i], pairs[i + 1]);
-        }
-        return args;
-    }
-
     private List<String> ids(JsonNode hits, String field) {
         List<String> ids = new ArrayList<>();
         hits.forEach(hit -> ids.add((field == null ? hit : hit.path(field)).path("id").asText()));
@@ -63,78 +55,78 @@ class MemoryFilterToolsTest {
     @Test
     void memoriesCarryMetadataAndSearchAndListingFilterOnItAndOnTags() {
         String scope = "filter-" + UUID.randomUUID().toString().substring(0, 8);
-        String rota = mcp.call("add_memory", args("text", "The payments on-call rota changes every Monday", "scope", scope,
+        String rota = mcp.call("add_memory", McpTestClient.args("text", "The payments on-call rota changes every Monday", "scope", scope,
                 "tags", List.of("oncall"), "metadata", Map.of("team", "payments", "year", 2026, "since", "2026-01-05")))
                 .get("id").asText();
-        JsonNode batch = mcp.call("add_memories", args("scope", scope, "memories", List.of(
+        JsonNode batch = mcp.call("add_memories", McpTestClient.args("scope", scope, "memories", List.of(
                 Map.of("id", scope + "-risk", "text", "The risk on-call rota changes every Tuesday", "tags", List.of("oncall"),
                         "metadata", Map.of("team", "risk", "year", 2025)),
                 Map.of("id", scope + "-lunch", "text", "The payments team has lunch on Fridays", "tags", List.of("social"),
                         "metadata", Map.of("team", "payments")))));
         assertThat(batch.get("added").asInt()).isEqualTo(2);
-        JsonNode stored = mcp.call("get_memory", args("id", rota));
+        JsonNode stored = mcp.call("get_memory", McpTestClient.args("id", rota));
         assertThat(stored.get("metadata").get("team").asText()).isEqualTo("payments");
         assertThat(stored.get("metadata").get("since").asText()).isEqualTo("2026-01-05T00:00:00Z");
-        assertThat(mcp.call("get_memory", args("id", scope + "-risk")).get("metadata").get("year").asInt()).isEqualTo(2025);
+        assertThat(mcp.call("get_memory", McpTestClient.args("id", scope + "-risk")).get("metadata").get("year").asInt()).isEqualTo(2025);
 
         String question = "when does the on-call rota change?";
-        assertThat(ids(mcp.call("search_memory", args("query", question, "scope", scope)).get("results"), "memory"))
+        assertThat(ids(mcp.call("search_memory", McpTestClient.args("query", question, "scope", scope)).get("results"), "memory"))
                 .as("control: unfiltered").contains(rota, scope + "-risk", scope + "-lunch");
-        JsonNode payments = mcp.call("search_memory", args("query", question, "scope", scope, "filter", Map.of("team", "payments")));
+        JsonNode payments = mcp.call("search_memory", McpTestClient.args("query", question, "scope", scope, "filter", Map.of("team", "payments")));
         assertThat(ids(payments.get("results"), "memory")).containsExactlyInAnyOrder(rota, scope + "-lunch");
         assertThat(payments.get("results").get(0).get("memory").get("metadata").get("team").asText()).isEqualTo("payments");
-        assertThat(ids(mcp.call("search_memory", args("query", question, "scope", scope,
+        assertThat(ids(mcp.call("search_memory", McpTestClient.args("query", question, "scope", scope,
                 "filter", Map.of("tags", "oncall", "year", Map.of("gte", 2026)))).get("results"), "memory"))
                 .containsExactly(rota);
-        assertThat(ids(mcp.call("search_memory", args("query", question, "scope", scope,
+        assertThat(ids(mcp.call("search_memory", McpTestClient.args("query", question, "scope", scope,
                 "filter", Map.of("or", List.of(Map.of("tags", "social"), Map.of("team", "risk"))))).get("results"), "memory"))
                 .containsExactlyInAnyOrder(scope + "-risk", scope + "-lunch");
-        assertThat(ids(mcp.call("list_memories", args("scope", scope, "filter", Map.of("tags", Map.of("in", List.of("social")))))
+        assertThat(ids(mcp.call("list_memories", McpTestClient.args("scope", scope, "filter", Map.of("tags", Map.of("in", List.of("social")))))
                 .get("memories"), null)).containsExactly(scope + "-lunch");
 
-        JsonNode updated = mcp.call("update_memory", args("id", scope + "-lunch", "metadata", Map.of("team", "risk")));
+        JsonNode updated = mcp.call("update_memory", McpTestClient.args("id", scope + "-lunch", "metadata", Map.of("team", "risk")));
         assertThat(updated.get("metadata").get("team").asText()).isEqualTo("risk");
-        assertThat(ids(mcp.call("search_memory", args("query", question, "scope", scope, "filter", Map.of("team", "risk")))
+        assertThat(ids(mcp.call("search_memory", McpTestClient.args("query", question, "scope", scope, "filter", Map.of("team", "risk")))
                 .get("results"), "memory")).containsExactlyInAnyOrder(scope + "-risk", scope + "-lunch");
     }
 
     @Test
     void badFiltersAndMetadataAreToolErrorsSayingWhereAndWhy() {
         String scope = "filter-bad-" + UUID.randomUUID().toString().substring(0, 8);
-        mcp.call("add_memory", args("text", "The backup runs at night", "scope", scope, "metadata", Map.of("team", "ops")));
-        assertThat(mcp.callError("search_memory", args("query", "backup", "scope", scope, "filter", Map.of("team", Map.of("like", "op%")))))
+        mcp.call("add_memory", McpTestClient.args("text", "The backup runs at night", "scope", scope, "metadata", Map.of("team", "ops")));
+        assertThat(mcp.callError("search_memory", McpTestClient.args("query", "backup", "scope", scope, "filter", Map.of("team", Map.of("like", "op%")))))
                 .contains("argument 'filter': filter.team.like: unknown operator 'like'");
-        assertThat(mcp.callError("search_memory", args("query", "backup", "scope", scope, "filter", Map.of("tags", Map.of("gte", 2)))))
+        assertThat(mcp.callError("search_memory", McpTestClient.args("query", "backup", "scope", scope, "filter", Map.of("tags", Map.of("gte", 2)))))
                 .contains("filter.tags: tags are strings, they have no range");
-        assertThat(mcp.callError("list_memories", args("scope", scope, "filter", Map.of("year", Map.of("gte", "soon")))))
+        assertThat(mcp.callError("list_memories", McpTestClient.args("scope", scope, "filter", Map.of("year", Map.of("gte", "soon")))))
                 .contains("filter.year.gte must be a number or an ISO-8601 date");
         Object deep = Map.of("team", "ops");
         for (int i = 0; i < 8; i++) {
             deep = Map.of("or", List.of(deep));
         }
-        assertThat(mcp.callError("search_memory", args("query", "backup", "scope", scope, "filter", deep)))
+        assertThat(mcp.callError("search_memory", McpTestClient.args("query", "backup", "scope", scope, "filter", deep)))
                 .contains("nests deeper than 8 levels");
-        assertThat(mcp.callError("add_memory", args("text", "x", "scope", scope, "metadata", Map.of("tags", "a"))))
+        assertThat(mcp.callError("add_memory", McpTestClient.args("text", "x", "scope", scope, "metadata", Map.of("tags", "a"))))
                 .contains("argument 'metadata': metadata key 'tags' is reserved");
         for (String tags : List.of("Tags", "TAGS")) {
-            assertThat(mcp.callError("add_memory", args("text", "x", "scope", scope, "metadata", Map.of(tags, "a"))))
+            assertThat(mcp.callError("add_memory", McpTestClient.args("text", "x", "scope", scope, "metadata", Map.of(tags, "a"))))
                     .contains("argument 'metadata': metadata key '" + tags + "' is in another case reserved");
         }
         Map<String, Object> large = new java.util.LinkedHashMap<>();
         for (int i = 0; i < 9; i++) {
             large.put("k" + i, java.util.Collections.nCopies(8, "x".repeat(1000)));
         }
-        assertThat(mcp.callError("add_memory", args("text", "x", "scope", scope, "metadata", large)))
+        assertThat(mcp.callError("add_memory", McpTestClient.args("text", "x", "scope", scope, "metadata", large)))
                 .contains("argument 'metadata': metadata takes").contains("at most 65536 are allowed in all");
-        assertThat(mcp.callError("add_memories", args("scope", scope, "memories", List.of(
+        assertThat(mcp.callError("add_memories", McpTestClient.args("scope", scope, "memories", List.of(
                 Map.of("text", "y", "metadata", Map.of("team", Map.of("nested", true)))))))
                 .contains("memories[0].metadata").contains("nested objects are not allowed");
-        assertThat(mcp.callError("update_memory", args("id", "no-such-id", "metadata", Map.of("team", "ops"))))
+        assertThat(mcp.callError("update_memory", McpTestClient.args("id", "no-such-id", "metadata", Map.of("team", "ops"))))
                 .contains("no memory with id 'no-such-id'");
         // controls: the same calls within the rules
-        assertThat(mcp.call("search_memory", args("query", "backup", "scope", scope, "filter", Map.of("team", Map.of("prefix", "op"))))
+        assertThat(mcp.call("search_memory", McpTestClient.args("query", "backup", "scope", scope, "filter", Map.of("team", Map.of("prefix", "op"))))
                 .get("results")).hasSize(1);
-        assertThat(mcp.call("list_memories", args("scope", scope, "filter", Map.of("since", Map.of("gte", "2020-01-01"))))
+        assertThat(mcp.call("list_memories", McpTestClient.args("scope", scope, "filter", Map.of("since", Map.of("gte", "2020-01-01"))))
                 .get("memories")).isEmpty();
     }
 }
